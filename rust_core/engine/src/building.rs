@@ -1,0 +1,260 @@
+//! Houses, hotels and mortgages: what an owner does with its deeds.
+//!
+//! Building needs the whole colour group, unmortgaged; it goes evenly (a hotel counts as one level
+//! above the last house) and draws on the bank's real stock of 32 houses and 12 hotels. Selling
+//! goes evenly back down at half price; a hotel comes down to houses only if the bank has them,
+//! otherwise the group is sold down at once ([`crate::action::Action::SellDown`]) to a state the
+//! stock allows.
+//!
+//! Building shortage: when a player asks for a piece and the bank has fewer of that piece than
+//! there are players able to build one right now (the asker and at least one other), the piece is
+//! auctioned among them instead (see [`crate::auction`]).
+
+use crate::board::{self, COLOUR_GROUPS, DEEDS, GROUP_MASKS};
+use crate::error::Legal;
+use crate::event::{Event, Party, Reason};
+use crate::state::{Game, HOTEL};
+use crate::{deny, ensure};
+
+impl Game {
+    /// The deed on `square`, owned by `p`, or why not.
+    pub(crate) fn own_deed(&self, p: u8, square: u8) -> Legal<u8> {
+        ensure!(square < 40, "there is no square {square}");
+        let Some(property) = board::property_at(square) else {
+            deny!("{} is not a property", self.square_name(square))
+        };
+        ensure!(self.owner[property as usize] == p, "you do not own {}", self.square_name(square));
+        Ok(property)
+    }
+
+    pub fn square_name(&self, square: u8) -> &'static str {
+        self.edition().squares.get(square as usize).copied().unwrap_or("?")
+    }
+
+    fn group_heights(&self, group: u8) -> impl Iterator<Item = u8> + '_ {
+        board::group_members(group).map(move |q| self.height(self.level[q as usize]))
+    }
+
+    /// Can `p` add a level on `square`? Returns whether the new piece is a hotel.
+    pub(crate) fn check_build(&self, p: u8, square: u8) -> Legal<bool> {
+        let property = self.own_deed(p, square)?;
+        let name = self.square_name(square);
+        let Some(group) = DEEDS[property as usize].group() else {
+            deny!("{name} is not a street: railways and utilities carry no buildings")
+        };
+        ensure!(self.group_owner(group) == Some(p), "you need the whole colour group of {name} to build");
+        ensure!(
+            GROUP_MASKS[group as usize] & self.mortgaged == 0,
+            "a street of this group is mortgaged: lift it first"
+        );
+        let level = self.level[property as usize];
+        ensure!(level != HOTEL, "{name} already has a hotel");
+        let hotel = level == self.rules.houses_per_hotel;
+        if self.rules.even_building {
+            let lowest = self.group_heights(group).min().unwrap_or(0);
+            ensure!(level == lowest, "build evenly: another street of the group has fewer buildings than {name}");
+        }
+        let cost = DEEDS[property as usize].house_cost;
+        ensure!(self.player(p).cash >= cost, "a building on {name} costs {cost}; you have {}", self.player(p).cash);
+        if self.rules.limited_buildings {
+            if hotel {
+                ensure!(self.hotels_left > 0, "the bank has no hotels left");
+            } else {
+                ensure!(self.houses_left > 0, "the bank has no houses left");
+            }
+        }
+        Ok(hotel)
+    }
+
+    /// Seats that could build a piece of this kind right now.
+    pub(crate) fn able_to_build(&self, hotel: bool) -> u8 {
+        self.active().filter(|&q| self.cheapest_build(q, hotel).is_some()).fold(0, |m, q| m | 1 << q)
+    }
+
+    /// The cheapest building of this kind `q` could place now, if any.
+    pub(crate) fn cheapest_build(&self, q: u8, hotel: bool) -> Option<u32> {
+        board::bits(self.holdings(q))
+            .filter(|&p| matches!(self.check_build(q, DEEDS[p as usize].square), Ok(h) if h == hotel))
+            .map(|p| DEEDS[p as usize].house_cost)
+            .min()
+    }
+
+    /// Ask the bank for a piece: placed at once, or auctioned if the bank is short.
+    pub(crate) fn build(&mut self, p: u8, square: u8, hotel: bool) {
+        if self.rules.limited_buildings {
+            let stock = if hotel { self.hotels_left } else { self.houses_left };
+            let able = self.able_to_build(hotel);
+            if able & !(1 << p) != 0 && able.count_ones() > stock as u32 {
+                self.start_shortage_auction(p, square, hotel, able);
+                return;
+            }
+        }
+        self.place_building(p, square, hotel);
+    }
+
+    /// Put a house or hotel on a street, paying the bank (checked by the caller).
+    pub(crate) fn place_building(&mut self, p: u8, square: u8, hotel: bool) {
+        let property = board::property_at(square).expect("checked") as usize;
+        self.transfer(Party::Player(p), Party::Bank, DEEDS[property].house_cost, Reason::Building);
+        if hotel {
+            if self.rules.limited_buildings {
+                self.hotels_left -= 1;
+                self.houses_left += self.level[property];
+            }
+            self.level[property] = HOTEL;
+        } else {
+            if self.rules.limited_buildings {
+                self.houses_left -= 1;
+            }
+            self.level[property] += 1;
+        }
+        self.log.push(Event::Built { player: p, square, level: self.level[property] });
+    }
+
+    pub(crate) fn check_sell(&self, p: u8, square: u8) -> Legal {
+        let property = self.own_deed(p, square)?;
+        let name = self.square_name(square);
+        let level = self.level[property as usize];
+        ensure!(level > 0, "{name} has no buildings");
+        let group = DEEDS[property as usize].group().expect("only streets are built on");
+        if self.rules.even_building {
+            let highest = self.group_heights(group).max().unwrap_or(0);
+            ensure!(
+                self.height(level) == highest,
+                "sell evenly: another street of the group has more buildings than {name}"
+            );
+        }
+        if level == HOTEL && self.rules.limited_buildings {
+            let need = self.rules.houses_per_hotel;
+            ensure!(
+                self.houses_left >= need,
+                "the bank has {} houses, {need} are needed to break down the hotel on {name}: sell the group down instead",
+                self.houses_left
+            );
+        }
+        Ok(())
+    }
+
+    /// Sell one level on a street at half its price (a hotel comes down to houses).
+    pub(crate) fn sell(&mut self, p: u8, square: u8) {
+        let property = board::property_at(square).expect("checked") as usize;
+        let level = self.level[property];
+        let new_level = if level == HOTEL { self.rules.houses_per_hotel } else { level - 1 };
+        if self.rules.limited_buildings {
+            if level == HOTEL {
+                self.hotels_left += 1;
+                self.houses_left -= new_level;
+            } else {
+                self.houses_left += 1;
+            }
+        }
+        self.level[property] = new_level;
+        self.transfer(Party::Bank, Party::Player(p), DEEDS[property].house_cost / 2, Reason::Building);
+        self.log.push(Event::SoldBuilding { player: p, square, level: new_level });
+    }
+
+    pub(crate) fn check_sell_down(&self, p: u8, group: u8, levels: [u8; 3]) -> Legal {
+        ensure!((group as usize) < COLOUR_GROUPS, "there is no colour group {group}");
+        ensure!(self.group_owner(group) == Some(p), "you do not own the whole group");
+        let members: Vec<u8> = board::group_members(group).collect();
+        ensure!(levels[members.len()..].iter().all(|&l| l == 0), "this group has only {} streets", members.len());
+        let hph = self.rules.houses_per_hotel;
+        let (mut changed, mut houses_now, mut houses_after) = (false, 0u32, 0u32);
+        let mut heights = Vec::with_capacity(3);
+        for (&q, &new) in members.iter().zip(&levels) {
+            let old = self.level[q as usize];
+            ensure!(new <= hph || new == HOTEL, "a street holds 0 to {hph} houses or a hotel ({HOTEL})");
+            ensure!(self.height(new) <= self.height(old), "selling down cannot add buildings");
+            changed |= new != old;
+            houses_now += if old == HOTEL { 0 } else { old as u32 };
+            houses_after += if new == HOTEL { 0 } else { new as u32 };
+            heights.push(self.height(new));
+        }
+        ensure!(changed, "nothing to sell");
+        if self.rules.even_building {
+            let (lo, hi) = (heights.iter().min().unwrap(), heights.iter().max().unwrap());
+            ensure!(hi - lo <= 1, "the group must stay even: levels may differ by one at most");
+        }
+        if self.rules.limited_buildings && houses_after > houses_now {
+            let need = houses_after - houses_now;
+            ensure!(need <= self.houses_left as u32, "the bank has {} houses; this needs {need}", self.houses_left);
+        }
+        Ok(())
+    }
+
+    /// Sell a group down to the given levels at once, at half the price of what is removed.
+    pub(crate) fn sell_down(&mut self, p: u8, group: u8, levels: [u8; 3]) {
+        let (mut refund, mut houses, mut hotels) = (0, self.houses_left as i32, self.hotels_left);
+        let houses_in = |level: u8| if level == HOTEL { 0 } else { level as i32 };
+        for (q, new) in board::group_members(group).zip(levels) {
+            let old = self.level[q as usize];
+            if old == new {
+                continue;
+            }
+            houses += houses_in(old) - houses_in(new);
+            hotels += (old == HOTEL) as u8;
+            refund += (self.height(old) - self.height(new)) as u32 * DEEDS[q as usize].house_cost / 2;
+            self.level[q as usize] = new;
+            self.log.push(Event::SoldBuilding { player: p, square: DEEDS[q as usize].square, level: new });
+        }
+        if self.rules.limited_buildings {
+            self.houses_left = houses as u8;
+            self.hotels_left = hotels;
+        }
+        self.transfer(Party::Bank, Party::Player(p), refund, Reason::Building);
+    }
+
+    pub(crate) fn check_mortgage(&self, p: u8, square: u8) -> Legal {
+        let property = self.own_deed(p, square)?;
+        let name = self.square_name(square);
+        ensure!(!self.is_mortgaged(property), "{name} is already mortgaged");
+        ensure!(!self.group_has_buildings(property), "sell the buildings of the group of {name} first");
+        Ok(())
+    }
+
+    pub(crate) fn mortgage(&mut self, p: u8, square: u8) {
+        let property = board::property_at(square).expect("checked");
+        self.mortgaged |= 1 << property;
+        let value = DEEDS[property as usize].mortgage_value();
+        self.transfer(Party::Bank, Party::Player(p), value, Reason::Mortgage);
+        self.log.push(Event::Mortgaged { player: p, square });
+    }
+
+    pub(crate) fn check_unmortgage(&self, p: u8, square: u8) -> Legal {
+        let property = self.own_deed(p, square)?;
+        let name = self.square_name(square);
+        ensure!(self.is_mortgaged(property), "{name} is not mortgaged");
+        let cost = DEEDS[property as usize].unmortgage_cost();
+        ensure!(
+            self.player(p).cash >= cost,
+            "lifting the mortgage on {name} costs {cost}; you have {}",
+            self.player(p).cash
+        );
+        Ok(())
+    }
+
+    /// Lift a mortgage: value + 10 %. For a deed just received, this settles the transfer fee too.
+    pub(crate) fn unmortgage(&mut self, p: u8, square: u8) {
+        let property = board::property_at(square).expect("checked");
+        self.mortgaged &= !(1 << property);
+        self.fee_due &= !(1 << property);
+        let cost = DEEDS[property as usize].unmortgage_cost();
+        self.transfer(Party::Player(p), Party::Bank, cost, Reason::Unmortgage);
+        self.log.push(Event::Unmortgaged { player: p, square });
+    }
+
+    pub(crate) fn check_keep_mortgaged(&self, p: u8, square: u8) -> Legal {
+        let property = self.own_deed(p, square)?;
+        ensure!(self.fee_due & (1 << property) != 0, "{} was not just received mortgaged", self.square_name(square));
+        Ok(())
+    }
+
+    /// Keep a mortgaged deed just received mortgaged: pay the 10 % fee now.
+    pub(crate) fn keep_mortgaged(&mut self, p: u8, square: u8) {
+        let property = board::property_at(square).expect("checked");
+        self.fee_due &= !(1 << property);
+        self.log.push(Event::KeptMortgaged { player: p, square });
+        let fee = DEEDS[property as usize].mortgage_interest();
+        self.charge(p, Party::Bank, fee, Reason::TransferFee);
+    }
+}

@@ -1,0 +1,343 @@
+//! The front of the engine: create a game, ask what is legal, apply inputs.
+//!
+//! Every input is checked completely before anything changes, so an illegal one returns an
+//! [`IllegalAction`] with the reason and leaves the state as it was. `legal_actions` is built from
+//! the same checks, so it never lists an action that `apply` would refuse.
+//!
+//! Who may act when (the "overlays", in priority order):
+//! 1. a chance event: only its outcome;
+//! 2. an auction: only bids and passes;
+//! 3. a won shortage piece: only its placement;
+//! 4. debts: debtors raise money (sell, mortgage, trade) and pay or go bankrupt; others may only
+//!    answer a debtor's trade offer;
+//! 5. mortgaged deeds just received: their owner lifts or keeps them (and may raise money);
+//! 6. otherwise anyone may build, sell, mortgage, trade or claim rent, and the turn player plays
+//!    the turn.
+
+use crate::action::{Action, Input, Move, Offer, Outcome};
+use crate::board::{self, DEEDS, GROUP_MASKS, PROPERTIES};
+use crate::cards::DeckState;
+use crate::edition::BoardId;
+use crate::error::{IllegalAction, Legal};
+use crate::event::{Event, EventLog, JailExit, Party, Reason};
+use crate::rules::Rules;
+use crate::state::{Game, Phase, Player, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
+use crate::{deny, ensure};
+
+impl Game {
+    /// A new game, waiting for its first chance event (dealing deeds or rolling for who starts).
+    pub fn new(num_players: u8, board: BoardId, rules: Rules) -> Result<Game, IllegalAction> {
+        ensure!(
+            (MIN_PLAYERS..=MAX_PLAYERS).contains(&(num_players as usize)),
+            "a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}"
+        );
+        rules.validate().map_err(IllegalAction::new)?;
+        let mut game = Game {
+            board,
+            rules,
+            num_players,
+            players: [Player::default(); MAX_PLAYERS],
+            owner: [NOBODY; PROPERTIES],
+            level: [0; PROPERTIES],
+            mortgaged: 0,
+            fee_due: 0,
+            houses_left: if rules.limited_buildings { rules.houses } else { 0 },
+            hotels_left: if rules.limited_buildings { rules.hotels } else { 0 },
+            decks: [DeckState::default(); 2],
+            jackpot: 0,
+            turn_player: 0,
+            starter: 0,
+            doubles: 0,
+            last_dice: (0, 0),
+            round: 0,
+            turn: 0,
+            phase: Phase::AwaitRoll,
+            pending: None,
+            auction: None,
+            auction_queue: 0,
+            placing: None,
+            debts: Vec::new(),
+            claims: Vec::new(),
+            offers: Vec::new(),
+            bankruptcies: 0,
+            winner: NOBODY,
+            step: 0,
+            log: EventLog::default(),
+        };
+        for p in 0..num_players {
+            game.transfer(Party::Bank, Party::Player(p), rules.starting_cash, Reason::StartingCash);
+        }
+        game.begin();
+        Ok(game)
+    }
+
+    /// Apply any input: a player's move or a chance outcome.
+    pub fn apply_input(&mut self, input: Input) -> Legal {
+        match input {
+            Input::Move(m) => self.apply(m),
+            Input::Chance(outcome) => self.apply_chance(outcome),
+        }
+    }
+
+    /// Apply a chance outcome to the pending chance event.
+    pub fn apply_chance(&mut self, outcome: Outcome) -> Legal {
+        self.check_outcome(outcome)?;
+        let pending = self.pending.expect("checked");
+        self.step += 1;
+        self.on_outcome(pending, outcome);
+        Ok(())
+    }
+
+    /// Apply a player's move, or explain why it is not allowed (and change nothing).
+    pub fn apply(&mut self, m: Move) -> Legal {
+        self.check(m)?;
+        self.step += 1;
+        self.perform(m.player, m.action);
+        Ok(())
+    }
+
+    /// Is this move allowed now? The error says why not.
+    pub fn check(&self, Move { player: p, action }: Move) -> Legal {
+        ensure!(!self.is_over(), "the game is over");
+        ensure!(p < self.num_players, "there is no seat {p}");
+        ensure!(!self.player(p).bankrupt, "seat {p} is bankrupt");
+        ensure!(self.pending.is_none(), "waiting for a chance outcome (dice or a card)");
+        if action == Action::EndGame {
+            ensure!(self.rules.timed, "only a timed game can be ended early");
+            return Ok(());
+        }
+        if self.auction.is_some() {
+            return match action {
+                Action::Bid(amount) => self.check_bid(p, amount),
+                Action::Pass => self.check_pass(p),
+                _ => deny!("an auction is running: bid or pass"),
+            };
+        }
+        if let Some(placement) = self.placing {
+            return match action {
+                Action::Build(square) => self.check_place(p, square),
+                _ => deny!("seat {} must first place the building it won", placement.player),
+            };
+        }
+        if let Some(debt) = self.debts.first() {
+            return self.check_in_debt(p, action, debt.debtor, debt.amount);
+        }
+        if self.fee_due != 0 {
+            return self.check_fee_choice(p, action);
+        }
+        self.check_free(p, action)
+    }
+
+    /// While debts are owed: debtors raise money and pay; others may answer their offers.
+    fn check_in_debt(&self, p: u8, action: Action, first_debtor: u8, amount: u32) -> Legal {
+        let in_debt = |q: u8| self.debts.iter().any(|d| d.debtor == q);
+        match action {
+            Action::AcceptTrade { from } | Action::RejectTrade { from } if in_debt(from) => self.check_free(p, action),
+            _ if !in_debt(p) => deny!("seat {first_debtor} must first settle a debt of {amount}"),
+            Action::PayDebt => self.check_pay_debt(p),
+            Action::DeclareBankruptcy => self.check_bankruptcy(p),
+            Action::Sell(_)
+            | Action::SellDown { .. }
+            | Action::Mortgage(_)
+            | Action::ProposeTrade { .. }
+            | Action::CancelTrade => self.check_free(p, action),
+            _ => deny!("you owe money: raise it (sell, mortgage, trade) and pay, or declare bankruptcy"),
+        }
+    }
+
+    /// While mortgaged deeds just received await the lift-or-keep choice.
+    fn check_fee_choice(&self, p: u8, action: Action) -> Legal {
+        let owner = self.owner[self.fee_due.trailing_zeros() as usize];
+        ensure!(p == owner, "seat {owner} must first lift or keep the mortgaged deeds it received");
+        match action {
+            Action::KeepMortgaged(square) => self.check_keep_mortgaged(p, square),
+            Action::Unmortgage(_) | Action::Sell(_) | Action::SellDown { .. } | Action::Mortgage(_) => {
+                self.check_free(p, action)
+            }
+            _ => deny!("lift the mortgage (unmortgage) or keep it (keep_mortgaged) on each deed you received"),
+        }
+    }
+
+    /// The ordinary rules of each action, when no overlay restricts who may act.
+    fn check_free(&self, p: u8, action: Action) -> Legal {
+        let my_turn = p == self.turn_player;
+        let phase = self.phase;
+        match action {
+            Action::Roll => {
+                ensure!(my_turn, "it is seat {}'s turn", self.turn_player);
+                ensure!(phase == Phase::AwaitRoll, "you cannot roll now");
+            }
+            Action::PayJailFine | Action::UseJailCard => {
+                ensure!(my_turn && phase == Phase::AwaitRoll, "jail options come before your roll");
+                ensure!(self.player(p).in_jail, "you are not in jail");
+                if action == Action::PayJailFine {
+                    let fine = self.rules.jail_fine;
+                    ensure!(self.player(p).cash >= fine, "the fine is {fine}: raise the money first");
+                } else {
+                    ensure!(self.player(p).jail_cards != 0, "you have no \"get out of jail\" card");
+                }
+            }
+            Action::Buy | Action::Decline => {
+                let Phase::BuyDecision { property } = phase else { deny!("there is nothing to buy now") };
+                ensure!(my_turn, "it is seat {}'s decision", self.turn_player);
+                if action == Action::Buy {
+                    let price = DEEDS[property as usize].price;
+                    let cash = self.player(p).cash;
+                    ensure!(cash >= price, "the price is {price}; you have {cash}: raise money or decline");
+                }
+            }
+            Action::EndTurn => {
+                ensure!(my_turn, "it is seat {}'s turn", self.turn_player);
+                ensure!(phase == Phase::AfterRoll, "you must roll first");
+            }
+            Action::Bid(_) | Action::Pass => deny!("there is no auction"),
+            Action::Build(square) => {
+                self.check_build(p, square)?;
+            }
+            Action::Sell(square) => self.check_sell(p, square)?,
+            Action::SellDown { group, levels } => self.check_sell_down(p, group, levels)?,
+            Action::Mortgage(square) => self.check_mortgage(p, square)?,
+            Action::Unmortgage(square) => self.check_unmortgage(p, square)?,
+            Action::KeepMortgaged(_) => deny!("you have received no mortgaged deed"),
+            Action::ProposeTrade { to, give, get } => self.check_offer(&Offer { from: p, to, give, get })?,
+            Action::AcceptTrade { from } => self.check_accept(p, from)?,
+            Action::RejectTrade { from } => self.check_reject(p, from)?,
+            Action::CancelTrade => self.check_cancel(p)?,
+            Action::PayDebt | Action::DeclareBankruptcy => deny!("you owe nothing"),
+            Action::ClaimRent(square) => {
+                let found = self.claims.iter().any(|c| c.owner == p && c.square == square);
+                ensure!(found, "no rent is due to you on square {square}");
+            }
+            Action::EndGame => unreachable!("handled first"),
+        }
+        Ok(())
+    }
+
+    /// Carry out a checked move.
+    fn perform(&mut self, p: u8, action: Action) {
+        match action {
+            Action::Roll => self.roll(),
+            Action::PayJailFine => {
+                self.transfer(Party::Player(p), self.fine_sink(), self.rules.jail_fine, Reason::JailFine);
+                self.leave_jail(p, JailExit::Fine);
+            }
+            Action::UseJailCard => {
+                let deck =
+                    if self.player(p).jail_cards & 1 != 0 { board::Deck::Chance } else { board::Deck::CommunityChest };
+                self.return_jail_card(p, deck);
+                self.leave_jail(p, JailExit::Card);
+            }
+            Action::Buy | Action::Decline => {
+                let Phase::BuyDecision { property } = self.phase else { unreachable!("checked") };
+                if action == Action::Buy {
+                    self.buy(p, property);
+                } else {
+                    self.decline(p, property);
+                }
+            }
+            Action::Bid(amount) => self.bid(p, amount),
+            Action::Pass => self.pass(p),
+            Action::Build(square) if self.placing.is_some() => self.place_won_building(p, square),
+            Action::Build(square) => {
+                let hotel = self.check_build(p, square).expect("checked");
+                self.build(p, square, hotel);
+            }
+            Action::Sell(square) => self.sell(p, square),
+            Action::SellDown { group, levels } => self.sell_down(p, group, levels),
+            Action::Mortgage(square) => self.mortgage(p, square),
+            Action::Unmortgage(square) => self.unmortgage(p, square),
+            Action::KeepMortgaged(square) => self.keep_mortgaged(p, square),
+            Action::ProposeTrade { to, give, get } => self.propose(Offer { from: p, to, give, get }),
+            Action::AcceptTrade { from } => self.accept(p, from),
+            Action::RejectTrade { from } => self.reject(p, from),
+            Action::CancelTrade => self.cancel(p),
+            Action::PayDebt => self.pay_debt(p),
+            Action::DeclareBankruptcy => self.declare_bankruptcy(p),
+            Action::ClaimRent(square) => self.claim_rent(p, square),
+            Action::EndTurn => self.next_turn(),
+            Action::EndGame => self.finish_game(),
+        }
+    }
+
+    /// Every action `p` may take now. Bids are listed at their lowest amount (any amount in
+    /// [`Game::bid_range`] is legal); trade proposals and partial sell-downs are open-ended and
+    /// not listed (a full sell-down of each built group is).
+    pub fn legal_actions(&self, p: u8) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.is_over() || self.pending.is_some() || p >= self.num_players || self.player(p).bankrupt {
+            return out;
+        }
+        let mut consider = |action: Action| {
+            if self.check(Move { player: p, action }).is_ok() {
+                out.push(action);
+            }
+        };
+        if self.auction.is_some() {
+            if let Some((min, _)) = self.bid_range(p) {
+                consider(Action::Bid(min));
+            }
+            consider(Action::Pass);
+            return out;
+        }
+        for action in [
+            Action::Roll,
+            Action::PayJailFine,
+            Action::UseJailCard,
+            Action::Buy,
+            Action::Decline,
+            Action::EndTurn,
+            Action::PayDebt,
+            Action::DeclareBankruptcy,
+            Action::CancelTrade,
+            Action::EndGame,
+        ] {
+            consider(action);
+        }
+        for property in board::bits(self.holdings(p)) {
+            let square = DEEDS[property as usize].square;
+            for action in [
+                Action::Build(square),
+                Action::Sell(square),
+                Action::Mortgage(square),
+                Action::Unmortgage(square),
+                Action::KeepMortgaged(square),
+            ] {
+                consider(action);
+            }
+        }
+        for group in 0..GROUP_MASKS.len() as u8 {
+            let built = board::group_members(group).any(|q| self.level[q as usize] == HOTEL);
+            if built && self.group_owner(group) == Some(p) {
+                consider(Action::SellDown { group, levels: [0; 3] });
+            }
+        }
+        for offer in self.offers.iter().filter(|o| o.to == p) {
+            consider(Action::AcceptTrade { from: offer.from });
+            consider(Action::RejectTrade { from: offer.from });
+        }
+        for claim in self.claims.iter().filter(|c| c.owner == p) {
+            consider(Action::ClaimRent(claim.square));
+        }
+        out
+    }
+
+    /// Take the events recorded since the last call (see [`Game::record_events`]).
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.log.drain()
+    }
+
+    /// Turn event recording on or off (off by default; simulation leaves it off).
+    pub fn record_events(&mut self, on: bool) {
+        self.log.set_recording(on);
+    }
+
+    /// Net worth of every seat.
+    pub fn net_worths(&self) -> Vec<u64> {
+        self.seats().map(|p| self.net_worth(p)).collect()
+    }
+
+    /// The winner, once the game is over.
+    pub fn winner(&self) -> Option<u8> {
+        (self.winner != NOBODY).then_some(self.winner)
+    }
+}

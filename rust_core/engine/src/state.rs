@@ -1,0 +1,366 @@
+//! The complete state of a game, and the read-only questions asked of it.
+//!
+//! Everything here is plain data of fixed meaning: integers, bit masks and small vectors that are
+//! empty most of the time (debts, offers, rent claims), so a clone rarely touches the heap. No
+//! floats, no `usize`, no hash maps: the state encodes the same way on every machine.
+
+use crate::action::Offer;
+use crate::board::{self, Deck, Kind, DEEDS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
+use crate::cards::DeckState;
+use crate::edition::BoardId;
+use crate::event::{EventLog, Party, Reason};
+use crate::rules::Rules;
+use serde::{Deserialize, Serialize};
+
+pub const MAX_PLAYERS: usize = 8;
+pub const MIN_PLAYERS: usize = 2;
+/// "No player" in a seat-valued field.
+pub const NOBODY: u8 = u8::MAX;
+/// Building level of a street with a hotel.
+pub const HOTEL: u8 = 5;
+
+/// One seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub cash: u32,
+    pub position: u8,
+    pub in_jail: bool,
+    /// Failed rolls for a double during this stay in jail.
+    pub jail_attempts: u8,
+    /// Bit 0: holds the Chance jail card, bit 1: the Community Chest one.
+    pub jail_cards: u8,
+    pub bankrupt: bool,
+}
+
+/// Money a player must pay but could not when it fell due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Debt {
+    pub debtor: u8,
+    pub creditor: Party,
+    pub amount: u32,
+    pub reason: Reason,
+}
+
+/// Rent that the owner must claim before a deadline (option "rent must be claimed").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Claim {
+    pub owner: u8,
+    pub payer: u8,
+    pub square: u8,
+    pub amount: u32,
+    /// The claim lapses when the player of this turn number rolls.
+    pub lapses_at_turn: u32,
+}
+
+/// What is being auctioned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lot {
+    /// A title deed, by property index.
+    Property(u8),
+    /// One house (or hotel) from the bank's last pieces, sold in a building shortage. The bid is
+    /// paid on top of the normal building price.
+    Building { hotel: bool, requester: u8, square: u8 },
+}
+
+/// A running auction. Bids are open: anyone still in may bid at any time; passing is final.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Auction {
+    pub lot: Lot,
+    pub high_bid: u32,
+    pub high_bidder: u8,
+    /// Bit mask of seats still bidding.
+    pub bidders: u8,
+    /// Seat from which "whose move it is" goes round (the player who declined, or the requester).
+    pub first: u8,
+    /// Continue the landing player's move when it ends (a declined purchase).
+    pub after_landing: bool,
+}
+
+/// A house or hotel won in a shortage auction, to be placed by its winner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Placement {
+    pub player: u8,
+    pub hotel: bool,
+}
+
+/// A chance event the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Pending {
+    /// Dice for the turn player's move (or jail attempt).
+    MoveDice,
+    /// Dice for the rent of a utility reached by a card: ten times the roll.
+    UtilityDice {
+        property: u8,
+    },
+    /// Dice to decide who starts.
+    OrderDice,
+    Card(Deck),
+    /// A random title deed for the seat being dealt to (speed and timed variants).
+    Deed,
+}
+
+/// Where the game is in a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// Dealing `rules.starting_deeds` random deeds to each seat: `seat` gets the next one.
+    Dealing {
+        seat: u8,
+        dealt: u8,
+    },
+    /// Rolling for who starts: `contenders` roll in seat order; `best` holds the highest total so
+    /// far and `leaders` who rolled it. Ties among the highest roll again.
+    Ordering {
+        contenders: u8,
+        next: u8,
+        best: u8,
+        leaders: u8,
+    },
+    /// The turn player is to roll (or use a jail option first).
+    AwaitRoll,
+    /// The turn player landed on an unowned property: buy or decline.
+    BuyDecision {
+        property: u8,
+    },
+    /// The turn player has moved and may end the turn.
+    AfterRoll,
+    GameOver,
+}
+
+/// The complete state of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    pub board: BoardId,
+    pub rules: Rules,
+    pub num_players: u8,
+    pub players: [Player; MAX_PLAYERS],
+    /// Owner seat of each title deed, or [`NOBODY`] for the bank.
+    pub owner: [u8; PROPERTIES],
+    /// Buildings on each street: 0..=4 houses, or [`HOTEL`].
+    pub level: [u8; PROPERTIES],
+    /// Bit mask of mortgaged title deeds.
+    pub mortgaged: u32,
+    /// Mortgaged deeds just received in a trade or bankruptcy whose owner must lift the mortgage
+    /// or pay the 10 % fee before play goes on.
+    pub fee_due: u32,
+    pub houses_left: u8,
+    pub hotels_left: u8,
+    pub decks: [DeckState; 2],
+    pub jackpot: u32,
+    /// Seat whose turn it is.
+    pub turn_player: u8,
+    /// Seat that started the game (a round ends when play comes back to it).
+    pub starter: u8,
+    /// Doubles rolled in a row this turn.
+    pub doubles: u8,
+    /// The last dice rolled (for utility rent).
+    pub last_dice: (u8, u8),
+    /// Completed rounds.
+    pub round: u16,
+    /// Turns started since the beginning.
+    pub turn: u32,
+    pub phase: Phase,
+    pub pending: Option<Pending>,
+    pub auction: Option<Auction>,
+    /// Deeds taken by the bank from a bankrupt player, auctioned one after another.
+    pub auction_queue: u32,
+    /// The winner of a building-shortage auction, who must now place the piece.
+    pub placing: Option<Placement>,
+    pub debts: Vec<Debt>,
+    pub claims: Vec<Claim>,
+    pub offers: Vec<Offer>,
+    pub bankruptcies: u8,
+    pub winner: u8,
+    /// Inputs applied so far.
+    pub step: u32,
+    #[serde(skip)]
+    pub log: EventLog,
+}
+
+impl Game {
+    pub fn edition(&self) -> &'static crate::edition::Edition {
+        self.board.edition()
+    }
+
+    pub fn seats(&self) -> impl Iterator<Item = u8> {
+        0..self.num_players
+    }
+
+    /// Seats still in the game.
+    pub fn active(&self) -> impl Iterator<Item = u8> + '_ {
+        self.seats().filter(|&p| !self.players[p as usize].bankrupt)
+    }
+
+    pub fn active_mask(&self) -> u8 {
+        self.active().fold(0, |m, p| m | 1 << p)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    pub fn player(&self, seat: u8) -> &Player {
+        &self.players[seat as usize]
+    }
+
+    pub fn player_mut(&mut self, seat: u8) -> &mut Player {
+        &mut self.players[seat as usize]
+    }
+
+    /// Bit mask of the deeds a seat owns.
+    pub fn holdings(&self, seat: u8) -> u32 {
+        (0..PROPERTIES).filter(|&i| self.owner[i] == seat).fold(0, |m, i| m | 1 << i)
+    }
+
+    pub fn is_mortgaged(&self, property: u8) -> bool {
+        self.mortgaged & (1 << property) != 0
+    }
+
+    /// The owner of every street of `group`, if one player owns them all.
+    pub fn group_owner(&self, group: u8) -> Option<u8> {
+        let mut members = board::group_members(group);
+        let first = self.owner[members.next()? as usize];
+        (first != NOBODY && members.all(|p| self.owner[p as usize] == first)).then_some(first)
+    }
+
+    /// Buildings anywhere in the group of this property (false for railways and utilities).
+    pub fn group_has_buildings(&self, property: u8) -> bool {
+        DEEDS[property as usize].group().is_some_and(|g| board::group_members(g).any(|p| self.level[p as usize] > 0))
+    }
+
+    /// Height of a building level for even building: a hotel counts one above the last house.
+    pub fn height(&self, level: u8) -> u8 {
+        if level == HOTEL {
+            self.rules.houses_per_hotel + 1
+        } else {
+            level
+        }
+    }
+
+    /// The rent due for landing on `property`, given the dice just rolled.
+    pub fn rent(&self, property: u8, dice_total: u32) -> u32 {
+        let deed = &DEEDS[property as usize];
+        let owner = self.owner[property as usize];
+        if owner == NOBODY || self.is_mortgaged(property) {
+            return 0;
+        }
+        let owned = |mask: u32| (self.holdings(owner) & mask).count_ones() as usize;
+        match deed.kind {
+            Kind::Railway => board::RAILWAY_RENT[owned(RAILWAY_MASK)],
+            Kind::Utility => board::UTILITY_FACTOR[owned(UTILITY_MASK)] * dice_total,
+            Kind::Street(group) => {
+                let level = self.level[property as usize];
+                if level > 0 {
+                    deed.rents[level as usize]
+                } else if self.group_owner(group).is_some() {
+                    deed.rents[0] * 2
+                } else {
+                    deed.rents[0]
+                }
+            }
+        }
+    }
+
+    /// Houses and hotels a seat has on the board.
+    pub fn buildings_of(&self, seat: u8) -> (u32, u32) {
+        let mut houses = 0;
+        let mut hotels = 0;
+        for p in 0..PROPERTIES {
+            if self.owner[p] == seat {
+                match self.level[p] {
+                    HOTEL => hotels += 1,
+                    n => houses += n as u32,
+                }
+            }
+        }
+        (houses, hotels)
+    }
+
+    /// Cost of the buildings on a street: every level bought, a hotel counting as the houses it
+    /// replaced plus itself.
+    pub fn building_cost(&self, property: u8) -> u32 {
+        DEEDS[property as usize].house_cost * self.height(self.level[property as usize]) as u32
+    }
+
+    /// Net worth: cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
+    /// buildings at cost (RULES.md, round limit).
+    pub fn net_worth(&self, seat: u8) -> u64 {
+        let player = self.player(seat);
+        if player.bankrupt {
+            return 0;
+        }
+        let mut worth = player.cash as u64;
+        for p in board::bits(self.holdings(seat)) {
+            let deed = &DEEDS[p as usize];
+            worth += if self.is_mortgaged(p) { deed.mortgage_value() } else { deed.price } as u64;
+            worth += self.building_cost(p) as u64;
+        }
+        worth
+    }
+
+    /// What a seat could raise from the bank: cash, half the cost of every building, and the
+    /// mortgage value of every unmortgaged deed.
+    pub fn liquidation_value(&self, seat: u8) -> u64 {
+        let mut value = self.player(seat).cash as u64;
+        for p in board::bits(self.holdings(seat)) {
+            value += (self.building_cost(p) / 2) as u64;
+            if !self.is_mortgaged(p) {
+                value += DEEDS[p as usize].mortgage_value() as u64;
+            }
+        }
+        value
+    }
+
+    /// Total of the debts a seat still owes.
+    pub fn owed_by(&self, seat: u8) -> u64 {
+        self.debts.iter().filter(|d| d.debtor == seat).map(|d| d.amount as u64).sum()
+    }
+
+    /// The seat the game waits for, `None` at a chance node or when the game is over.
+    ///
+    /// Priority: a chance event, then an auction, then debts (oldest first), then mortgaged
+    /// deeds awaiting the lift-or-keep choice, then the turn itself.
+    pub fn actor(&self) -> Option<u8> {
+        if self.pending.is_some() || self.is_over() {
+            return None;
+        }
+        if let Some(a) = &self.auction {
+            return Some(self.next_bidder(a));
+        }
+        if let Some(placement) = &self.placing {
+            return Some(placement.player);
+        }
+        if let Some(d) = self.debts.first() {
+            return Some(d.debtor);
+        }
+        if self.fee_due != 0 {
+            return Some(self.owner[self.fee_due.trailing_zeros() as usize]);
+        }
+        match self.phase {
+            Phase::Dealing { .. } | Phase::Ordering { .. } | Phase::GameOver => None,
+            _ => Some(self.turn_player),
+        }
+    }
+
+    /// In an auction, the first bidder still in (going round from `first`) other than the leader.
+    pub fn next_bidder(&self, a: &Auction) -> u8 {
+        (0..self.num_players)
+            .map(|d| (a.first + d) % self.num_players)
+            .find(|&p| a.bidders & (1 << p) != 0 && p != a.high_bidder)
+            .unwrap_or(a.first)
+    }
+
+    /// Is the game waiting for a chance outcome?
+    pub fn is_chance_node(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The seat holding the given deck's jail card, if any.
+    pub fn jail_card_holder(&self, deck: Deck) -> Option<u8> {
+        self.seats().find(|&p| self.player(p).jail_cards & (1 << deck as u8) != 0)
+    }
+
+    /// Sum of all the money players hold plus the jackpot (for conservation checks).
+    pub fn money_in_play(&self) -> u64 {
+        self.seats().map(|p| self.player(p).cash as u64).sum::<u64>() + self.jackpot as u64
+    }
+}

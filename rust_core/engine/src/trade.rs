@@ -1,0 +1,108 @@
+//! Trades between two players: unbuilt deeds, cash and jail cards, at any agreed price.
+//!
+//! Each player has at most one open offer (a new one replaces it). An offer is checked when made
+//! and again when accepted, since the state may have changed in between. A deed of a group with
+//! buildings cannot change hands; buildings never do. A mortgaged deed received makes its new
+//! owner lift the mortgage or pay the 10 % fee before play goes on.
+
+use crate::action::{Bundle, Offer};
+use crate::board::{self, Deck, DEEDS, PROPERTIES};
+use crate::error::Legal;
+use crate::event::{Event, Party, Reason};
+use crate::state::Game;
+use crate::{deny, ensure};
+
+impl Game {
+    /// Can `p` hand over this bundle now?
+    fn check_bundle(&self, p: u8, bundle: &Bundle, who: &str) -> Legal {
+        ensure!(bundle.properties >> PROPERTIES == 0, "there are only {PROPERTIES} deeds");
+        let missing = bundle.properties & !self.holdings(p);
+        if missing != 0 {
+            let square = DEEDS[missing.trailing_zeros() as usize].square;
+            deny!("{who} do not own {}", self.square_name(square));
+        }
+        for property in board::bits(bundle.properties) {
+            let name = self.square_name(DEEDS[property as usize].square);
+            ensure!(
+                !self.group_has_buildings(property),
+                "the group of {name} has buildings: sell them before trading it"
+            );
+            ensure!(self.fee_due & (1 << property) == 0, "{name} awaits its lift-or-keep choice");
+        }
+        let cash = self.player(p).cash;
+        ensure!(bundle.cash <= cash, "{who} have only {cash} in cash");
+        ensure!(bundle.jail_cards & !self.player(p).jail_cards == 0, "{who} do not hold that jail card");
+        Ok(())
+    }
+
+    pub(crate) fn check_offer(&self, offer: &Offer) -> Legal {
+        ensure!(offer.to < self.num_players && offer.to != offer.from, "trade with another seat in the game");
+        ensure!(!self.player(offer.to).bankrupt, "that player is bankrupt");
+        ensure!(!(offer.give.is_empty() && offer.get.is_empty()), "an offer must give or ask something");
+        self.check_bundle(offer.from, &offer.give, "you")?;
+        self.check_bundle(offer.to, &offer.get, "they")?;
+        Ok(())
+    }
+
+    pub(crate) fn propose(&mut self, offer: Offer) {
+        self.offers.retain(|o| o.from != offer.from);
+        self.offers.push(offer);
+        self.log.push(Event::TradeProposed { offer });
+    }
+
+    fn offer_index(&self, from: u8, to: u8) -> Option<usize> {
+        self.offers.iter().position(|o| o.from == from && o.to == to)
+    }
+
+    pub(crate) fn check_accept(&self, p: u8, from: u8) -> Legal {
+        let Some(i) = self.offer_index(from, p) else { deny!("seat {from} has no open offer to you") };
+        let offer = &self.offers[i];
+        self.check_offer(offer).map_err(|e| crate::error::IllegalAction::new(format!("the offer no longer holds: {e}")))
+    }
+
+    pub(crate) fn accept(&mut self, p: u8, from: u8) {
+        let offer = self.offers.remove(self.offer_index(from, p).expect("checked"));
+        self.log.push(Event::TradeAccepted { from, to: p, give: offer.give, get: offer.get });
+        self.hand_over(from, p, &offer.give);
+        self.hand_over(p, from, &offer.get);
+    }
+
+    fn hand_over(&mut self, from: u8, to: u8, bundle: &Bundle) {
+        self.transfer(Party::Player(from), Party::Player(to), bundle.cash, Reason::Trade);
+        for property in board::bits(bundle.properties) {
+            self.owner[property as usize] = to;
+            if self.is_mortgaged(property) {
+                self.fee_due |= 1 << property;
+            }
+            let square = DEEDS[property as usize].square;
+            self.log.push(Event::PropertyTransferred { from: Some(from), to: Some(to), square });
+        }
+        for deck in [Deck::Chance, Deck::CommunityChest] {
+            let bit = 1 << deck as u8;
+            if bundle.jail_cards & bit != 0 {
+                self.player_mut(from).jail_cards &= !bit;
+                self.player_mut(to).jail_cards |= bit;
+            }
+        }
+    }
+
+    pub(crate) fn check_reject(&self, p: u8, from: u8) -> Legal {
+        ensure!(self.offer_index(from, p).is_some(), "seat {from} has no open offer to you");
+        Ok(())
+    }
+
+    pub(crate) fn reject(&mut self, p: u8, from: u8) {
+        self.offers.remove(self.offer_index(from, p).expect("checked"));
+        self.log.push(Event::TradeRejected { from, to: p });
+    }
+
+    pub(crate) fn check_cancel(&self, p: u8) -> Legal {
+        ensure!(self.offers.iter().any(|o| o.from == p), "you have no open offer");
+        Ok(())
+    }
+
+    pub(crate) fn cancel(&mut self, p: u8) {
+        self.offers.retain(|o| o.from != p);
+        self.log.push(Event::TradeCancelled { from: p });
+    }
+}

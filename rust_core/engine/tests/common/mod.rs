@@ -1,0 +1,138 @@
+//! Helpers shared by the engine's integration tests: scripted games and random playouts.
+#![allow(dead_code)]
+
+use lanopoly_engine::board::{property_at, DEEDS};
+use lanopoly_engine::{Action, BoardId, Event, Game, Input, Move, Outcome, Party, Resolver, Rules};
+
+/// A game whose order roll is scripted so that seat 0 starts.
+pub fn started(players: u8, rules: Rules) -> Game {
+    let mut game = Game::new(players, BoardId::Classic, rules).unwrap();
+    game.record_events(true);
+    assert!(game.is_chance_node());
+    for seat in 0..players {
+        let dice = if seat == 0 { Outcome::Dice(6, 6) } else { Outcome::Dice(1, 2) };
+        game.apply_chance(dice).unwrap();
+    }
+    assert_eq!(game.actor(), Some(0));
+    game.take_events();
+    game
+}
+
+pub fn official(players: u8) -> Game {
+    started(players, Rules::default())
+}
+
+/// Apply a move that must be legal.
+pub fn act(game: &mut Game, player: u8, action: Action) {
+    if let Err(e) = game.apply(Move { player, action }) {
+        panic!("seat {player} {action:?} refused: {e}");
+    }
+}
+
+/// Apply a move that must be refused, and check nothing changed.
+pub fn refused(game: &mut Game, player: u8, action: Action) -> String {
+    let before = game.state_hash();
+    let err = game.apply(Move { player, action }).expect_err("should be refused");
+    assert_eq!(game.state_hash(), before, "a refused move changed the state");
+    err.reason
+}
+
+/// The turn player rolls these dice.
+pub fn roll(game: &mut Game, a: u8, b: u8) {
+    let p = game.turn_player;
+    act(game, p, Action::Roll);
+    game.apply_chance(Outcome::Dice(a.min(b), a.max(b))).unwrap();
+}
+
+/// Draw this card (index in the edition's deck table) at a pending card draw.
+pub fn draw(game: &mut Game, card: u8) {
+    game.apply_chance(Outcome::Card(card)).unwrap();
+}
+
+/// Property index of the deed on a square.
+pub fn prop(square: u8) -> usize {
+    property_at(square).unwrap() as usize
+}
+
+/// Hand deeds (by square) to a seat directly, as a test set-up.
+pub fn give(game: &mut Game, seat: u8, squares: &[u8]) {
+    for &s in squares {
+        game.owner[prop(s)] = seat;
+    }
+}
+
+pub fn cash(game: &Game, seat: u8) -> u32 {
+    game.players[seat as usize].cash
+}
+
+pub fn set_cash(game: &mut Game, seat: u8, amount: u32) {
+    game.players[seat as usize].cash = amount;
+}
+
+/// Place a seat on a square (no salary, nothing resolved): a test set-up.
+pub fn put(game: &mut Game, seat: u8, square: u8) {
+    game.players[seat as usize].position = square;
+}
+
+pub fn price(square: u8) -> u32 {
+    DEEDS[prop(square)].price
+}
+
+/// Net money that left the bank (and jackpot) according to the Payment events.
+pub fn bank_outflow(events: &[Event]) -> i64 {
+    let mut net = 0i64;
+    for e in events {
+        if let Event::Payment { from, to, amount, .. } = e {
+            let outside = |p: &Party| matches!(p, Party::Bank);
+            if outside(from) {
+                net += *amount as i64;
+            }
+            if outside(to) {
+                net -= *amount as i64;
+            }
+        }
+    }
+    net
+}
+
+/// A random legal input for the current state: a chance outcome at a chance node, otherwise a
+/// random legal action of the seat the game waits for (bids at a random legal amount).
+pub fn random_input(game: &Game, rng: &mut Resolver) -> Option<Input> {
+    if game.is_over() {
+        return None;
+    }
+    if game.is_chance_node() {
+        return Some(Input::Chance(game.sample_outcome(rng).unwrap()));
+    }
+    let player = game.actor().expect("someone must act");
+    let mut actions = game.legal_actions(player);
+    // Trade proposals are open-ended and not listed: now and then try a random one.
+    if rng.below(8) == 0 {
+        let to = rng.below(game.num_players as u32) as u8;
+        let pick = |mask: u32, r: &mut Resolver| {
+            if mask == 0 {
+                0
+            } else {
+                1 << lanopoly_engine::board::bits(mask).nth(r.below(mask.count_ones()) as usize).unwrap()
+            }
+        };
+        let give = lanopoly_engine::Bundle {
+            properties: pick(game.holdings(player), rng),
+            cash: rng.below(100),
+            jail_cards: game.players[player as usize].jail_cards & 1,
+        };
+        let get =
+            lanopoly_engine::Bundle { properties: pick(game.holdings(to), rng), cash: rng.below(50), jail_cards: 0 };
+        let offer = Action::ProposeTrade { to, give, get };
+        if game.check(Move { player, action: offer }).is_ok() {
+            actions.push(offer);
+        }
+    }
+    assert!(!actions.is_empty(), "seat {player} has no legal action in {game:?}");
+    let mut action = actions[rng.below(actions.len() as u32) as usize];
+    if let Action::Bid(_) = action {
+        let (min, max) = game.bid_range(player).unwrap();
+        action = Action::Bid(min + rng.below(max - min + 1));
+    }
+    Some(Input::Move(Move { player, action }))
+}
