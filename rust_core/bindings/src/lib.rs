@@ -1,1 +1,594 @@
+//! `lanopoly._core`: the thin PyO3 layer over `lanopoly-engine`.
+//!
+//! Only conversions and error mapping live here: moves and outcomes as plain dicts (see
+//! [`convert`]), states as snapshots (dicts, via pythonize) and bytes, engine errors as
+//! `IllegalAction` (a `ValueError`). The rules are all in the engine crate.
 
+use lanopoly_engine as engine;
+use lanopoly_engine::board::{self, Kind, Square, DEEDS, LAYOUT};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pythonize::{depythonize, pythonize};
+
+mod convert;
+
+create_exception!(
+    _core,
+    IllegalAction,
+    PyValueError,
+    "An action or input the rules do not allow now; the message says why and the game is unchanged."
+);
+
+fn illegal(e: engine::IllegalAction) -> PyErr {
+    IllegalAction::new_err(e.reason)
+}
+
+fn pyerr(e: impl std::fmt::Display) -> PyErr {
+    IllegalAction::new_err(e.to_string())
+}
+
+/// `current_player` at a chance node.
+const CHANCE: i32 = -1;
+/// Version of the snapshot dict layout.
+const SNAPSHOT_FORMAT: u32 = 1;
+
+/// Rule options; see `lanopoly.Rules` in the stub for the list.
+#[pyclass(module = "lanopoly._core", name = "Rules", frozen, eq, from_py_object)]
+#[derive(Clone, PartialEq)]
+struct Rules {
+    inner: engine::Rules,
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (**options))]
+    fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Self::with_options(engine::Rules::default(), options)
+    }
+
+    /// The rules of a named preset, with options overridden.
+    #[staticmethod]
+    #[pyo3(signature = (name, **options))]
+    fn preset(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let base = engine::Rules::preset(name)
+            .ok_or_else(|| pyerr(format!("unknown preset {name:?}; presets: {}", engine::PRESETS.join(", "))))?;
+        Self::with_options(base, options)
+    }
+
+    /// Names of the presets.
+    #[staticmethod]
+    fn presets() -> Vec<&'static str> {
+        engine::PRESETS.to_vec()
+    }
+
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner).map_err(pyerr)
+    }
+
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let all = self.to_dict(py)?;
+        all.get_item(name).map_err(|_| pyo3::exceptions::PyAttributeError::new_err(format!("no rule option {name:?}")))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let default = engine::Rules::default();
+        let changed: Vec<String> = {
+            let now = self.to_dict(py)?.cast_into::<PyDict>()?;
+            let base = pythonize(py, &default).map_err(pyerr)?.cast_into::<PyDict>()?;
+            let mut out = Vec::new();
+            for (k, v) in now.iter() {
+                if !base.get_item(&k)?.map(|b| b.eq(&v)).transpose()?.unwrap_or(false) {
+                    out.push(format!("{}={}", k, v.repr()?));
+                }
+            }
+            out
+        };
+        Ok(format!("Rules({})", changed.join(", ")))
+    }
+}
+
+impl Rules {
+    fn with_options(base: engine::Rules, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut rules = base;
+        if let Some(options) = options {
+            let py = options.py();
+            let all = pythonize(py, &rules).map_err(pyerr)?.cast_into::<PyDict>()?;
+            for (key, value) in options.iter() {
+                let key: String = key.extract()?;
+                if key == "free_building" {
+                    if value.is_truthy()? {
+                        all.set_item("even_building", false)?;
+                        all.set_item("limited_buildings", false)?;
+                    }
+                    continue;
+                }
+                if !all.contains(&key)? {
+                    let known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
+                    return Err(pyerr(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
+                }
+                all.set_item(key, value)?;
+            }
+            rules = depythonize(all.as_any()).map_err(pyerr)?;
+        }
+        rules.validate().map_err(pyerr)?;
+        Ok(Rules { inner: rules })
+    }
+}
+
+/// One game: the engine state, seat names, and a seeded resolver for local chance.
+#[pyclass(module = "lanopoly._core", name = "Game", subclass)]
+struct Game {
+    inner: engine::Game,
+    names: Vec<String>,
+    resolver: engine::Resolver,
+}
+
+fn board_id(name: &str) -> PyResult<engine::BoardId> {
+    engine::BoardId::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = engine::BoardId::ALL.iter().map(|b| b.name()).collect();
+        pyerr(format!("unknown board {name:?}; boards: {}", known.join(", ")))
+    })
+}
+
+fn random_seed(py: Python<'_>) -> PyResult<u64> {
+    py.import("secrets")?.call_method1("randbits", (64,))?.extract()
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (players, board = "classic", rules = None, seed = None))]
+    fn new(
+        py: Python<'_>,
+        players: &Bound<'_, PyAny>,
+        board: &str,
+        rules: Option<Rules>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        let board = board_id(board)?;
+        let tokens = board.edition().tokens;
+        let names: Vec<String> = match players.extract::<u8>() {
+            Ok(n) => (0..n as usize).map(|i| tokens.get(i).copied().unwrap_or("player").to_string()).collect(),
+            Err(_) => players.extract().map_err(|_| pyerr("players is a count or a list of names"))?,
+        };
+        let count = u8::try_from(names.len()).map_err(|_| pyerr("too many players"))?;
+        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        let mut inner = engine::Game::new(count, board, rules).map_err(illegal)?;
+        inner.record_events(true);
+        inner.take_events();
+        let seed = match seed {
+            Some(s) => s,
+            None => random_seed(py)?,
+        };
+        Ok(Game { inner, names, resolver: engine::Resolver::new(seed) })
+    }
+
+    /// Seat names.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.inner.num_players
+    }
+
+    #[getter]
+    fn board(&self) -> &'static str {
+        self.inner.board.name()
+    }
+
+    #[getter]
+    fn rules(&self) -> Rules {
+        Rules { inner: self.inner.rules }
+    }
+
+    /// The seat the game waits for, `CHANCE` (-1) at a chance node, `None` when over.
+    #[getter]
+    fn current_player(&self) -> Option<i32> {
+        if self.inner.is_over() {
+            None
+        } else if self.inner.is_chance_node() {
+            Some(CHANCE)
+        } else {
+            self.inner.actor().map(i32::from)
+        }
+    }
+
+    #[getter]
+    fn is_chance_node(&self) -> bool {
+        self.inner.is_chance_node()
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.inner.winner()
+    }
+
+    #[getter]
+    fn turn_player(&self) -> u8 {
+        self.inner.turn_player
+    }
+
+    #[getter]
+    fn round(&self) -> u16 {
+        self.inner.round
+    }
+
+    /// Inputs applied so far.
+    #[getter]
+    fn step(&self) -> u32 {
+        self.inner.step
+    }
+
+    #[getter]
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner.phase).map_err(pyerr)
+    }
+
+    /// The square of the deed the turn player may buy now, if it is deciding.
+    #[getter]
+    fn buy_square(&self) -> Option<u8> {
+        match self.inner.phase {
+            engine::Phase::BuyDecision { property } => Some(DEEDS[property as usize].square),
+            _ => None,
+        }
+    }
+
+    /// The running auction, if any: `lot` ("property", "house" or "hotel"), `square` (the deed,
+    /// or the street asked for), `high_bid`, `high_bidder` (None before the first bid), `bidders`.
+    #[getter]
+    fn auction<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(a) = &self.inner.auction else { return Ok(None) };
+        let d = PyDict::new(py);
+        match a.lot {
+            engine::state::Lot::Property(p) => {
+                d.set_item("lot", "property")?;
+                d.set_item("square", DEEDS[p as usize].square)?;
+            }
+            engine::state::Lot::Building { hotel, square, .. } => {
+                d.set_item("lot", if hotel { "hotel" } else { "house" })?;
+                d.set_item("square", square)?;
+            }
+        }
+        d.set_item("high_bid", a.high_bid)?;
+        d.set_item("high_bidder", (a.high_bidder != engine::NOBODY).then_some(a.high_bidder))?;
+        let bidders: Vec<u8> = (0..self.inner.num_players).filter(|p| a.bidders & (1 << p) != 0).collect();
+        d.set_item("bidders", bidders)?;
+        Ok(Some(d))
+    }
+
+    /// Open trade offers as dicts (`from`, `to`, `give`, `get`).
+    #[getter]
+    fn offers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for o in &self.inner.offers {
+            let d = PyDict::new(py);
+            d.set_item("from", o.from)?;
+            d.set_item("to", o.to)?;
+            d.set_item("give", convert::bundle_to(py, &o.give)?)?;
+            d.set_item("get", convert::bundle_to(py, &o.get)?)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// Unpaid debts as dicts (`debtor`, `creditor`, `amount`, `reason`).
+    #[getter]
+    fn debts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner.debts).map_err(pyerr)
+    }
+
+    /// Every possible outcome of the pending chance event with its probability.
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Vec<(Bound<'py, PyDict>, f64)>> {
+        self.inner
+            .chance_outcomes()
+            .into_iter()
+            .map(|c| Ok((convert::outcome_to(py, c.outcome)?, c.weight as f64 / c.total as f64)))
+            .collect()
+    }
+
+    /// The outcome that these random bytes select for the pending chance event (exact odds).
+    fn outcome_from_bytes<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+        let outcome = self.inner.outcome_from_bytes(data).ok_or_else(|| pyerr("no chance event is pending"))?;
+        convert::outcome_to(py, outcome)
+    }
+
+    /// Draw an outcome of the pending chance event with this game's seeded resolver.
+    fn sample_chance<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let outcome =
+            self.inner.sample_outcome(&mut self.resolver).ok_or_else(|| pyerr("no chance event is pending"))?;
+        convert::outcome_to(py, outcome)
+    }
+
+    /// Legal moves of a seat (default: the seat the game waits for). At a chance node with no
+    /// seat given, the possible outcomes.
+    #[pyo3(signature = (player = None))]
+    fn legal_actions<'py>(&self, py: Python<'py>, player: Option<u8>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let player = match player {
+            Some(p) => p,
+            None if self.inner.is_chance_node() => {
+                return self.inner.chance_outcomes().into_iter().map(|c| convert::outcome_to(py, c.outcome)).collect();
+            }
+            None => match self.inner.actor() {
+                Some(p) => p,
+                None => return Ok(Vec::new()),
+            },
+        };
+        self.inner
+            .legal_actions(player)
+            .into_iter()
+            .map(|action| convert::move_to(py, engine::Move { player, action }))
+            .collect()
+    }
+
+    /// Lowest and highest bid a seat may make in the running auction, or None.
+    fn bid_range(&self, player: u8) -> Option<(u32, u32)> {
+        self.inner.bid_range(player)
+    }
+
+    /// Apply a move or a chance outcome (a dict); returns the events it caused.
+    fn apply<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let input = match action.cast::<PyDict>() {
+            Ok(d) if convert::is_outcome(d)? => engine::Input::Chance(convert::outcome_from(action)?),
+            _ => engine::Input::Move(convert::move_from(action)?),
+        };
+        self.inner.apply_input(input).map_err(illegal)?;
+        self.events(py)
+    }
+
+    /// Check a move without applying it; raises IllegalAction with the reason if refused.
+    fn check(&self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = convert::move_from(action)?;
+        self.inner.check(m).map_err(illegal)
+    }
+
+    /// Sample and apply one chance outcome with the seeded resolver; returns (outcome, events).
+    fn resolve_chance<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyAny>)> {
+        let outcome =
+            self.inner.sample_outcome(&mut self.resolver).ok_or_else(|| pyerr("no chance event is pending"))?;
+        self.inner.apply_chance(outcome).map_err(illegal)?;
+        Ok((convert::outcome_to(py, outcome)?, self.events(py)?))
+    }
+
+    /// 32-byte SHA-256 of the canonical encoding of the complete state.
+    fn state_hash<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.state_hash())
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[classmethod]
+    #[pyo3(signature = (data, names = None, seed = None))]
+    fn from_bytes(
+        cls: &Bound<'_, PyType>,
+        data: &[u8],
+        names: Option<Vec<String>>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        let inner = engine::Game::from_bytes(data).map_err(illegal)?;
+        Self::restored(cls.py(), inner, names, seed)
+    }
+
+    /// The complete state as a plain dict (JSON- and msgpack-able); see the stub for its layout.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("format", SNAPSHOT_FORMAT)?;
+        d.set_item("names", self.names.clone())?;
+        d.set_item("state", pythonize(py, &self.inner).map_err(pyerr)?)?;
+        Ok(d)
+    }
+
+    #[classmethod]
+    #[pyo3(signature = (snapshot, seed = None))]
+    fn from_snapshot(cls: &Bound<'_, PyType>, snapshot: &Bound<'_, PyDict>, seed: Option<u64>) -> PyResult<Self> {
+        let format: u32 = snapshot
+            .get_item("format")?
+            .ok_or_else(|| pyerr("not a snapshot: no \"format\""))?
+            .extract()
+            .map_err(pyerr)?;
+        if format != SNAPSHOT_FORMAT {
+            return Err(pyerr(format!("snapshot format {format} is not supported (expected {SNAPSHOT_FORMAT})")));
+        }
+        let state = snapshot.get_item("state")?.ok_or_else(|| pyerr("not a snapshot: no \"state\""))?;
+        let inner: engine::Game = depythonize(&state).map_err(|e| pyerr(format!("malformed snapshot: {e}")))?;
+        inner.validate().map_err(illegal)?;
+        let names = snapshot.get_item("names")?.map(|n| n.extract()).transpose()?;
+        Self::restored(cls.py(), inner, names, seed)
+    }
+
+    /// An independent copy (same state, same names, a copy of the resolver).
+    fn clone(&self) -> Self {
+        Game { inner: self.inner.clone(), names: self.names.clone(), resolver: self.resolver.clone() }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Net worth of a seat (cash + deeds at price or mortgage value + buildings at cost).
+    fn net_worth(&self, seat: u8) -> PyResult<u64> {
+        self.seat(seat)?;
+        Ok(self.inner.net_worth(seat))
+    }
+
+    /// One seat as a dict: name, cash, position, jail state, jail cards, bankrupt, net worth,
+    /// and the squares of its deeds.
+    fn player<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyDict>> {
+        self.seat(seat)?;
+        let p = self.inner.player(seat);
+        let d = PyDict::new(py);
+        d.set_item("seat", seat)?;
+        d.set_item("name", &self.names[seat as usize])?;
+        d.set_item("cash", p.cash)?;
+        d.set_item("position", p.position)?;
+        d.set_item("in_jail", p.in_jail)?;
+        d.set_item("jail_attempts", p.jail_attempts)?;
+        let cards: Vec<&str> =
+            (0..2).filter(|i| p.jail_cards & (1 << i) != 0).map(|i| ["chance", "community_chest"][i]).collect();
+        d.set_item("jail_cards", cards)?;
+        d.set_item("bankrupt", p.bankrupt)?;
+        d.set_item("net_worth", self.inner.net_worth(seat))?;
+        let squares: Vec<u8> = board::bits(self.inner.holdings(seat)).map(|q| DEEDS[q as usize].square).collect();
+        d.set_item("properties", squares)?;
+        Ok(d)
+    }
+
+    /// One square as a dict: name, kind, and for deeds price, owner, buildings, mortgage.
+    fn square<'py>(&self, py: Python<'py>, square: u8) -> PyResult<Bound<'py, PyDict>> {
+        if square >= 40 {
+            return Err(pyerr(format!("there is no square {square}")));
+        }
+        let d = PyDict::new(py);
+        d.set_item("square", square)?;
+        d.set_item("name", self.inner.square_name(square))?;
+        let kind = match LAYOUT[square as usize] {
+            Square::Go => "go",
+            Square::Property(p) => {
+                let deed = &DEEDS[p as usize];
+                let owner = self.inner.owner[p as usize];
+                d.set_item("price", deed.price)?;
+                d.set_item("owner", (owner != engine::NOBODY).then_some(owner))?;
+                d.set_item("mortgaged", self.inner.is_mortgaged(p))?;
+                d.set_item("level", self.inner.level[p as usize])?;
+                d.set_item("house_cost", deed.house_cost)?;
+                d.set_item("rents", deed.rents.to_vec())?;
+                d.set_item("mortgage_value", deed.mortgage_value())?;
+                match deed.kind {
+                    Kind::Street(g) => {
+                        d.set_item("group", g)?;
+                        "street"
+                    }
+                    Kind::Railway => "railway",
+                    Kind::Utility => "utility",
+                }
+            }
+            Square::Tax(amount) => {
+                d.set_item("amount", amount)?;
+                "tax"
+            }
+            Square::Card(engine::Deck::Chance) => "chance",
+            Square::Card(engine::Deck::CommunityChest) => "community_chest",
+            Square::Jail => "jail",
+            Square::FreeParking => "free_parking",
+            Square::GoToJail => "go_to_jail",
+        };
+        d.set_item("kind", kind)?;
+        Ok(d)
+    }
+
+    /// Text of a card of this edition.
+    fn card_text(&self, deck: &str, card: u8) -> PyResult<&'static str> {
+        let deck = match deck {
+            "chance" => engine::Deck::Chance,
+            "community_chest" => engine::Deck::CommunityChest,
+            other => return Err(pyerr(format!("no deck {other:?}"))),
+        };
+        let cards = self.inner.edition().deck(deck);
+        cards.get(card as usize).map(|c| c.text).ok_or_else(|| pyerr(format!("no card {card}")))
+    }
+
+    #[getter]
+    fn currency(&self) -> &'static str {
+        self.inner.edition().currency
+    }
+
+    #[getter]
+    fn houses_left(&self) -> u8 {
+        self.inner.houses_left
+    }
+
+    #[getter]
+    fn hotels_left(&self) -> u8 {
+        self.inner.hotels_left
+    }
+
+    #[getter]
+    fn jackpot(&self) -> u32 {
+        self.inner.jackpot
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<lanopoly.Game {} players, board={}, step={}, {}>",
+            self.inner.num_players,
+            self.inner.board.name(),
+            self.inner.step,
+            if self.inner.is_over() { "over" } else { "in play" }
+        )
+    }
+}
+
+impl Game {
+    fn events<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let events = self.inner.take_events();
+        pythonize(py, &events).map_err(pyerr)
+    }
+
+    fn seat(&self, seat: u8) -> PyResult<()> {
+        if seat < self.inner.num_players {
+            Ok(())
+        } else {
+            Err(pyerr(format!("there is no seat {seat}")))
+        }
+    }
+
+    fn restored(
+        py: Python<'_>,
+        mut inner: engine::Game,
+        names: Option<Vec<String>>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        inner.record_events(true);
+        let n = inner.num_players as usize;
+        let names = names.unwrap_or_else(|| (0..n).map(|i| format!("seat {i}")).collect());
+        if names.len() != n {
+            return Err(pyerr(format!("{} names for {n} seats", names.len())));
+        }
+        let seed = match seed {
+            Some(s) => s,
+            None => random_seed(py)?,
+        };
+        Ok(Game { inner, names, resolver: engine::Resolver::new(seed) })
+    }
+}
+
+/// The names of the squares of a board.
+#[pyfunction]
+#[pyo3(signature = (board = "classic"))]
+fn square_names(board: &str) -> PyResult<Vec<&'static str>> {
+    Ok(board_id(board)?.edition().squares.to_vec())
+}
+
+/// The boards there are.
+#[pyfunction]
+fn boards() -> Vec<&'static str> {
+    engine::BoardId::ALL.iter().map(|b| b.name()).collect()
+}
+
+#[pymodule]
+mod _core {
+    #[pymodule_export]
+    use super::{boards, square_names, Game, IllegalAction, Rules};
+
+    #[pymodule_export]
+    const CHANCE: i32 = super::CHANCE;
+
+    #[pymodule_export]
+    const STATE_FORMAT: &str = "lanopoly/s1";
+}

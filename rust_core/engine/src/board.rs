@@ -17,6 +17,7 @@ pub const GO_TO_JAIL: u8 = 30;
 
 /// Which of the two card decks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Deck {
     Chance = 0,
     CommunityChest = 1,

@@ -89,7 +89,14 @@ impl Game {
                     "deed {property} is not with the bank"
                 );
             }
-            (pending, _) => deny!("the pending chance event is {pending:?}"),
+            (pending, _) => deny!(
+                "the pending chance event needs {}",
+                match pending {
+                    Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. } => "dice",
+                    Pending::Card(_) => "a card",
+                    Pending::Deed => "a deed",
+                }
+            ),
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which edition's board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum BoardId {
     /// The US (Atlantic City) names.
     Classic,

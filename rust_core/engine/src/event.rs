@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who pays or is paid. The bank never runs out of money.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Party {
     Bank,
     /// The Free Parking jackpot (option), fed by taxes and fines.
@@ -17,6 +18,7 @@ pub enum Party {
 
 /// Why money moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Reason {
     StartingCash,
     Salary,
@@ -37,6 +39,7 @@ pub enum Reason {
 
 /// How a player left jail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum JailExit {
     Fine,
     Card,
@@ -45,8 +48,9 @@ pub enum JailExit {
     ThirdFailure,
 }
 
-/// One thing that happened.
+/// One thing that happened. Serialized as a flat map with a `type` key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// Money moved: every unit has a source and a sink.
     Payment {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// When rent on an owned property is paid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RentClaim {
     /// Rent is collected automatically on landing (default).
     Automatic,

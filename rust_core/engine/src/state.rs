@@ -54,6 +54,7 @@ pub struct Claim {
 
 /// What is being auctioned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Lot {
     /// A title deed, by property index.
     Property(u8),
@@ -85,6 +86,7 @@ pub struct Placement {
 
 /// A chance event the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Pending {
     /// Dice for the turn player's move (or jail attempt).
     MoveDice,
@@ -101,6 +103,7 @@ pub enum Pending {
 
 /// Where the game is in a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Dealing `rules.starting_deeds` random deeds to each seat: `seat` gets the next one.
     Dealing {

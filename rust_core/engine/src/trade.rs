@@ -14,12 +14,12 @@ use crate::{deny, ensure};
 
 impl Game {
     /// Can `p` hand over this bundle now?
-    fn check_bundle(&self, p: u8, bundle: &Bundle, who: &str) -> Legal {
+    fn check_bundle(&self, p: u8, bundle: &Bundle) -> Legal {
         ensure!(bundle.properties >> PROPERTIES == 0, "there are only {PROPERTIES} deeds");
         let missing = bundle.properties & !self.holdings(p);
         if missing != 0 {
             let square = DEEDS[missing.trailing_zeros() as usize].square;
-            deny!("{who} do not own {}", self.square_name(square));
+            deny!("seat {p} does not own {}", self.square_name(square));
         }
         for property in board::bits(bundle.properties) {
             let name = self.square_name(DEEDS[property as usize].square);
@@ -30,8 +30,8 @@ impl Game {
             ensure!(self.fee_due & (1 << property) == 0, "{name} awaits its lift-or-keep choice");
         }
         let cash = self.player(p).cash;
-        ensure!(bundle.cash <= cash, "{who} have only {cash} in cash");
-        ensure!(bundle.jail_cards & !self.player(p).jail_cards == 0, "{who} do not hold that jail card");
+        ensure!(bundle.cash <= cash, "seat {p} has only {cash} in cash");
+        ensure!(bundle.jail_cards & !self.player(p).jail_cards == 0, "seat {p} does not hold that jail card");
         Ok(())
     }
 
@@ -39,8 +39,8 @@ impl Game {
         ensure!(offer.to < self.num_players && offer.to != offer.from, "trade with another seat in the game");
         ensure!(!self.player(offer.to).bankrupt, "that player is bankrupt");
         ensure!(!(offer.give.is_empty() && offer.get.is_empty()), "an offer must give or ask something");
-        self.check_bundle(offer.from, &offer.give, "you")?;
-        self.check_bundle(offer.to, &offer.get, "they")?;
+        self.check_bundle(offer.from, &offer.give)?;
+        self.check_bundle(offer.to, &offer.get)?;
         Ok(())
     }
 

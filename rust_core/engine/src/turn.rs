@@ -74,12 +74,10 @@ impl Game {
 
     pub(crate) fn go_to_jail(&mut self, p: u8) {
         let player = self.player_mut(p);
-        let from = player.position;
         player.position = JAIL;
         player.in_jail = true;
         player.jail_attempts = 0;
         self.doubles = 0;
-        self.log.push(Event::Moved { player: p, from, to: JAIL });
         self.log.push(Event::WentToJail { player: p });
     }
 

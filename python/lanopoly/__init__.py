@@ -1,0 +1,34 @@
+"""lanopoly: the property-trading board game, on a fast deterministic rules engine.
+
+The rules live in a Rust core (``lanopoly._core``); this package re-exports it and adds what is
+easier in Python: readable event descriptions, game logs that replay and verify, and simple bots.
+
+    >>> import lanopoly
+    >>> game = lanopoly.Game(["Ada", "Brian"], seed=1)
+    >>> while game.is_chance_node:        # roll for who starts
+    ...     _ = game.resolve_chance()
+    >>> game.legal_actions()[0]["type"]
+    'roll'
+"""
+
+from lanopoly._core import CHANCE, STATE_FORMAT, Game, IllegalAction, Rules, boards, square_names
+from lanopoly.bots import Policy, SimpleBot
+from lanopoly.describe import describe
+from lanopoly.log import GameLog, ReplayMismatch
+
+IllegalAction.__module__ = "lanopoly"
+
+__all__ = [
+    "CHANCE",
+    "STATE_FORMAT",
+    "Game",
+    "GameLog",
+    "IllegalAction",
+    "Policy",
+    "ReplayMismatch",
+    "Rules",
+    "SimpleBot",
+    "boards",
+    "describe",
+    "square_names",
+]

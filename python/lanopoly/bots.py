@@ -1,0 +1,133 @@
+"""Simple bots: policies that choose among the legal actions, as a person would through the API.
+
+A policy sees only what a player sees (the game and its legal actions) and never the future of
+chance. The Rust bots of the simulation engine will be faster and stronger; this one keeps the
+demo and the tests honest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from lanopoly._core import Game
+
+Action = dict[str, Any]
+
+
+class Policy(Protocol):
+    """Anything that picks one of the legal actions of a seat."""
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action: ...
+
+
+class SimpleBot:
+    """Buys what it can afford while keeping a reserve, builds when rich, bids up to the price,
+    raises money by selling then mortgaging, buys the last street of a colour group for twice its
+    price, and sells a street for 1.5 times its price unless that breaks a group of its own."""
+
+    def __init__(self, reserve: int = 150) -> None:
+        self.reserve = reserve
+        self._tried: set[tuple[int, int]] = set()
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        by_type: dict[str, list[Action]] = {}
+        for action in legal:
+            by_type.setdefault(action["type"], []).append(action)
+        cash = int(game.player(seat)["cash"])
+
+        def first(*kinds: str) -> Action | None:
+            for kind in kinds:
+                if kind in by_type:
+                    return by_type[kind][0]
+            return None
+
+        # Money owed comes first: pay, else raise it, else give up.
+        if game.debts and any(d["debtor"] == seat for d in game.debts):
+            return first("pay_debt", "sell", "sell_down", "mortgage", "declare_bankruptcy") or legal[0]
+        if "keep_mortgaged" in by_type:
+            return first("unmortgage") if cash > 600 and "unmortgage" in by_type else by_type["keep_mortgaged"][0]
+        if "bid" in by_type or "pass" in by_type:
+            return self._bid(game, seat, by_type)
+        if "build" in by_type:
+            for action in by_type["build"]:
+                if cash - int(game.square(action["square"])["house_cost"]) >= 2 * self.reserve:
+                    return action
+        if "unmortgage" in by_type and cash > 1000:
+            return by_type["unmortgage"][0]
+        for accept in by_type.get("accept_trade", []):
+            if self._good_offer(game, seat, accept["from"]):
+                return accept
+        if "reject_trade" in by_type:
+            return by_type["reject_trade"][0]
+        if "roll" in by_type or "end_turn" in by_type:
+            offer = self._offer_to_complete_a_group(game, seat, cash)
+            if offer is not None:
+                return offer
+        if "buy" in by_type:
+            price = int(game.square(game.buy_square)["price"]) if game.buy_square is not None else 0
+            return by_type["buy"][0] if cash - price >= self.reserve else by_type["decline"][0]
+        if "use_jail_card" in by_type:
+            return by_type["use_jail_card"][0]
+        if "pay_jail_fine" in by_type and cash > 4 * self.reserve:
+            return by_type["pay_jail_fine"][0]
+        return first("roll", "end_turn", "decline", "end_game") or legal[0]
+
+    def _bid(self, game: Game, seat: int, by_type: dict[str, list[Action]]) -> Action:
+        auction = game.auction or {}
+        value = int(game.square(auction["square"])["price"]) if auction.get("lot") == "property" else 0
+        cash = int(game.player(seat)["cash"])
+        if "bid" in by_type:
+            bid = by_type["bid"][0]
+            if int(bid["amount"]) <= min(value, cash - self.reserve):
+                return bid
+        return by_type["pass"][0] if "pass" in by_type else by_type["bid"][0]
+
+    def _groups(self, game: Game) -> dict[int, list[int]]:
+        groups: dict[int, list[int]] = {}
+        for s in range(40):
+            info = game.square(s)
+            if info["kind"] == "street":
+                groups.setdefault(int(info["group"]), []).append(s)
+        return groups
+
+    def _offer_to_complete_a_group(self, game: Game, seat: int, cash: int) -> Action | None:
+        """Offer twice the price for the streets that would complete a group, once a turn."""
+        for group, streets in self._groups(game).items():
+            info = [game.square(s) for s in streets]
+            mine = [i for i in info if i["owner"] == seat]
+            theirs = [i for i in info if i["owner"] not in (seat, None)]
+            if len(mine) != len(streets) - 1 or len(theirs) != 1 or theirs[0]["level"] > 0:
+                continue
+            key = (game.step // 50, group)
+            price = 2 * int(theirs[0]["price"])
+            if key in self._tried or cash - price < self.reserve:
+                continue
+            self._tried.add(key)
+            offer: Action = {
+                "type": "propose_trade",
+                "player": seat,
+                "to": theirs[0]["owner"],
+                "give": {"cash": price},
+                "get": {"properties": [theirs[0]["square"]]},
+            }
+            try:
+                game.check(offer)
+            except ValueError:
+                continue
+            return offer
+        return None
+
+    def _good_offer(self, game: Game, seat: int, proposer: int) -> bool:
+        """Accept cash of at least 1.5 times the price of what we give, if no group of ours breaks."""
+        offer = next((o for o in game.offers if o["from"] == proposer and o["to"] == seat), None)
+        if offer is None or offer["get"]["jail_cards"] or offer["give"]["properties"]:
+            return False
+        given = [game.square(s) for s in offer["get"]["properties"]]
+        groups = self._groups(game)
+        for deed in given:
+            if deed["kind"] == "street":
+                group = groups[int(deed["group"])]
+                if all(game.square(s)["owner"] == seat for s in group):
+                    return False
+        value = sum(int(d["price"]) for d in given)
+        return int(offer["give"]["cash"]) >= value * 3 // 2
