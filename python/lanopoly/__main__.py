@@ -1,8 +1,8 @@
 """The `lanopoly` command. For now: play a local game of bots and print what happens.
 
-    lanopoly                      # 4 bots, classic board, official rules
-    lanopoly --players 3 --board paris --rules paris-quick --seed 7
-    lanopoly replay game.json     # replay a saved log and verify every state hash
+lanopoly                      # 4 bots, classic board, official rules
+lanopoly --players 3 --board paris --rules paris-quick --seed 7
+lanopoly replay game.json     # replay a saved log and verify every state hash
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ def play(args: argparse.Namespace) -> int:
         events = game.apply(action)
         log.record(action, game)
         show(events)
-    print(f"\n{game.names[game.winner]} wins after {game.round} rounds ({game.step} steps).", file=out)
+    winner = game.winner
+    assert winner is not None
+    print(f"\n{game.names[winner]} wins after {game.round} rounds ({game.step} steps).", file=out)
     for seat in range(game.num_players):
         p = game.player(seat)
         status = "bankrupt" if p["bankrupt"] else f"net worth {game.currency}{p['net_worth']}"

@@ -45,7 +45,9 @@ class SimpleBot:
         if game.debts and any(d["debtor"] == seat for d in game.debts):
             return first("pay_debt", "sell", "sell_down", "mortgage", "declare_bankruptcy") or legal[0]
         if "keep_mortgaged" in by_type:
-            return first("unmortgage") if cash > 600 and "unmortgage" in by_type else by_type["keep_mortgaged"][0]
+            if cash > 600 and "unmortgage" in by_type:
+                return by_type["unmortgage"][0]
+            return by_type["keep_mortgaged"][0]
         if "bid" in by_type or "pass" in by_type:
             return self._bid(game, seat, by_type)
         if "build" in by_type:

@@ -122,7 +122,8 @@ def describe(game: Game, event: Event, *, payments: bool = False) -> str | None:
         case "turn_ended":
             return None
         case "turn_started":
-            return f"-- Round {event['round'] + 1}: {who()}'s turn (cash {money}{game.player(event['player'])['cash']})."
+            cash = game.player(event["player"])["cash"]
+            return f"-- Round {event['round'] + 1}: {who()}'s turn (cash {money}{cash})."
         case "game_over":
             return f"Game over: {who('winner')} wins."
     return f"{kind}: {event}"

@@ -29,6 +29,7 @@ pub mod action;
 pub mod auction;
 pub mod bank;
 pub mod board;
+pub mod bot;
 pub mod building;
 pub mod cards;
 pub mod chance;

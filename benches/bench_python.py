@@ -1,0 +1,74 @@
+"""Benchmarks of the Python bindings: what a call costs from Python.
+
+Run: python benches/bench_python.py   (after `pip install -e .`); figures go in benches/README.md.
+Each figure is the median of several repeats of a timed loop.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import lanopoly
+
+
+def median_ns(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
+    """Median over `repeat` runs of the time per call of `fn`, in nanoseconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter_ns()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter_ns() - start) / number)
+    return statistics.median(times)
+
+
+def random_trace(seed: int) -> list[dict[str, object]]:
+    """The inputs of one bot game (round limit 100), as dicts."""
+    game = lanopoly.Game(4, rules=lanopoly.Rules(round_limit=100), seed=seed)
+    bots = [lanopoly.SimpleBot() for _ in range(4)]
+    inputs = []
+    while not game.is_over:
+        if game.is_chance_node:
+            action = game.sample_chance()
+        else:
+            seat = game.current_player
+            assert seat is not None
+            action = bots[seat].choose(game, seat, game.legal_actions(seat))
+        game.apply(action)
+        inputs.append(action)
+    return inputs
+
+
+def main() -> None:
+    trace = random_trace(1)
+    rules = lanopoly.Rules(round_limit=100)
+
+    def replay() -> None:
+        game = lanopoly.Game(4, rules=rules, seed=0)
+        for action in trace:
+            game.apply(action)
+
+    per_game = median_ns(replay, 3)
+    print(f"apply() from Python, dict in, events out: {per_game / len(trace):8.0f} ns/step ({len(trace)} steps)")
+
+    mid = lanopoly.Game(4, rules=rules, seed=0)
+    for action in trace[: len(trace) // 2]:
+        mid.apply(action)
+    seat = mid.current_player if mid.current_player is not None and mid.current_player >= 0 else 0
+    print(f"legal_actions(seat):                        {median_ns(lambda: mid.legal_actions(seat), 2000):8.0f} ns")
+    print(f"state_hash():                               {median_ns(mid.state_hash, 20000):8.0f} ns")
+    print(f"clone():                                    {median_ns(mid.clone, 20000):8.0f} ns")
+    print(f"snapshot():                                 {median_ns(mid.snapshot, 2000):8.0f} ns")
+
+    start = time.perf_counter()
+    games = 5
+    for seed in range(games):
+        random_trace(100 + seed)
+    per_game_s = (time.perf_counter() - start) / games
+    print(f"full SimpleBot game in Python (4 players):  {per_game_s * 1000:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Type stubs for ``lanopoly._core``, the Rust rules engine (PyO3).
+
+Moves are plain dicts with a ``type`` and the acting ``player`` seat, for example
+``{"type": "build", "player": 0, "square": 39}``. Chance outcomes are dicts too:
+``{"type": "dice", "dice": [3, 4]}``, ``{"type": "card", "card": 7}`` (index in the
+edition's deck table) or ``{"type": "deed", "square": 39}``. Squares are 0..39 on every board.
+
+Move types and their fields:
+
+- ``roll``, ``pay_jail_fine``, ``use_jail_card``, ``buy``, ``decline``, ``pass``,
+  ``cancel_trade``, ``pay_debt``, ``declare_bankruptcy``, ``end_turn``, ``end_game``: none
+- ``bid``: ``amount``
+- ``build``, ``sell``, ``mortgage``, ``unmortgage``, ``keep_mortgaged``, ``claim_rent``: ``square``
+- ``sell_down``: ``group`` (0..7) and ``levels`` (one per street of the group, 5 = hotel)
+- ``propose_trade``: ``to``, ``give`` and ``get``, each ``{"properties": [squares],
+  "cash": n, "jail_cards": ["chance" | "community_chest"]}`` (keys optional)
+- ``accept_trade``, ``reject_trade``: ``from`` (the proposer's seat)
+"""
+
+from typing import Any, Final, final
+
+from typing_extensions import disjoint_base
+
+__all__ = ["CHANCE", "STATE_FORMAT", "Game", "IllegalAction", "Rules", "boards", "square_names"]
+
+_Action = dict[str, Any]
+_Event = dict[str, Any]
+
+CHANCE: Final[int]
+"""``current_player`` at a chance node (-1)."""
+STATE_FORMAT: Final[str]
+"""Tag of the canonical state encoding (``to_bytes``); changes when the encoding does."""
+
+class IllegalAction(ValueError):
+    """An action or input the rules do not allow now; the message says why and the game is unchanged."""
+
+@final
+class Rules:
+    """Rule options. ``Rules()`` is the official game; keyword arguments override options:
+
+    ``starting_cash`` (1500), ``go_salary`` (200), ``double_go_on_landing`` (False),
+    ``auctions`` (True), ``opening_bid`` (1), ``free_parking_jackpot`` (False),
+    ``jailed_owner_collects`` (True), ``even_building`` (True), ``limited_buildings`` (True),
+    ``houses`` (32), ``hotels`` (12), ``houses_per_hotel`` (4), ``jail_fine`` (50),
+    ``round_limit`` (0 = none), ``rent_claim`` ("automatic", "before_next_roll",
+    "before_second_next_roll"), ``starting_deeds`` (0), ``end_after_bankruptcies`` (0),
+    ``timed`` (False), and ``free_building=True`` (no even building, unlimited stock).
+    Options are also readable as attributes (``rules.opening_bid``).
+    """
+
+    def __new__(cls, **options: Any) -> Rules: ...
+    @staticmethod
+    def preset(name: str, **options: Any) -> Rules:
+        """A named preset (see ``presets()``), with options overridden."""
+    @staticmethod
+    def presets() -> list[str]:
+        """The preset names: official, paris-app, it, no, paris-quick, paris-house, speed, timed."""
+    def to_dict(self) -> dict[str, Any]:
+        """Every option and its value; ``Rules(**rules.to_dict())`` gives the same rules."""
+    def __getattr__(self, name: str) -> Any: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@disjoint_base
+class Game:
+    """One game: the complete deterministic state, seat names, and a seeded chance resolver.
+
+    A new game starts at a chance node (rolling for who starts, after dealing deeds in the
+    speed and timed variants). Chance outcomes are applied like moves; ``resolve_chance``
+    draws them with the game's seeded resolver, which is not part of the state: nothing in the
+    state predicts the next roll or card.
+    """
+
+    def __new__(
+        cls,
+        players: int | list[str],
+        board: str = "classic",
+        rules: Rules | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """``players`` is a count (2-8; seats are named after the tokens) or a list of names.
+        ``seed`` seeds the resolver for ``resolve_chance``/``sample_chance`` (default random)."""
+    @property
+    def names(self) -> list[str]:
+        """Seat names."""
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def board(self) -> str:
+        """Board name: "classic" or "paris"."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def current_player(self) -> int | None:
+        """The seat the game waits for, ``CHANCE`` at a chance node, None when the game is over."""
+    @property
+    def is_chance_node(self) -> bool: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once the game is over."""
+    @property
+    def turn_player(self) -> int:
+        """The seat whose turn it is (others may still act out of turn)."""
+    @property
+    def round(self) -> int:
+        """Completed rounds."""
+    @property
+    def step(self) -> int:
+        """Inputs (moves and chance outcomes) applied so far."""
+    @property
+    def phase(self) -> Any:
+        """Where the turn is: "await_roll", "after_roll", "game_over", or a dict such as
+        ``{"buy_decision": {"property": 27}}`` (property indices 0..27 in board order)."""
+    @property
+    def buy_square(self) -> int | None:
+        """The square of the deed the turn player may buy now, if it is deciding."""
+    @property
+    def auction(self) -> dict[str, Any] | None:
+        """The running auction: ``lot`` ("property", "house", "hotel"), ``square``, ``high_bid``,
+        ``high_bidder`` (None before a bid) and ``bidders`` (seats still in)."""
+    @property
+    def offers(self) -> list[dict[str, Any]]:
+        """Open trade offers: ``from``, ``to``, ``give``, ``get``."""
+    @property
+    def debts(self) -> list[dict[str, Any]]:
+        """Unpaid debts, oldest first: ``debtor``, ``creditor``, ``amount``, ``reason``."""
+    @property
+    def currency(self) -> str: ...
+    @property
+    def houses_left(self) -> int:
+        """Houses in the bank."""
+    @property
+    def hotels_left(self) -> int:
+        """Hotels in the bank."""
+    @property
+    def jackpot(self) -> int:
+        """The Free Parking jackpot (option)."""
+    def chance_outcomes(self) -> list[tuple[_Action, float]]:
+        """Every outcome of the pending chance event with its exact probability."""
+    def outcome_from_bytes(self, data: bytes) -> _Action:
+        """The outcome these random bytes select for the pending chance event, with exactly the
+        right odds (for randomness produced jointly by networked peers)."""
+    def sample_chance(self) -> _Action:
+        """Draw an outcome of the pending chance event with the seeded resolver (not applied)."""
+    def resolve_chance(self) -> tuple[_Action, list[_Event]]:
+        """Draw and apply one chance outcome; returns it and the events it caused."""
+    def legal_actions(self, player: int | None = None) -> list[_Action]:
+        """Legal moves of a seat (default: the seat the game waits for; at a chance node, the
+        possible outcomes). Every seat may have moves out of turn (building, trades, bids).
+        Bids are listed at their lowest amount (see ``bid_range``); trade proposals and partial
+        sell-downs are open-ended and not listed."""
+    def bid_range(self, player: int) -> tuple[int, int] | None:
+        """Lowest and highest bid the seat may make in the running auction."""
+    def apply(self, action: _Action) -> list[_Event]:
+        """Apply a move or chance outcome; returns the events it caused. Raises
+        ``IllegalAction`` with the reason, leaving the game unchanged, if it is not allowed."""
+    def check(self, action: _Action) -> None:
+        """Raise ``IllegalAction`` if the move is not allowed now; change nothing."""
+    def state_hash(self) -> bytes:
+        """SHA-256 (32 bytes) of the canonical encoding of the complete state."""
+    def to_bytes(self) -> bytes:
+        """The canonical encoding of the state (names and resolver not included)."""
+    @classmethod
+    def from_bytes(cls, data: bytes, names: list[str] | None = None, seed: int | None = None) -> Game:
+        """Restore a state from ``to_bytes``; malformed or inconsistent bytes raise IllegalAction."""
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state as a plain dict: ``{"format": 1, "names": [...], "state": {...}}``;
+        ``state`` mirrors the engine's ``Game`` struct field for field (JSON- and msgpack-able)."""
+    @classmethod
+    def from_snapshot(cls, snapshot: dict[str, Any], seed: int | None = None) -> Game:
+        """Restore a game from ``snapshot()``; an invalid one raises IllegalAction."""
+    def clone(self) -> Game:
+        """An independent copy."""
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any) -> Game: ...
+    def net_worth(self, seat: int) -> int:
+        """Cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
+        buildings at cost."""
+    def player(self, seat: int) -> dict[str, Any]:
+        """A seat: ``name``, ``cash``, ``position``, ``in_jail``, ``jail_attempts``,
+        ``jail_cards``, ``bankrupt``, ``net_worth``, ``properties`` (squares)."""
+    def square(self, square: int) -> dict[str, Any]:
+        """A square: ``name``, ``kind`` and, for deeds, ``price``, ``owner``, ``level``
+        (5 = hotel), ``mortgaged``, ``house_cost``, ``rents``, ``mortgage_value``, ``group``."""
+    def card_text(self, deck: str, card: int) -> str:
+        """The printed text of a card ("chance" or "community_chest") of this edition."""
+
+def boards() -> list[str]:
+    """The boards there are."""
+
+def square_names(board: str = "classic") -> list[str]:
+    """The names of the 40 squares of a board."""

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install what the tests need, then run every test and check: Rust (fmt, clippy, cargo test) and
+# Python (pytest, ruff, mypy, stubtest). This is the test command of the README and of .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Nothing in a test may listen or multicast beyond loopback (see shared NOTES: LANOPOLY_INTERFACES).
+export LANOPOLY_INTERFACES="${LANOPOLY_INTERFACES:-127.0.0.1}"
+export PYTHONDONTWRITEBYTECODE=1
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "install the package and the test tools"
+python3 -m pip install --disable-pip-version-check -q -e '.[test]'
+
+step "rust: format and lints"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "rust: tests"
+cargo test -p lanopoly-engine --quiet
+
+step "python: lint and types"
+python3 -m ruff check python tests benches
+python3 -m ruff format --check python tests benches
+python3 -m mypy
+python3 -m mypy.stubtest lanopoly._core --allowlist tests/stubtest_allowlist.txt
+
+step "python: tests"
+python3 -m pytest -q tests
