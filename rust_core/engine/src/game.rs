@@ -279,30 +279,48 @@ impl Game {
             consider(Action::Pass);
             return out;
         }
-        for action in [
-            Action::Roll,
-            Action::PayJailFine,
-            Action::UseJailCard,
-            Action::Buy,
-            Action::Decline,
-            Action::EndTurn,
-            Action::PayDebt,
-            Action::DeclareBankruptcy,
-            Action::CancelTrade,
-            Action::EndGame,
-        ] {
-            consider(action);
+        // Cheap filters first, so that nearly every candidate checked is legal: a refused check
+        // formats its reason, which legal_actions should not pay for.
+        let my_turn = p == self.turn_player;
+        let in_debt = self.debts.iter().any(|d| d.debtor == p);
+        let me = self.player(p);
+        let candidates = [
+            (Action::Roll, my_turn && self.phase == Phase::AwaitRoll),
+            (Action::PayJailFine, my_turn && me.in_jail && self.phase == Phase::AwaitRoll),
+            (Action::UseJailCard, my_turn && me.in_jail && me.jail_cards != 0 && self.phase == Phase::AwaitRoll),
+            (Action::Buy, my_turn && matches!(self.phase, Phase::BuyDecision { .. })),
+            (Action::Decline, my_turn && matches!(self.phase, Phase::BuyDecision { .. })),
+            (Action::EndTurn, my_turn && self.phase == Phase::AfterRoll),
+            (Action::PayDebt, in_debt),
+            (Action::DeclareBankruptcy, in_debt),
+            (Action::CancelTrade, self.offers.iter().any(|o| o.from == p)),
+            (Action::EndGame, self.rules.timed),
+        ];
+        for (action, worth_checking) in candidates {
+            if worth_checking {
+                consider(action);
+            }
         }
         for property in board::bits(self.holdings(p)) {
-            let square = DEEDS[property as usize].square;
-            for action in [
-                Action::Build(square),
-                Action::Sell(square),
-                Action::Mortgage(square),
-                Action::Unmortgage(square),
-                Action::KeepMortgaged(square),
-            ] {
-                consider(action);
+            let deed = &DEEDS[property as usize];
+            let square = deed.square;
+            let level = self.level[property as usize];
+            let mortgaged = self.is_mortgaged(property);
+            let buildable = deed.group().is_some_and(|g| self.group_owner(g) == Some(p)) && level != HOTEL;
+            if buildable && !mortgaged && me.cash >= deed.house_cost {
+                consider(Action::Build(square));
+            }
+            if level > 0 {
+                consider(Action::Sell(square));
+            }
+            if !mortgaged && !self.group_has_buildings(property) {
+                consider(Action::Mortgage(square));
+            }
+            if mortgaged && me.cash >= deed.unmortgage_cost() {
+                consider(Action::Unmortgage(square));
+            }
+            if self.fee_due & (1 << property) != 0 {
+                consider(Action::KeepMortgaged(square));
             }
         }
         for group in 0..GROUP_MASKS.len() as u8 {

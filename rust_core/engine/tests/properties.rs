@@ -19,6 +19,49 @@ const PROBES: [Action; 10] = [
     Action::Bid(1),
 ];
 
+/// `legal_actions` lists exactly the listable moves that `check` accepts, for every seat.
+fn assert_legal_actions_complete(game: &Game) {
+    for player in 0..game.num_players {
+        let listed = game.legal_actions(player);
+        let mut candidates = vec![
+            Action::Roll,
+            Action::PayJailFine,
+            Action::UseJailCard,
+            Action::Buy,
+            Action::Decline,
+            Action::Pass,
+            Action::EndTurn,
+            Action::PayDebt,
+            Action::DeclareBankruptcy,
+            Action::CancelTrade,
+            Action::EndGame,
+        ];
+        for square in 0..40 {
+            candidates.extend([
+                Action::Build(square),
+                Action::Sell(square),
+                Action::Mortgage(square),
+                Action::Unmortgage(square),
+                Action::KeepMortgaged(square),
+                Action::ClaimRent(square),
+            ]);
+        }
+        for from in 0..game.num_players {
+            candidates.extend([Action::AcceptTrade { from }, Action::RejectTrade { from }]);
+        }
+        for action in candidates {
+            let legal = game.check(Move { player, action }).is_ok();
+            assert_eq!(legal, listed.contains(&action), "seat {player} {action:?}: check says {legal}");
+        }
+        if let Some((min, max)) = game.bid_range(player) {
+            let can_bid = game.check(Move { player, action: Action::Bid(min) }).is_ok();
+            assert_eq!(can_bid, listed.contains(&Action::Bid(min)));
+            assert!(!can_bid || game.check(Move { player, action: Action::Bid(max) }).is_ok());
+            assert!(game.check(Move { player, action: Action::Bid(max + 1) }).is_err());
+        }
+    }
+}
+
 /// Play a random game to its end (round limits guarantee one) checking invariants at each step.
 fn check_random_game(seed: u64, players: u8, preset: &str) -> Vec<(Input, [u8; 32])> {
     let mut rules = Rules::preset(preset).unwrap();
@@ -33,6 +76,9 @@ fn check_random_game(seed: u64, players: u8, preset: &str) -> Vec<(Input, [u8; 3
     let mut trace = Vec::new();
     for _ in 0..200_000 {
         let Some(input) = random_input(&game, &mut rng) else { break };
+        if game.step.is_multiple_of(5) {
+            assert_legal_actions_complete(&game);
+        }
         // A random move that the rules refuse changes nothing.
         let probe =
             Move { player: rng.below(players as u32) as u8, action: PROBES[rng.below(PROBES.len() as u32) as usize] };

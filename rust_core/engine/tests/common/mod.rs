@@ -124,3 +124,117 @@ pub fn random_input(game: &Game, rng: &mut Resolver) -> Option<Input> {
     assert!(input.is_some() || game.is_over(), "nobody can act in {game:?}");
     input
 }
+
+/// Like [`started`], on any board.
+pub fn started_on(board: BoardId, players: u8, rules: Rules) -> Game {
+    let mut game = Game::new(players, board, rules).unwrap();
+    game.record_events(true);
+    for seat in 0..players {
+        let dice = if seat == 0 { Outcome::Dice(6, 6) } else { Outcome::Dice(1, 2) };
+        game.apply_chance(dice).unwrap();
+    }
+    assert_eq!(game.actor(), Some(0));
+    game.take_events();
+    game
+}
+
+/// The rules of a named preset.
+pub fn preset(name: &str) -> Rules {
+    Rules::preset(name).unwrap_or_else(|| panic!("no preset {name}"))
+}
+
+/// A game whose starting deeds (speed / timed) are dealt in this order (squares; seat 0, 1, ...
+/// round and round), then seat 0 wins the order roll.
+pub fn dealt(players: u8, rules: Rules, deeds: &[u8]) -> Game {
+    let mut game = Game::new(players, BoardId::Classic, rules).unwrap();
+    game.record_events(true);
+    for &square in deeds {
+        game.apply_chance(Outcome::Deed(property_at(square).unwrap())).unwrap();
+    }
+    for seat in 0..players {
+        let dice = if seat == 0 { Outcome::Dice(6, 6) } else { Outcome::Dice(1, 2) };
+        game.apply_chance(dice).unwrap();
+    }
+    assert_eq!(game.actor(), Some(0));
+    game.take_events();
+    game
+}
+
+/// Set the buildings on a street (0..=4 houses or HOTEL), keeping the bank's stock consistent:
+/// a test set-up.
+pub fn set_level(game: &mut Game, square: u8, level: u8) {
+    let p = prop(square);
+    let old = game.level[p];
+    if game.rules.limited_buildings {
+        if old == lanopoly_engine::HOTEL {
+            game.hotels_left += 1;
+        } else {
+            game.houses_left += old;
+        }
+        if level == lanopoly_engine::HOTEL {
+            game.hotels_left -= 1;
+        } else {
+            game.houses_left -= level;
+        }
+    }
+    game.level[p] = level;
+}
+
+/// Mortgage a deed directly (no money moves): a test set-up.
+pub fn set_mortgaged(game: &mut Game, square: u8) {
+    game.mortgaged |= 1 << prop(square);
+}
+
+pub fn level(game: &Game, square: u8) -> u8 {
+    game.level[prop(square)]
+}
+
+pub fn owner(game: &Game, square: u8) -> u8 {
+    game.owner[prop(square)]
+}
+
+pub fn pos(game: &Game, seat: u8) -> u8 {
+    game.players[seat as usize].position
+}
+
+pub fn in_jail(game: &Game, seat: u8) -> bool {
+    game.players[seat as usize].in_jail
+}
+
+/// Put a seat in jail as if it had been sent there earlier: a test set-up.
+pub fn jail(game: &mut Game, seat: u8) {
+    game.players[seat as usize].position = 10;
+    game.players[seat as usize].in_jail = true;
+}
+
+/// The turn player ends its turn.
+pub fn end_turn(game: &mut Game) {
+    let p = game.turn_player;
+    act(game, p, Action::EndTurn);
+}
+
+/// The turn player (not in jail) plays a turn that changes nothing but its position: from Jail
+/// (just visiting) it rolls 4 + 6 to Free Parking, then ends its turn.
+pub fn idle_turn(game: &mut Game) {
+    let p = game.turn_player;
+    assert!(!game.players[p as usize].in_jail);
+    put(game, p, 10);
+    roll(game, 4, 6);
+    assert_eq!(game.players[p as usize].position, 20);
+    end_turn(game);
+}
+
+/// The turn player moves from `from` by the dice: a test set-up followed by a real roll.
+pub fn land(game: &mut Game, from: u8, a: u8, b: u8) {
+    let p = game.turn_player;
+    put(game, p, from);
+    roll(game, a, b);
+}
+
+/// The reason an outcome is refused (and check that nothing changed).
+pub fn refused_outcome(game: &mut Game, outcome: Outcome) -> String {
+    let before = game.state_hash();
+    let err = game.apply_chance(outcome).expect_err("outcome should be refused");
+    assert_eq!(game.state_hash(), before, "a refused outcome changed the state");
+    err.reason
+}
