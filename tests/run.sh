@@ -18,7 +18,7 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "rust: tests"
-cargo test -p lanopoly-engine --quiet
+cargo test -p lanopoly-engine -p lanopoly-sim --quiet
 
 step "python: lint and types"
 python3 -m ruff check python tests benches

@@ -12,9 +12,11 @@ easier in Python: readable event descriptions, game logs that replay and verify,
 """
 
 from lanopoly._core import CHANCE, STATE_FORMAT, Game, IllegalAction, Rules, boards, square_names
+from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.log import GameLog, ReplayMismatch
+from lanopoly.simulate import SimulationResult, simulate
 
 IllegalAction.__module__ = "lanopoly"
 
@@ -28,7 +30,10 @@ __all__ = [
     "ReplayMismatch",
     "Rules",
     "SimpleBot",
+    "SimulationResult",
     "boards",
+    "bot_names",
     "describe",
+    "simulate",
     "square_names",
 ]

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 
-from lanopoly._core import Game, Rules, boards
+from lanopoly._core import Game, Rules, boards, square_names
+from lanopoly._core import bots as bot_names
 from lanopoly.bots import SimpleBot
 from lanopoly.describe import describe
 from lanopoly.log import GameLog, ReplayMismatch
@@ -69,6 +71,46 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def simulate_command(args: argparse.Namespace) -> int:
+    """Run a simulation and print a summary table."""
+    from lanopoly.simulate import IN_JAIL, simulate
+
+    bots = [b.strip() for b in args.bots.split(",")]
+    unknown = [b for b in bots if b not in bot_names()]
+    if unknown:
+        print(f"lanopoly: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}", file=sys.stderr)
+        return 2
+    if len(bots) not in (1, args.players):
+        print(f"lanopoly: {len(bots)} bots for {args.players} seats", file=sys.stderr)
+        return 2
+    rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
+    start = time.perf_counter()
+    r = simulate(args.games, args.players, args.board, rules, list(bots), args.seed, args.threads, args.max_inputs)
+    elapsed = time.perf_counter() - start
+    turns = int(r.turns.sum())
+    print(f"{r.games} games, {args.players} players, {args.board} board, {args.rules} rules, seed {args.seed}")
+    print(f"{elapsed:.2f} s: {r.games / elapsed:,.0f} games/s, {turns / elapsed:,.0f} turns/s")
+    print(
+        f"rounds {r.rounds.mean():.1f} (median {int(sorted(r.rounds)[len(r.rounds) // 2])}), "
+        f"turns {r.turns.mean():.1f}, actions {r.actions.mean():.1f}, "
+        f"bankruptcies {r.bankruptcies.mean():.2f} per game; {int(r.truncated.sum())} cut at --max-inputs"
+    )
+    print("\nseat  bot         wins   mean net worth")
+    rates = r.win_rates()
+    seat_bots = bots * args.players if len(bots) == 1 else bots
+    for seat in range(args.players):
+        worth = r.net_worths[:, seat].mean()
+        print(f"{seat:>4}  {seat_bots[seat]:<10} {rates[seat]:6.1%}   {worth:>10,.0f}")
+    names = [*square_names(args.board), "(in jail)"]
+    share = r.landings / max(int(r.landings.sum()), 1)
+    top = sorted(range(41), key=lambda i: -share[i])[:10]
+    print("\nmost landed on (share of move rolls):")
+    for i in top:
+        label = names[i] if i != IN_JAIL else "In jail"
+        print(f"  {share[i]:6.2%}  {label}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lanopoly", description="The property-trading board game.")
     p.add_argument("--players", type=int, default=4, help="number of bots, 2 to 8 (default 4)")
@@ -81,6 +123,16 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
+    s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
+    s.add_argument("games", type=int)
+    s.add_argument("--players", type=int, default=4)
+    s.add_argument("--board", default="classic", choices=boards())
+    s.add_argument("--rules", default="official", choices=Rules.presets())
+    s.add_argument("--rounds", type=int, default=0, help="round limit (richest wins); 0: the preset's")
+    s.add_argument("--bots", default="random", help="one bot for all seats or one per seat, comma-separated")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--threads", type=int, default=None, help="default: all cores")
+    s.add_argument("--max-inputs", type=int, default=1_000_000, help="cut a game after this many inputs")
     return p
 
 
@@ -88,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "replay":
         return replay(args)
+    if args.command == "simulate":
+        return simulate_command(args)
     if not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ from typing import Any, Final, final
 
 from typing_extensions import disjoint_base
 
-__all__ = ["CHANCE", "STATE_FORMAT", "Game", "IllegalAction", "Rules", "boards", "square_names"]
+__all__ = ["CHANCE", "STATE_FORMAT", "Game", "IllegalAction", "Rules", "boards", "bots", "simulate", "square_names"]
 
 _Action = dict[str, Any]
 _Event = dict[str, Any]
@@ -106,6 +106,13 @@ class Game:
     def round(self) -> int:
         """Completed rounds."""
     @property
+    def turn(self) -> int:
+        """Turns started since the beginning (0 for the first turn)."""
+    @property
+    def pending_chance(self) -> Any:
+        """The chance event the game waits for: None, "move_dice", "order_dice", "deed",
+        ``{"utility_dice": {"property": i}}`` or ``{"card": "chance" | "community_chest"}``."""
+    @property
     def step(self) -> int:
         """Inputs (moves and chance outcomes) applied so far."""
     @property
@@ -185,6 +192,26 @@ class Game:
         (5 = hotel), ``mortgaged``, ``house_cost``, ``rents``, ``mortgage_value``, ``group``."""
     def card_text(self, deck: str, card: int) -> str:
         """The printed text of a card ("chance" or "community_chest") of this edition."""
+
+def simulate(
+    games: int,
+    players: int = 4,
+    board: str = "classic",
+    rules: Rules | None = None,
+    bots: list[str] | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    max_inputs: int = 1_000_000,
+    first_game: int = 0,
+) -> dict[str, Any]:
+    """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released.
+    Plain lists per game (``winners`` (-1 if cut), ``rounds``, ``turns``, ``actions``,
+    ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts). Game ``i`` is
+    seeded from ``(seed, first_game + i)``: results do not depend on ``threads``. Use
+    ``lanopoly.simulate`` for numpy results and a progress bar."""
+
+def bots() -> list[str]:
+    """The names of the built-in bots."""
 
 def boards() -> list[str]:
     """The boards there are."""

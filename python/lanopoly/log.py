@@ -53,6 +53,8 @@ class GameLog:
 
     def replay(self) -> Game:
         """Replay every input, checking the hash after each; returns the final game."""
+        if len(self.inputs) != len(self.hashes):
+            raise ReplayMismatch(0, f"{len(self.inputs)} inputs but {len(self.hashes)} hashes")
         game = self.new_game()
         for step, (action, expected) in enumerate(zip(self.inputs, self.hashes, strict=True), 1):
             try:

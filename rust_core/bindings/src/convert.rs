@@ -32,8 +32,9 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
     let d = as_dict(&obj)?;
     let mut bundle = Bundle::default();
     if let Some(squares) = d.get_item("properties")? {
-        for square in squares.try_iter()? {
-            let square: u8 = square?.extract().map_err(|_| bad("properties are square numbers"))?;
+        let not_list = |_| bad("properties is a list of square numbers");
+        for square in squares.try_iter().map_err(not_list)? {
+            let square: u8 = square.map_err(not_list)?.extract().map_err(|_| bad("properties are square numbers"))?;
             let p = (square < 40).then(|| board::property_at(square)).flatten();
             let p = p.ok_or_else(|| bad(format!("square {square} is not a property")))?;
             bundle.properties |= 1 << p;
@@ -43,8 +44,9 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
         bundle.cash = field(&d, "cash")?;
     }
     if let Some(cards) = d.get_item("jail_cards")? {
-        for card in cards.try_iter()? {
-            let name: String = card?.extract().map_err(|_| bad("jail cards are \"chance\" or \"community_chest\""))?;
+        let not_names = |_| bad("jail_cards is a list of \"chance\" or \"community_chest\"");
+        for card in cards.try_iter().map_err(not_names)? {
+            let name: String = card.map_err(not_names)?.extract().map_err(not_names)?;
             let i = JAIL_CARD_NAMES.iter().position(|n| *n == name);
             let i = i.ok_or_else(|| bad(format!("no jail card {name:?}")))?;
             bundle.jail_cards |= 1 << i;
@@ -55,7 +57,7 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
 
 pub fn bundle_to<'py>(py: Python<'py>, b: &Bundle) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let squares: Vec<u8> = board::bits(b.properties).map(|p| DEEDS[p as usize].square).collect();
+    let squares: Vec<u32> = board::bits(b.properties).map(|p| DEEDS[p as usize].square.into()).collect();
     d.set_item("properties", squares)?;
     d.set_item("cash", b.cash)?;
     let cards: Vec<&str> = (0..2).filter(|i| b.jail_cards & (1 << i) != 0).map(|i| JAIL_CARD_NAMES[i]).collect();
@@ -183,7 +185,8 @@ pub fn outcome_from(obj: &Bound<'_, PyAny>) -> PyResult<Outcome> {
     let kind: String = field(&d, "type")?;
     Ok(match kind.as_str() {
         "dice" => {
-            let (a, b): (u8, u8) = field(&d, "dice")?;
+            let dice: Vec<u8> = field(&d, "dice")?;
+            let [a, b] = dice[..] else { return Err(bad("dice is a pair such as [3, 4]")) };
             Outcome::Dice(a.min(b), a.max(b))
         }
         "card" => Outcome::Card(field(&d, "card")?),
@@ -201,7 +204,7 @@ pub fn outcome_to<'py>(py: Python<'py>, o: Outcome) -> PyResult<Bound<'py, PyDic
     match o {
         Outcome::Dice(a, b) => {
             d.set_item("type", "dice")?;
-            d.set_item("dice", (a, b))?;
+            d.set_item("dice", [a as u32, b as u32])?;
         }
         Outcome::Card(card) => {
             d.set_item("type", "card")?;

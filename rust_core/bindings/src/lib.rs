@@ -6,10 +6,11 @@
 
 use lanopoly_engine as engine;
 use lanopoly_engine::board::{self, Kind, Square, DEEDS, LAYOUT};
+use lanopoly_sim as sim;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyType};
 use pythonize::{depythonize, pythonize};
 
 mod convert;
@@ -35,8 +36,8 @@ const CHANCE: i32 = -1;
 const SNAPSHOT_FORMAT: u32 = 1;
 
 /// Rule options; see `lanopoly.Rules` in the stub for the list.
-#[pyclass(module = "lanopoly._core", name = "Rules", frozen, eq, from_py_object)]
-#[derive(Clone, PartialEq)]
+#[pyclass(module = "lanopoly._core", name = "Rules", frozen, eq, hash, from_py_object)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Rules {
     inner: engine::Rules,
 }
@@ -105,9 +106,20 @@ impl Rules {
                     }
                     continue;
                 }
-                if !all.contains(&key)? {
+                let Some(current) = all.get_item(&key)? else {
                     let known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
                     return Err(pyerr(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
+                };
+                let same_kind = if current.is_instance_of::<PyBool>() {
+                    value.is_instance_of::<PyBool>()
+                } else if current.is_instance_of::<PyInt>() {
+                    value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>()
+                } else {
+                    value.is_instance_of::<PyString>()
+                };
+                if !same_kind {
+                    let expected = current.get_type().name()?;
+                    return Err(pyerr(format!("rule option {key:?} takes a {expected}, not {}", value.repr()?)));
                 }
                 all.set_item(key, value)?;
             }
@@ -133,8 +145,15 @@ fn board_id(name: &str) -> PyResult<engine::BoardId> {
     })
 }
 
-fn random_seed(py: Python<'_>) -> PyResult<u64> {
-    py.import("secrets")?.call_method1("randbits", (64,))?.extract()
+/// A seed from Python: any integer (taken modulo 2**64), or a random one for None.
+fn seed_arg(py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match seed {
+        None => py.import("secrets")?.call_method1("randbits", (64,))?.extract(),
+        Some(s) => {
+            let int = s.cast::<PyInt>().map_err(|_| pyerr("seed is an integer"))?;
+            int.call_method1("__mod__", (u64::MAX as u128 + 1,))?.extract()
+        }
+    }
 }
 
 #[pymethods]
@@ -145,8 +164,8 @@ impl Game {
         py: Python<'_>,
         players: &Bound<'_, PyAny>,
         board: &str,
-        rules: Option<Rules>,
-        seed: Option<u64>,
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let board = board_id(board)?;
         let tokens = board.edition().tokens;
@@ -155,14 +174,20 @@ impl Game {
             Err(_) => players.extract().map_err(|_| pyerr("players is a count or a list of names"))?,
         };
         let count = u8::try_from(names.len()).map_err(|_| pyerr("too many players"))?;
-        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        let rules = match rules {
+            None => engine::Rules::default(),
+            Some(r) => match r.extract::<Rules>() {
+                Ok(rules) => rules.inner,
+                Err(_) => {
+                    let name: String = r.extract().map_err(|_| pyerr("rules is a Rules object or a preset name"))?;
+                    Rules::preset(&name, None)?.inner
+                }
+            },
+        };
         let mut inner = engine::Game::new(count, board, rules).map_err(illegal)?;
         inner.record_events(true);
         inner.take_events();
-        let seed = match seed {
-            Some(s) => s,
-            None => random_seed(py)?,
-        };
+        let seed = seed_arg(py, seed)?;
         Ok(Game { inner, names, resolver: engine::Resolver::new(seed) })
     }
 
@@ -220,8 +245,21 @@ impl Game {
     }
 
     #[getter]
-    fn round(&self) -> u16 {
+    fn round(&self) -> u32 {
         self.inner.round
+    }
+
+    /// Turns started since the beginning (0 for the first turn).
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.inner.turn
+    }
+
+    /// The chance event the game waits for: None, "move_dice", "order_dice", "deed",
+    /// ``{"utility_dice": {"property": i}}`` or ``{"card": "chance" | "community_chest"}``.
+    #[getter]
+    fn pending_chance<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner.pending).map_err(pyerr)
     }
 
     /// Inputs applied so far.
@@ -262,7 +300,8 @@ impl Game {
         }
         d.set_item("high_bid", a.high_bid)?;
         d.set_item("high_bidder", (a.high_bidder != engine::NOBODY).then_some(a.high_bidder))?;
-        let bidders: Vec<u8> = (0..self.inner.num_players).filter(|p| a.bidders & (1 << p) != 0).collect();
+        let bidders: Vec<u32> =
+            (0..self.inner.num_players).filter(|p| a.bidders & (1 << p) != 0).map(u32::from).collect();
         d.set_item("bidders", bidders)?;
         Ok(Some(d))
     }
@@ -313,9 +352,9 @@ impl Game {
     /// Legal moves of a seat (default: the seat the game waits for). At a chance node with no
     /// seat given, the possible outcomes.
     #[pyo3(signature = (player = None))]
-    fn legal_actions<'py>(&self, py: Python<'py>, player: Option<u8>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    fn legal_actions<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let player = match player {
-            Some(p) => p,
+            Some(p) => self.seat(p)?,
             None if self.inner.is_chance_node() => {
                 return self.inner.chance_outcomes().into_iter().map(|c| convert::outcome_to(py, c.outcome)).collect();
             }
@@ -332,8 +371,8 @@ impl Game {
     }
 
     /// Lowest and highest bid a seat may make in the running auction, or None.
-    fn bid_range(&self, player: u8) -> Option<(u32, u32)> {
-        self.inner.bid_range(player)
+    fn bid_range(&self, player: i64) -> PyResult<Option<(u32, u32)>> {
+        Ok(self.inner.bid_range(self.seat(player)?))
     }
 
     /// Apply a move or a chance outcome (a dict); returns the events it caused.
@@ -375,7 +414,7 @@ impl Game {
         cls: &Bound<'_, PyType>,
         data: &[u8],
         names: Option<Vec<String>>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let inner = engine::Game::from_bytes(data).map_err(illegal)?;
         Self::restored(cls.py(), inner, names, seed)
@@ -392,7 +431,12 @@ impl Game {
 
     #[classmethod]
     #[pyo3(signature = (snapshot, seed = None))]
-    fn from_snapshot(cls: &Bound<'_, PyType>, snapshot: &Bound<'_, PyDict>, seed: Option<u64>) -> PyResult<Self> {
+    fn from_snapshot(
+        cls: &Bound<'_, PyType>,
+        snapshot: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let snapshot = snapshot.cast::<PyDict>().map_err(|_| pyerr("a snapshot is a dict from Game.snapshot()"))?;
         let format: u32 = snapshot
             .get_item("format")?
             .ok_or_else(|| pyerr("not a snapshot: no \"format\""))?
@@ -404,7 +448,11 @@ impl Game {
         let state = snapshot.get_item("state")?.ok_or_else(|| pyerr("not a snapshot: no \"state\""))?;
         let inner: engine::Game = depythonize(&state).map_err(|e| pyerr(format!("malformed snapshot: {e}")))?;
         inner.validate().map_err(illegal)?;
-        let names = snapshot.get_item("names")?.map(|n| n.extract()).transpose()?;
+        let names = snapshot
+            .get_item("names")?
+            .map(|n| n.extract())
+            .transpose()
+            .map_err(|_| pyerr("names is a list of strings"))?;
         Self::restored(cls.py(), inner, names, seed)
     }
 
@@ -422,15 +470,14 @@ impl Game {
     }
 
     /// Net worth of a seat (cash + deeds at price or mortgage value + buildings at cost).
-    fn net_worth(&self, seat: u8) -> PyResult<u64> {
-        self.seat(seat)?;
-        Ok(self.inner.net_worth(seat))
+    fn net_worth(&self, seat: i64) -> PyResult<u64> {
+        Ok(self.inner.net_worth(self.seat(seat)?))
     }
 
     /// One seat as a dict: name, cash, position, jail state, jail cards, bankrupt, net worth,
     /// and the squares of its deeds.
-    fn player<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyDict>> {
-        self.seat(seat)?;
+    fn player<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat(seat)?;
         let p = self.inner.player(seat);
         let d = PyDict::new(py);
         d.set_item("seat", seat)?;
@@ -444,16 +491,18 @@ impl Game {
         d.set_item("jail_cards", cards)?;
         d.set_item("bankrupt", p.bankrupt)?;
         d.set_item("net_worth", self.inner.net_worth(seat))?;
-        let squares: Vec<u8> = board::bits(self.inner.holdings(seat)).map(|q| DEEDS[q as usize].square).collect();
+        let squares: Vec<u32> =
+            board::bits(self.inner.holdings(seat)).map(|q| DEEDS[q as usize].square.into()).collect();
         d.set_item("properties", squares)?;
         Ok(d)
     }
 
     /// One square as a dict: name, kind, and for deeds price, owner, buildings, mortgage.
-    fn square<'py>(&self, py: Python<'py>, square: u8) -> PyResult<Bound<'py, PyDict>> {
-        if square >= 40 {
-            return Err(pyerr(format!("there is no square {square}")));
-        }
+    fn square<'py>(&self, py: Python<'py>, square: i64) -> PyResult<Bound<'py, PyDict>> {
+        let square = u8::try_from(square)
+            .ok()
+            .filter(|&s| s < 40)
+            .ok_or_else(|| pyerr(format!("there is no square {square}")))?;
         let d = PyDict::new(py);
         d.set_item("square", square)?;
         d.set_item("name", self.inner.square_name(square))?;
@@ -493,7 +542,7 @@ impl Game {
     }
 
     /// Text of a card of this edition.
-    fn card_text(&self, deck: &str, card: u8) -> PyResult<&'static str> {
+    fn card_text(&self, deck: &str, card: i64) -> PyResult<&'static str> {
         let deck = match deck {
             "chance" => engine::Deck::Chance,
             "community_chest" => engine::Deck::CommunityChest,
@@ -535,24 +584,46 @@ impl Game {
 }
 
 impl Game {
-    fn events<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let events = self.inner.take_events();
-        pythonize(py, &events).map_err(pyerr)
+    /// A seat number from Python, checked against this game.
+    fn seat(&self, seat: i64) -> PyResult<u8> {
+        u8::try_from(seat)
+            .ok()
+            .filter(|&s| s < self.inner.num_players)
+            .ok_or_else(|| pyerr(format!("there is no seat {seat}")))
     }
 
-    fn seat(&self, seat: u8) -> PyResult<()> {
-        if seat < self.inner.num_players {
-            Ok(())
-        } else {
-            Err(pyerr(format!("there is no seat {seat}")))
+    /// The dict form of the events recorded since the last call. Trade events carry their
+    /// bundles in the same form as trade actions (squares and card names).
+    fn events<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let events = self.inner.take_events();
+        let list = PyList::empty(py);
+        for event in &events {
+            let d = pythonize(py, event).map_err(pyerr)?.cast_into::<PyDict>()?;
+            match event {
+                engine::Event::TradeProposed { offer } => {
+                    let o = PyDict::new(py);
+                    o.set_item("from", offer.from)?;
+                    o.set_item("to", offer.to)?;
+                    o.set_item("give", convert::bundle_to(py, &offer.give)?)?;
+                    o.set_item("get", convert::bundle_to(py, &offer.get)?)?;
+                    d.set_item("offer", o)?;
+                }
+                engine::Event::TradeAccepted { give, get, .. } => {
+                    d.set_item("give", convert::bundle_to(py, give)?)?;
+                    d.set_item("get", convert::bundle_to(py, get)?)?;
+                }
+                _ => {}
+            }
+            list.append(d)?;
         }
+        Ok(list.into_any())
     }
 
     fn restored(
         py: Python<'_>,
         mut inner: engine::Game,
         names: Option<Vec<String>>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         inner.record_events(true);
         let n = inner.num_players as usize;
@@ -560,10 +631,7 @@ impl Game {
         if names.len() != n {
             return Err(pyerr(format!("{} names for {n} seats", names.len())));
         }
-        let seed = match seed {
-            Some(s) => s,
-            None => random_seed(py)?,
-        };
+        let seed = seed_arg(py, seed)?;
         Ok(Game { inner, names, resolver: engine::Resolver::new(seed) })
     }
 }
@@ -575,6 +643,56 @@ fn square_names(board: &str) -> PyResult<Vec<&'static str>> {
     Ok(board_id(board)?.edition().squares.to_vec())
 }
 
+/// Run `games` seeded bot games on `threads` threads (default: all cores) with the GIL released.
+/// Returns plain lists per game (winner or -1, rounds, turns, actions, bankruptcies, net worths,
+/// truncated) and the 41 landing counts; `lanopoly.simulate` wraps this with numpy and progress.
+#[pyfunction]
+#[pyo3(signature = (games, players = 4, board = "classic", rules = None, bots = None, seed = 0, threads = None, max_inputs = 1_000_000, first_game = 0))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    games: u32,
+    players: u8,
+    board: &str,
+    rules: Option<Rules>,
+    bots: Option<Vec<String>>,
+    seed: u64,
+    threads: Option<usize>,
+    max_inputs: u32,
+    first_game: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let config = sim::simulate::Config {
+        games,
+        first_game,
+        players,
+        board: board_id(board)?,
+        rules: rules.map(|r| r.inner).unwrap_or_default(),
+        bots: bots.unwrap_or_else(|| vec!["random".to_string()]),
+        seed,
+        threads,
+        max_inputs,
+    };
+    let report = py.detach(|| sim::simulate::simulate(&config)).map_err(pyerr)?;
+    let d = PyDict::new(py);
+    let column = |f: &dyn Fn(&sim::simulate::GameSummary) -> i64| report.games.iter().map(f).collect::<Vec<i64>>();
+    d.set_item("winners", column(&|g| g.winner.map_or(-1, i64::from)))?;
+    d.set_item("rounds", column(&|g| g.rounds.into()))?;
+    d.set_item("turns", column(&|g| g.turns.into()))?;
+    d.set_item("actions", column(&|g| g.actions.into()))?;
+    d.set_item("bankruptcies", column(&|g| g.bankruptcies.into()))?;
+    d.set_item("truncated", report.games.iter().map(|g| g.truncated).collect::<Vec<bool>>())?;
+    d.set_item("net_worths", report.games.iter().map(|g| g.net_worths.clone()).collect::<Vec<Vec<u64>>>())?;
+    d.set_item("landings", report.landings.to_vec())?;
+    Ok(d)
+}
+
+/// The names of the built-in bots.
+#[pyfunction]
+fn bots() -> Vec<&'static str> {
+    sim::bots::BOTS.to_vec()
+}
+
 /// The boards there are.
 #[pyfunction]
 fn boards() -> Vec<&'static str> {
@@ -584,7 +702,7 @@ fn boards() -> Vec<&'static str> {
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{boards, square_names, Game, IllegalAction, Rules};
+    use super::{boards, bots, simulate, square_names, Game, IllegalAction, Rules};
 
     #[pymodule_export]
     const CHANCE: i32 = super::CHANCE;

@@ -52,6 +52,9 @@ impl Game {
     /// Lowest bid `p` may make now, and the most it can afford.
     pub fn bid_range(&self, p: u8) -> Option<(u32, u32)> {
         let a = self.auction.as_ref()?;
+        if p >= self.num_players || a.bidders & (1 << p) == 0 {
+            return None;
+        }
         let min = if a.high_bidder == NOBODY || a.high_bid == 0 {
             self.rules.opening_bid.max(a.high_bid + 1)
         } else {

@@ -200,7 +200,7 @@ pub enum Event {
     },
     TurnStarted {
         player: u8,
-        round: u16,
+        round: u32,
     },
     GameOver {
         winner: u8,

@@ -7,11 +7,15 @@
 
 use crate::board::{self, Deck, DEEDS, PROPERTIES};
 use crate::error::IllegalAction;
-use crate::state::{Game, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
+use crate::state::{Game, Pending, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
 use sha2::{Digest, Sha256};
 
 /// First bytes of every encoded state; bumped whenever the encoding changes.
 pub const FORMAT_TAG: &[u8; 12] = b"lanopoly/s1\0";
+
+/// The most cash a seat (or the jackpot) may hold in a decoded state: far above any real game,
+/// far below where sums could overflow.
+pub const MAX_CASH: u32 = 1 << 30;
 
 impl Game {
     /// The canonical bytes of the state (tag + postcard).
@@ -24,7 +28,11 @@ impl Game {
         let body = bytes
             .strip_prefix(FORMAT_TAG.as_slice())
             .ok_or_else(|| IllegalAction::new("not a lanopoly state (wrong format tag)"))?;
-        let game: Game = postcard::from_bytes(body).map_err(|e| IllegalAction::new(format!("malformed state: {e}")))?;
+        let (game, rest): (Game, &[u8]) =
+            postcard::take_from_bytes(body).map_err(|e| IllegalAction::new(format!("malformed state: {e}")))?;
+        if !rest.is_empty() {
+            return Err(IllegalAction::new(format!("malformed state: {} bytes after its end", rest.len())));
+        }
         game.validate()?;
         Ok(game)
     }
@@ -128,6 +136,87 @@ impl Game {
             if !lot_ok || !seat_ok(a.first) || (a.high_bidder != NOBODY && !seat_ok(a.high_bidder)) {
                 return bad("auction out of range".into());
             }
+        }
+        self.validate_seats()?;
+        self.validate_flow()?;
+        Ok(())
+    }
+
+    /// Bankrupt seats hold nothing; nobody holds more than [`MAX_CASH`]; debts name real seats.
+    fn validate_seats(&self) -> Result<(), IllegalAction> {
+        let bad = |why: String| Err(IllegalAction::new(format!("invalid state: {why}")));
+        let n = self.num_players;
+        for p in 0..n {
+            let player = &self.players[p as usize];
+            if player.cash > MAX_CASH {
+                return bad(format!("seat {p} holds {} (more than {MAX_CASH})", player.cash));
+            }
+            if player.bankrupt && (player.cash != 0 || player.jail_cards != 0 || player.in_jail) {
+                return bad(format!("bankrupt seat {p} still holds something"));
+            }
+        }
+        if self.jackpot > MAX_CASH {
+            return bad("jackpot out of range".into());
+        }
+        let live = |s: u8| s < n && !self.players[s as usize].bankrupt;
+        for d in &self.debts {
+            let creditor_ok = match d.creditor {
+                crate::event::Party::Player(c) => live(c) && c != d.debtor,
+                _ => true,
+            };
+            if !live(d.debtor) || !creditor_ok || d.amount == 0 || d.amount > MAX_CASH {
+                return bad("a debt names a seat not in the game".into());
+            }
+        }
+        if self.offers.iter().any(|o| !live(o.from) || !live(o.to) || o.from == o.to)
+            || self.claims.iter().any(|c| !live(c.owner) || !live(c.payer))
+        {
+            return bad("an offer or claim names a seat not in the game".into());
+        }
+        if !self.is_over() && !live(self.turn_player) {
+            return bad("the turn belongs to a seat not in the game".into());
+        }
+        if self.placing.is_some_and(|pl| !live(pl.player)) {
+            return bad("a building is placed by a seat not in the game".into());
+        }
+        if let Some(a) = &self.auction {
+            if a.bidders & !self.active_mask() != 0
+                || (a.high_bidder != NOBODY && a.bidders & (1 << a.high_bidder) == 0)
+            {
+                return bad("auction bidders out of range".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The phase and the pending chance event fit together.
+    fn validate_flow(&self) -> Result<(), IllegalAction> {
+        let bad = |why: &str| Err(IllegalAction::new(format!("invalid state: {why}")));
+        let n = self.num_players;
+        let seats = ((1u16 << n) - 1) as u8;
+        let ok = match (self.phase, self.pending) {
+            (Phase::Dealing { seat, dealt }, Some(Pending::Deed)) => seat < n && dealt < self.rules.starting_deeds,
+            (Phase::Ordering { contenders, next, leaders, best }, Some(Pending::OrderDice)) => {
+                contenders & !seats == 0
+                    && contenders & (1 << next.min(7)) != 0
+                    && next < n
+                    && leaders & !contenders == 0
+                    && best <= 12
+            }
+            (Phase::Dealing { .. } | Phase::Ordering { .. }, _) => false,
+            (_, Some(Pending::Deed | Pending::OrderDice)) => false,
+            (Phase::GameOver, pending) => pending.is_none(),
+            (_, Some(Pending::UtilityDice { property })) => (property as usize) < PROPERTIES,
+            _ => true,
+        };
+        if !ok {
+            return bad("the phase and the pending chance event do not fit");
+        }
+        if self.is_over() != (self.winner != NOBODY) && self.winner != NOBODY {
+            return bad("a winner in a game not over");
+        }
+        if self.winner != NOBODY && self.winner >= n {
+            return bad("winner out of range");
         }
         Ok(())
     }

@@ -158,7 +158,7 @@ pub struct Game {
     /// The last dice rolled (for utility rent).
     pub last_dice: (u8, u8),
     /// Completed rounds.
-    pub round: u16,
+    pub round: u32,
     /// Turns started since the beginning.
     pub turn: u32,
     pub phase: Phase,

@@ -286,7 +286,7 @@ impl Game {
                 break;
             }
         }
-        if self.rules.round_limit > 0 && self.round >= self.rules.round_limit {
+        if self.rules.round_limit > 0 && self.round >= u32::from(self.rules.round_limit) {
             self.finish_game();
             return;
         }

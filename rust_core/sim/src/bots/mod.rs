@@ -1,0 +1,18 @@
+//! The bots, selectable by name.
+
+mod random;
+
+pub use random::RandomBot;
+
+use crate::policy::Policy;
+
+/// Names of the built-in bots.
+pub const BOTS: [&str; 1] = ["random"];
+
+/// A new bot by name, or `None` if there is no such bot.
+pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
+    match name {
+        "random" => Some(Box::new(RandomBot::default())),
+        _ => None,
+    }
+}

@@ -1,0 +1,55 @@
+//! The random bot: uniform over the legal actions, with limits that let games end.
+
+use crate::policy::Policy;
+use lanopoly_engine::{Action, Game, Resolver};
+
+/// Uniform over the legal actions of the moment, bids at a uniform legal amount, except that it
+/// takes at most `max_extra` optional actions (build, sell, mortgage, unmortgage, cancel) per
+/// turn, after which it only picks among the actions that move the game on. It never proposes
+/// trades (proposals are not among the listed legal actions).
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    pub max_extra: u32,
+    turn: u32,
+    extra: u32,
+}
+
+impl Default for RandomBot {
+    fn default() -> Self {
+        RandomBot { max_extra: 3, turn: u32::MAX, extra: 0 }
+    }
+}
+
+fn is_optional(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Build(_) | Action::Sell(_) | Action::Mortgage(_) | Action::Unmortgage(_) | Action::CancelTrade
+    )
+}
+
+impl Policy for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
+        if game.turn != self.turn {
+            self.turn = game.turn;
+            self.extra = 0;
+        }
+        let mut actions = game.legal_actions(seat);
+        let in_debt = game.debts.iter().any(|d| d.debtor == seat);
+        if self.extra >= self.max_extra && !in_debt && actions.iter().any(|a| !is_optional(a)) {
+            actions.retain(|a| !is_optional(a));
+        }
+        let mut action = actions[rng.below(actions.len() as u32) as usize];
+        if is_optional(&action) {
+            self.extra += 1;
+        }
+        if let Action::Bid(_) = action {
+            let (min, max) = game.bid_range(seat).expect("a bid was listed");
+            action = Action::Bid(min + rng.below(max - min + 1));
+        }
+        action
+    }
+}

@@ -1,0 +1,57 @@
+//! Playing one game with bots: chance from one resolver, each seat's choices from its own.
+
+use crate::policy::Policy;
+use lanopoly_engine::state::Pending;
+use lanopoly_engine::{Game, Input, Move, Outcome, Resolver};
+
+/// Seeds of one game: the chance stream and one stream per seat, all derived from `seed`, so a
+/// bot can never see (or steer) the dice.
+pub struct Streams {
+    pub chance: Resolver,
+    pub seats: Vec<Resolver>,
+}
+
+impl Streams {
+    pub fn new(seed: u64, seats: u8) -> Streams {
+        let mut root = Resolver::new(seed);
+        let chance = Resolver::new(root.next_u64());
+        let seats = (0..seats).map(|_| Resolver::new(root.next_u64())).collect();
+        Streams { chance, seats }
+    }
+}
+
+/// Play until the game ends or `max_inputs` inputs have been applied. `observe` sees the game
+/// after every input, with the input and the chance event that was pending before it. Returns
+/// the number of inputs applied.
+///
+/// A bot that returns an illegal move is a bug: it panics in debug builds, and in release the
+/// seat's first legal action is played instead, so a long simulation is not lost.
+pub fn play(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    max_inputs: u32,
+    mut observe: impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    let mut applied = 0;
+    while applied < max_inputs && !game.is_over() {
+        let before = game.pending;
+        let input = if game.is_chance_node() {
+            let outcome: Outcome = game.sample_outcome(&mut streams.chance).expect("a chance node has outcomes");
+            Input::Chance(outcome)
+        } else {
+            let Some(seat) = game.actor() else { break };
+            let action = policies[seat as usize].choose(game, seat, &mut streams.seats[seat as usize]);
+            Input::Move(Move { player: seat, action })
+        };
+        if let Err(e) = game.apply_input(input) {
+            debug_assert!(false, "bot played an illegal move {input:?}: {e}");
+            let Input::Move(Move { player, .. }) = input else { unreachable!("sampled outcomes are legal") };
+            let fallback = game.legal_actions(player)[0];
+            game.apply_input(Input::Move(Move { player, action: fallback })).expect("a listed action is legal");
+        }
+        observe(game, input, before);
+        applied += 1;
+    }
+    applied
+}

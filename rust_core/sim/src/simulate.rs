@@ -1,0 +1,141 @@
+//! Many games at once: bots play seeded games on several threads; the report is the same for
+//! the same seed whatever the number of threads.
+//!
+//! Game `i` of a run with seed `s` is seeded from `(s, i)` alone, and threads only decide who
+//! plays which game; results are put back in game order and landing counts are sums.
+
+use crate::bots;
+use crate::play::{play, Streams};
+use crate::policy::Policy;
+use lanopoly_engine::state::{Pending, MAX_PLAYERS};
+use lanopoly_engine::{BoardId, Game, Input, Resolver, Rules};
+
+/// Index of the "in jail" entry of the landing counts (squares are 0..40; a player just visiting
+/// counts on square 10).
+pub const IN_JAIL: usize = 40;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub games: u32,
+    /// Index of the first game (to run a long simulation in slices with the same results).
+    pub first_game: u64,
+    pub players: u8,
+    pub board: BoardId,
+    pub rules: Rules,
+    /// Bot name for each seat, or one name for every seat.
+    pub bots: Vec<String>,
+    pub seed: u64,
+    pub threads: usize,
+    /// Inputs after which a game is cut (reported as truncated).
+    pub max_inputs: u32,
+}
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// None if the game was cut before it ended.
+    pub winner: Option<u8>,
+    pub rounds: u32,
+    pub turns: u32,
+    /// Player moves (chance outcomes not counted).
+    pub actions: u32,
+    pub bankruptcies: u8,
+    pub net_worths: Vec<u64>,
+    pub truncated: bool,
+}
+
+/// The results of a run, in game order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub games: Vec<GameSummary>,
+    /// Where tokens stood after each move roll was fully resolved (cards, go to jail): one count
+    /// per square, and [`IN_JAIL`] for players in jail.
+    pub landings: [u64; 41],
+}
+
+/// The seed of game `index` of a run.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut r = Resolver::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    r.next_u64()
+}
+
+fn seat_bots(config: &Config) -> Result<Vec<Box<dyn Policy>>, String> {
+    let names: Vec<&str> = match config.bots.len() {
+        1 => vec![config.bots[0].as_str(); config.players as usize],
+        n if n == config.players as usize => config.bots.iter().map(String::as_str).collect(),
+        n => return Err(format!("{n} bot names for {} seats", config.players)),
+    };
+    names
+        .into_iter()
+        .map(|n| bots::by_name(n).ok_or_else(|| format!("unknown bot {n:?}; bots: {}", bots::BOTS.join(", "))))
+        .collect()
+}
+
+/// Play one game and add its landings to `landings`.
+pub fn play_one(config: &Config, index: u64, landings: &mut [u64; 41]) -> Result<GameSummary, String> {
+    let mut policies = seat_bots(config)?;
+    let mut game = Game::new(config.players, config.board, config.rules).map_err(|e| e.reason)?;
+    let mut streams = Streams::new(game_seed(config.seed, index), config.players);
+    let mut actions = 0;
+    let mut rolled = false;
+    play(&mut game, &mut policies, &mut streams, config.max_inputs, |game, input, before| {
+        if matches!(input, Input::Move(_)) {
+            actions += 1;
+        }
+        rolled |= before == Some(Pending::MoveDice);
+        if rolled && !matches!(game.pending, Some(Pending::Card(_))) {
+            let mover = game.player(game.turn_player);
+            landings[if mover.in_jail { IN_JAIL } else { mover.position as usize }] += 1;
+            rolled = false;
+        }
+    });
+    Ok(GameSummary {
+        winner: game.winner(),
+        rounds: game.round,
+        turns: game.turn + 1,
+        actions,
+        bankruptcies: game.bankruptcies,
+        net_worths: game.net_worths(),
+        truncated: !game.is_over(),
+    })
+}
+
+/// What one thread played: (game index, summary) pairs and its landing counts.
+type ThreadReport = (Vec<(u64, GameSummary)>, [u64; 41]);
+
+/// Run the simulation on `config.threads` threads.
+pub fn simulate(config: &Config) -> Result<Report, String> {
+    if !(2..=MAX_PLAYERS as u8).contains(&config.players) {
+        return Err(format!("2 to {MAX_PLAYERS} players, not {}", config.players));
+    }
+    seat_bots(config)?;
+    let threads = config.threads.clamp(1, config.games.max(1) as usize);
+    let per_thread: Vec<Result<ThreadReport, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut landings = [0u64; 41];
+                    let mut games = Vec::new();
+                    for i in (t as u64..config.games as u64).step_by(threads) {
+                        let index = config.first_game + i;
+                        games.push((index, play_one(config, index, &mut landings)?));
+                    }
+                    Ok((games, landings))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect()
+    });
+    let mut games = Vec::with_capacity(config.games as usize);
+    let mut landings = [0u64; 41];
+    for part in per_thread {
+        let (part_games, part_landings) = part?;
+        games.extend(part_games);
+        for (total, n) in landings.iter_mut().zip(part_landings) {
+            *total += n;
+        }
+    }
+    games.sort_by_key(|(index, _)| *index);
+    Ok(Report { games: games.into_iter().map(|(_, g)| g).collect(), landings })
+}

@@ -1,0 +1,253 @@
+"""Game logs, replay and determinism, across processes; and the demo command line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import lanopoly
+from conftest import PYTHON, REPO
+from lanopoly import Game, GameLog, ReplayMismatch, Rules, SimpleBot
+
+
+def record(seed: int, players: int = 4, rules: Rules | None = None, board: str = "classic") -> tuple[GameLog, Game]:
+    """A bot game to the end, logged the way `lanopoly` (play()) logs it."""
+    game = Game(players, board=board, rules=rules, seed=seed)
+    log = GameLog.start(game)
+    bots = [SimpleBot() for _ in range(players)]
+    while not game.is_over:
+        if game.is_chance_node:
+            action = game.sample_chance()
+        else:
+            seat = game.current_player
+            action = bots[seat].choose(game, seat, game.legal_actions(seat))
+        game.apply(action)
+        log.record(action, game)
+    return log, game
+
+
+@pytest.fixture(scope="module")
+def logged() -> tuple[GameLog, Game]:
+    return record(3, rules=Rules(round_limit=15))
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PYTHON, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+# --- GameLog --------------------------------------------------------------------------------------
+
+
+def test_log_records_every_input(logged):
+    log, game = logged
+    assert log.names == game.names
+    assert log.board == "classic"
+    assert log.rules == Rules(round_limit=15).to_dict()
+    assert len(log.inputs) == len(log.hashes) == game.step
+    assert all(len(h) == 32 for h in log.hashes)
+    assert log.hashes[-1] == game.state_hash()
+    assert game.is_over
+
+
+def test_log_starts_with_a_new_game():
+    game = Game(2, seed=0)
+    game.resolve_chance()
+    with pytest.raises(ValueError, match="step 0"):
+        GameLog.start(game)
+
+
+def test_replay_reproduces_every_hash(logged):
+    log, game = logged
+    replayed = log.replay()
+    assert replayed.state_hash() == game.state_hash()
+    assert replayed.is_over and replayed.winner == game.winner
+    # Step by step, too.
+    fresh = log.new_game()
+    for action, expected in zip(log.inputs, log.hashes, strict=True):
+        fresh.apply(action)
+        assert fresh.state_hash() == expected
+
+
+def test_json_form(logged):
+    log, _ = logged
+    data = json.loads(log.to_json())
+    assert data["format"] == 1
+    assert data["names"] == log.names
+    assert data["board"] == "classic"
+    assert len(data["steps"]) == len(log.inputs)
+    assert data["steps"][0]["hash"] == log.hashes[0].hex()
+    back = GameLog.from_json(log.to_json())
+    assert back.hashes == log.hashes
+    assert json.dumps(back.inputs) == json.dumps(log.inputs)
+    with pytest.raises(ValueError, match="unsupported log format"):
+        GameLog.from_json(json.dumps({**data, "format": 2}))
+
+
+def test_json_round_trip_replays(logged):
+    log, game = logged
+    back = GameLog.from_json(log.to_json())
+    assert back.replay().state_hash() == game.state_hash()
+
+
+def test_save_and_load_replay(logged, tmp_path):
+    log, game = logged
+    path = tmp_path / "game.json"
+    log.save(path)
+    assert not path.with_suffix(".json.tmp").exists()
+    loaded = GameLog.load(path)
+    assert loaded.hashes == log.hashes
+    assert loaded.replay().state_hash() == game.state_hash()
+
+
+def test_tampered_hash_is_caught_at_its_step(logged):
+    log, _ = logged
+    for k in (0, 7, len(log.hashes) // 2, len(log.hashes) - 1):
+        bad = GameLog(log.names, log.board, log.rules, list(log.inputs), list(log.hashes))
+        bad.hashes[k] = bytes(32)
+        with pytest.raises(ReplayMismatch, match=f"^step {k + 1}: state hash differs") as info:
+            bad.replay()
+        assert info.value.step == k + 1
+
+
+def test_tampered_dice_are_caught_at_their_step(logged):
+    log, _ = logged
+    k = next(i for i, a in enumerate(log.inputs) if i > 20 and a["type"] == "dice")
+    a, b = log.inputs[k]["dice"]
+    other = (1, 2) if (min(a, b), max(a, b)) != (1, 2) else (3, 4)
+    bad = GameLog(log.names, log.board, log.rules, list(log.inputs), list(log.hashes))
+    bad.inputs[k] = {"type": "dice", "dice": other}
+    with pytest.raises(ReplayMismatch) as info:
+        bad.replay()
+    assert info.value.step == k + 1
+
+
+def test_refused_input_is_caught_at_its_step(logged):
+    log, _ = logged
+    bad = GameLog(log.names, log.board, log.rules, list(log.inputs), list(log.hashes))
+    bad.inputs[10] = {"type": "roll", "player": 9}
+    with pytest.raises(ReplayMismatch, match=r"^step 11: input refused: there is no seat 9$"):
+        bad.replay()
+    assert issubclass(ReplayMismatch, Exception)
+
+
+# --- determinism across processes -----------------------------------------------------------------
+
+FINAL_HASH_SCRIPT = """
+import sys
+from lanopoly import GameLog
+print(GameLog.load(sys.argv[1]).replay().state_hash().hex())
+"""
+
+PLAY_SCRIPT = """
+from lanopoly import Game, Rules, SimpleBot
+game = Game(4, rules=Rules(round_limit=20), seed=77)
+bots = [SimpleBot() for _ in range(4)]
+while not game.is_over:
+    if game.is_chance_node:
+        game.resolve_chance()
+    else:
+        seat = game.current_player
+        game.apply(bots[seat].choose(game, seat, game.legal_actions(seat)))
+print(game.step, game.state_hash().hex())
+"""
+
+
+def test_same_seed_same_game_in_separate_processes():
+    outputs = {run("-c", PLAY_SCRIPT).stdout for _ in range(3)}
+    assert len(outputs) == 1
+    (out,) = outputs
+    assert re.fullmatch(r"\d+ [0-9a-f]{64}\n", out)
+
+
+def test_saved_log_replays_to_the_same_hash_in_three_processes(logged, tmp_path):
+    log, game = logged
+    path = tmp_path / "game.json"
+    log.save(path)
+    expected = game.state_hash().hex()
+    for _ in range(3):
+        result = run("-m", "lanopoly", "replay", str(path))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().endswith(f"final hash {expected}")
+    script = tmp_path / "final_hash.py"
+    script.write_text(FINAL_HASH_SCRIPT)
+    result = run(str(script), str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
+# --- the demo command -----------------------------------------------------------------------------
+
+WINS = re.compile(r"^(.+) wins after (\d+) rounds \((\d+) steps\)\.$", re.M)
+
+
+def test_cli_quiet_game():
+    result = run("-m", "lanopoly", "--seed", "3", "--quiet")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "lanopoly: dog, top hat, car, battleship on the classic board (official rules)."
+    match = WINS.search(result.stdout)
+    assert match and match.group(1) in ("dog", "top hat", "car", "battleship")
+    assert len([ln for ln in lines if ln.startswith("  ")]) == 4
+    # Deterministic for a seed.
+    assert run("-m", "lanopoly", "--seed", "3", "--quiet").stdout == result.stdout
+
+
+def test_cli_eight_players_paris_quick():
+    result = run("-m", "lanopoly", "--players", "8", "--board", "paris", "--rules", "paris-quick", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert "on the paris board (paris-quick rules)." in result.stdout.splitlines()[0]
+    match = WINS.search(result.stdout)
+    assert match is not None
+    assert int(match.group(2)) <= 25
+    assert "€" in result.stdout
+    assert "type:" not in result.stdout  # describe() had a sentence for every event
+
+
+def test_cli_save_then_replay(tmp_path):
+    path = tmp_path / "g.json"
+    result = run("-m", "lanopoly", "--seed", "5", "--quiet", "--rounds", "10", "--save", str(path))
+    assert result.returncode == 0, result.stderr
+    assert path.exists()
+    assert f"Log saved to {path}" in result.stdout
+    replay = run("-m", "lanopoly", "replay", str(path))
+    assert replay.returncode == 0, replay.stderr
+    assert re.fullmatch(r"\d+ steps replayed, every state hash matches; final hash [0-9a-f]{64}\n", replay.stdout)
+
+
+def test_cli_replay_of_a_tampered_log_fails(tmp_path, logged):
+    log, _ = logged
+    bad = GameLog(log.names, log.board, log.rules, list(log.inputs), list(log.hashes))
+    bad.hashes[0] = bytes(32)
+    path = tmp_path / "bad.json"
+    bad.save(path)
+    result = run("-m", "lanopoly", "replay", str(path))
+    assert result.returncode == 1
+    assert result.stderr.startswith("replay failed at step 1:")
+
+
+def test_cli_rejects_nine_players():
+    result = run("-m", "lanopoly", "--players", "9")
+    assert result.returncode == 2
+    assert "--players must be 2 to 8" in result.stderr
+    assert result.stdout == ""
+    result = run("-m", "lanopoly", "--players", "1")
+    assert result.returncode == 2
+
+
+def test_cli_rejects_unknown_rules_and_boards():
+    assert run("-m", "lanopoly", "--rules", "monopoly").returncode == 2
+    assert run("-m", "lanopoly", "--board", "moon").returncode == 2
+
+
+def test_main_in_process(capsys, tmp_path):
+    from lanopoly.__main__ import main
+
+    assert main(["--seed", "2", "--quiet", "--rounds", "3", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert WINS.search(out)
+    assert main(["--players", "9"]) == 2
+    assert Path(lanopoly.__file__).parent.name == "lanopoly"

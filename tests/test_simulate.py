@@ -1,0 +1,83 @@
+"""lanopoly.simulate: parallel bot games from Python, numpy results, the CLI summary."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import lanopoly
+from lanopoly import Rules, SimpleBot
+
+CAPPED = Rules(round_limit=40)
+
+
+def test_results_are_numpy_arrays_of_the_right_shape():
+    r = lanopoly.simulate(20, players=3, rules=CAPPED, seed=5, threads=2, progress=False)
+    assert r.games == 20
+    assert r.winners.dtype == np.int8 and r.winners.shape == (20,)
+    assert r.net_worths.shape == (20, 3)
+    assert r.landings.shape == (41,)
+    assert not r.truncated.any()
+    assert set(r.winners.tolist()) <= {0, 1, 2}
+    assert (r.rounds <= 40).all()
+    assert r.win_rates().sum() == pytest.approx(1.0)
+    # Every game rolls at least once per turn, so there are at least as many landings as turns
+    # minus the turns spent deciding who starts.
+    assert r.landings.sum() >= r.turns.sum() - 20
+
+
+def test_the_same_seed_gives_the_same_games_whatever_the_threads():
+    one = lanopoly.simulate(16, rules=CAPPED, seed=11, threads=1, progress=False)
+    two = lanopoly.simulate(16, rules=CAPPED, seed=11, threads=2, progress=False)
+    for field in ("winners", "rounds", "turns", "actions", "bankruptcies", "net_worths", "landings"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    other = lanopoly.simulate(16, rules=CAPPED, seed=12, threads=2, progress=False)
+    assert not np.array_equal(one.turns, other.turns)
+
+
+def test_a_game_cut_at_max_inputs_is_reported_truncated():
+    r = lanopoly.simulate(3, rules=Rules(), seed=1, max_inputs=50, progress=False)
+    assert r.truncated.all()
+    assert (r.winners == -1).all()
+
+
+def test_python_policies_play_the_same_kind_of_game():
+    r = lanopoly.simulate(3, players=2, rules=Rules(round_limit=15), policies=[SimpleBot()], seed=3)
+    assert r.games == 3 and not r.truncated.any()
+    assert r.landings.sum() > 0
+
+
+def test_bad_arguments_are_refused_clearly():
+    with pytest.raises(ValueError, match="2 to 8 players"):
+        lanopoly.simulate(1, players=9)
+    with pytest.raises(ValueError, match="policies for 4 seats"):
+        lanopoly.simulate(1, policies=["random", "random"])
+    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+        lanopoly.simulate(1, policies=["grandmaster"], progress=False)
+
+
+def test_cli_prints_a_summary():
+    out = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "simulate", "30", "--rounds", "30", "--threads", "2", "--seed", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert "30 games, 4 players" in out
+    assert "most landed on" in out
+    assert out.count("random") == 4
+
+
+def test_cli_refuses_an_unknown_bot():
+    proc = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "simulate", "3", "--bots", "grandmaster"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "unknown bot" in proc.stderr
