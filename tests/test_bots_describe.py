@@ -142,6 +142,17 @@ def many_events() -> list[tuple[Game, dict[str, Any]]]:
     return out
 
 
+# Payments that another event already describes (a purchase, a salary, a building...).
+TOLD_ELSEWHERE = {"starting_cash", "salary", "purchase", "auction", "building", "mortgage", "unmortgage", "trade"}
+
+
+def test_rent_and_taxes_are_told_as_payments():
+    game = started(2)
+    events = roll(game, 1, 3)  # income tax
+    lines = [describe(game, e) for e in events]
+    assert lines == ["dog rolls 1 + 3 = 4.", "dog moves to Income Tax.", "dog pays the bank $200 (tax)."]
+
+
 def test_describe_every_event_type(many_events):
     seen = Counter(e["type"] for _, e in many_events)
     assert set(seen) <= KNOWN_EVENTS, set(seen) - KNOWN_EVENTS
@@ -151,7 +162,8 @@ def test_describe_every_event_type(many_events):
     for game, event in many_events:
         line = describe(game, event)
         kind = event["type"]
-        if kind in ("payment", "turn_ended"):
+        told_elsewhere = kind == "payment" and event["reason"] in TOLD_ELSEWHERE
+        if kind == "turn_ended" or told_elsewhere:
             assert line is None
         else:
             assert isinstance(line, str) and line, event

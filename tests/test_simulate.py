@@ -81,3 +81,35 @@ def test_cli_refuses_an_unknown_bot():
     )
     assert proc.returncode == 2
     assert "unknown bot" in proc.stderr
+
+
+def test_a_built_in_bot_is_a_python_policy():
+    game = lanopoly.Game(3, rules=Rules(round_limit=20), seed=2)
+    bot = lanopoly.Bot("heuristic")
+    assert bot.name == "heuristic"
+    while not game.is_over:
+        if game.is_chance_node:
+            game.resolve_chance()
+            continue
+        seat = game.current_player
+        action = bot.choose(game, seat)
+        assert action["player"] == seat
+        game.apply(action)  # raises if the bot played an illegal move
+    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+        lanopoly.Bot("grandmaster")
+
+
+def test_a_bot_refuses_to_move_for_a_seat_the_game_does_not_wait_for():
+    game = lanopoly.Game(2, seed=0)
+    while game.is_chance_node:
+        game.resolve_chance()
+    other = 1 - game.current_player
+    with pytest.raises(lanopoly.IllegalAction, match=f"does not wait for seat {other}"):
+        lanopoly.Bot("random").choose(game, other)
+
+
+def test_the_heuristic_bot_beats_random_bots_from_python():
+    r = lanopoly.simulate(
+        200, policies=["heuristic", "random", "random", "random"], rules=Rules(round_limit=200), seed=9, progress=False
+    )
+    assert r.win_rates()[0] >= 0.9

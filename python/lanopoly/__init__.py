@@ -11,7 +11,7 @@ easier in Python: readable event descriptions, game logs that replay and verify,
     'roll'
 """
 
-from lanopoly._core import CHANCE, STATE_FORMAT, Game, IllegalAction, Rules, boards, square_names
+from lanopoly._core import CHANCE, STATE_FORMAT, Bot, Game, IllegalAction, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
@@ -23,6 +23,7 @@ IllegalAction.__module__ = "lanopoly"
 __all__ = [
     "CHANCE",
     "STATE_FORMAT",
+    "Bot",
     "Game",
     "GameLog",
     "IllegalAction",

@@ -59,6 +59,17 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def console(args: argparse.Namespace) -> int:
+    """Play against bots in the full-screen console."""
+    from lanopoly.console import play_solo
+
+    rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
+    bots = max(1, min(7, args.players - 1))
+    return play_solo(
+        name=args.name, bots=bots, board=args.board, rules=rules, seed=args.seed, difficulty=args.difficulty
+    )
+
+
 def replay(args: argparse.Namespace) -> int:
     """Replay a saved log, verifying the state hash after every step."""
     log = GameLog.load(args.file)
@@ -111,16 +122,38 @@ def simulate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
+    """The options of a table, on the main command and again on `play` and `watch` (where they
+    default to what the main command was given)."""
+
+    def d(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    p.add_argument("--players", type=int, default=d(4), help="players at the table, 2 to 8 (default 4)")
+    p.add_argument("--name", default=d(""), help="your name in the console (default: the first token, dog)")
+    p.add_argument(
+        "--difficulty", default=d("normal"), choices=["easy", "normal"], help="console bots (default: normal)"
+    )
+    p.add_argument("--board", default=d("classic"), choices=boards())
+    p.add_argument("--rules", default=d("official"), choices=Rules.presets(), help="rules preset")
+    p.add_argument("--rounds", type=int, default=d(0), help="round limit (richest wins); 0: the preset's")
+    p.add_argument("--seed", type=int, default=d(None), help="seed for dice and cards (default: random)")
+    p.add_argument("--save", metavar="FILE", default=d(None), help="save the game log to FILE")
+    p.add_argument("--quiet", action="store_true", default=d(False), help="print only the result")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lanopoly", description="The property-trading board game.")
-    p.add_argument("--players", type=int, default=4, help="number of bots, 2 to 8 (default 4)")
-    p.add_argument("--board", default="classic", choices=boards())
-    p.add_argument("--rules", default="official", choices=Rules.presets(), help="rules preset")
-    p.add_argument("--rounds", type=int, default=0, help="round limit (richest wins); 0: the preset's")
-    p.add_argument("--seed", type=int, default=None, help="seed for dice and cards (default: random)")
-    p.add_argument("--save", metavar="FILE", help="save the game log to FILE")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+    _table_options(p, defaults=True)
     sub = p.add_subparsers(dest="command")
+    _table_options(
+        sub.add_parser("play", help="play against bots in the full-screen console (the default in a terminal)"),
+        defaults=False,
+    )
+    _table_options(
+        sub.add_parser("watch", help="watch bots play and print the log (the default outside a terminal)"),
+        defaults=False,
+    )
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
@@ -145,6 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
+        return console(args)
     try:
         return play(args)
     except BrokenPipeError:  # the reader went away (e.g. `lanopoly | head`): not an error

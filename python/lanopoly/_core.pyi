@@ -21,7 +21,18 @@ from typing import Any, Final, final
 
 from typing_extensions import disjoint_base
 
-__all__ = ["CHANCE", "STATE_FORMAT", "Game", "IllegalAction", "Rules", "boards", "bots", "simulate", "square_names"]
+__all__ = [
+    "CHANCE",
+    "STATE_FORMAT",
+    "Bot",
+    "Game",
+    "IllegalAction",
+    "Rules",
+    "boards",
+    "bots",
+    "simulate",
+    "square_names",
+]
 
 _Action = dict[str, Any]
 _Event = dict[str, Any]
@@ -192,6 +203,16 @@ class Game:
         (5 = hotel), ``mortgaged``, ``house_cost``, ``rents``, ``mortgage_value``, ``group``."""
     def card_text(self, deck: str, card: int) -> str:
         """The printed text of a card ("chance" or "community_chest") of this edition."""
+
+@final
+class Bot:
+    """A built-in bot (``bots()``: "random", "heuristic") as a Python policy."""
+
+    def __new__(cls, name: str = "heuristic", seed: int = 0) -> Bot: ...
+    @property
+    def name(self) -> str: ...
+    def choose(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action:
+        """The bot's move for ``seat``, which must be the seat the game waits for."""
 
 def simulate(
     games: int,

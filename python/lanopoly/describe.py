@@ -15,7 +15,8 @@ _JAIL_EXITS = {
     "double": "rolling a double",
     "third_failure": "paying the fine after a third failed roll",
 }
-_QUIET = {"payment"}
+# Payments that another event already tells (purchases, salaries, building...) are bookkeeping.
+_TOLD_ELSEWHERE = {"starting_cash", "salary", "purchase", "auction", "building", "mortgage", "unmortgage", "trade"}
 
 
 def _party(game: Game, party: Any) -> str:
@@ -25,7 +26,8 @@ def _party(game: Game, party: Any) -> str:
 
 
 def describe(game: Game, event: Event, *, payments: bool = False) -> str | None:
-    """One sentence for an event, or None for bookkeeping events (payments, unless asked)."""
+    """One sentence for an event, or None for bookkeeping (payments that another event already
+    tells, such as a purchase or a salary, unless ``payments`` asks for every one)."""
     kind = event["type"]
     name = game.names
     money = game.currency
@@ -36,7 +38,7 @@ def describe(game: Game, event: Event, *, payments: bool = False) -> str | None:
     def sq(key: str = "square") -> str:
         return str(game.square(event[key])["name"])
 
-    if kind in _QUIET and not payments:
+    if kind == "payment" and not payments and event["reason"] in _TOLD_ELSEWHERE:
         return None
     match kind:
         case "payment":

@@ -1,0 +1,85 @@
+"""The board drawn as a ring of 40 cells, with the players and the decision in its middle.
+
+Each cell is 7 characters: a 4-letter label, the owner's seat number, its buildings (1-4, H, or m
+for mortgaged) and the tokens standing there (a seat number, or * for several). Colour groups
+colour the label; without colours the text alone says everything. Fits 80x24 (77x11).
+"""
+
+from __future__ import annotations
+
+from lanopoly._core import Game
+from lanopoly.console.names import labels
+
+Fragments = list[tuple[str, str]]
+
+CELL = 7
+GROUP_STYLES = [
+    "class:group.brown",
+    "class:group.lightblue",
+    "class:group.pink",
+    "class:group.orange",
+    "class:group.red",
+    "class:group.yellow",
+    "class:group.green",
+    "class:group.darkblue",
+]
+
+
+def grid_position(square: int) -> tuple[int, int]:
+    """(row, column) of a square on the 11x11 ring, GO at the bottom right."""
+    if square <= 10:
+        return 10, 10 - square
+    if square <= 20:
+        return 20 - square, 0
+    if square <= 30:
+        return 0, square - 20
+    return square - 30, 10
+
+
+def _cell(game: Game, square: int, label: str, me: int) -> Fragments:
+    info = game.square(square)
+    style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:cell"
+    owner = info.get("owner")
+    owner_mark = str(owner + 1) if owner is not None else " "
+    level = info.get("level", 0)
+    building = "m" if info.get("mortgaged") else ("H" if level == 5 else (str(level) if level else " "))
+    players = [game.player(s) for s in range(game.num_players)]
+    here = [p["seat"] for p in players if not p["bankrupt"] and p["position"] == square]
+    token = str(here[0] + 1) if len(here) == 1 else ("*" if here else " ")
+    token_style = "class:token.me" if me in here else "class:token"
+    owner_style = "class:owner.me" if owner == me else "class:owner"
+    return [(style, label), (owner_style, owner_mark), ("class:building", building), (token_style, token)]
+
+
+def render(game: Game, me: int, middle: list[Fragments]) -> Fragments:
+    """The ring, with up to 9 lines of ``middle`` (63 characters wide) inside it."""
+    names = labels(game)
+    cells: dict[tuple[int, int], Fragments] = {}
+    for square in range(40):
+        cells[grid_position(square)] = _cell(game, square, names[square], me)
+    out: Fragments = []
+    for row in range(11):
+        if row in (0, 10):
+            for col in range(11):
+                out.extend(cells[(row, col)])
+        else:
+            out.extend(cells[(row, 0)])
+            inner = middle[row - 1] if row - 1 < len(middle) else []
+            width = sum(len(text) for _, text in inner)
+            out.extend(inner)
+            out.append(("", " " * max(0, CELL * 9 - width)))
+            out.extend(cells[(row, 10)])
+        out.append(("", "\n"))
+    return out
+
+
+def fit(fragments: Fragments, width: int) -> Fragments:
+    """Cut a line of fragments to ``width`` characters."""
+    out: Fragments = []
+    left = width
+    for style, text in fragments:
+        if left <= 0:
+            break
+        out.append((style, text[:left]))
+        left -= len(text[:left])
+    return out

@@ -1,0 +1,215 @@
+"""The console's command language: what a player types, turned into a move for the engine.
+
+Every move of the game has a command; the engine decides whether it is legal and says why not.
+Squares are named as printed (any unambiguous part: "board", "st charles", "rue de la paix").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lanopoly._core import Game
+from lanopoly.console.names import find_squares, fold
+
+Action = dict[str, Any]
+
+
+class CommandError(ValueError):
+    """What the player typed is not a command, or names nothing; the message says what to type."""
+
+
+@dataclass(frozen=True)
+class Local:
+    """A command for the console itself, not the game (help, info, quit)."""
+
+    name: str
+    argument: str = ""
+
+
+# name, aliases, argument hint, description: the help table and the completer read this.
+COMMANDS: list[tuple[str, tuple[str, ...], str, str]] = [
+    ("roll", ("r",), "", "roll the dice (in jail: try for a double)"),
+    ("buy", ("b",), "", "buy the property you landed on"),
+    ("decline", ("d", "no"), "", "do not buy it (it goes to auction)"),
+    ("bid", (), "AMOUNT", "bid in the running auction"),
+    ("pass", ("p",), "", "leave the running auction"),
+    ("build", (), "PROPERTY", "add a house (or the hotel) to a street"),
+    ("sell", (), "PROPERTY", "sell one house (or the hotel) back to the bank at half price"),
+    ("selldown", (), "PROPERTY L1 L2 [L3]", "sell a whole colour group down to these levels (5 = hotel)"),
+    ("mortgage", ("m",), "PROPERTY", "mortgage a property for half its price"),
+    ("unmortgage", ("u", "lift"), "PROPERTY", "lift a mortgage (value + 10%)"),
+    ("keep", (), "PROPERTY", "keep a mortgaged property you received mortgaged (pay the 10% fee)"),
+    ("fine", (), "", "in jail: pay the fine before rolling"),
+    ("card", (), "", "in jail: use a get-out-of-jail card"),
+    ("pay", (), "", "pay your oldest debt"),
+    ("bankrupt", (), "", "declare bankruptcy (only when you cannot raise the money)"),
+    ("claim", (), "PROPERTY", "claim rent due to you on a property (rent-claim rules)"),
+    ("trade", (), "PLAYER give ITEMS for ITEMS", "offer a trade: ITEMS are properties, $cash, 'jail card'"),
+    ("accept", (), "PLAYER", "accept the trade offered by PLAYER"),
+    ("reject", (), "PLAYER", "reject the trade offered by PLAYER"),
+    ("cancel", (), "", "withdraw your trade offer"),
+    ("end", ("e",), "", "end your turn"),
+    ("endgame", (), "", "end a timed game now (richest wins)"),
+    ("info", ("i",), "PROPERTY", "show a property's title deed"),
+    ("help", ("h", "?"), "", "show the commands"),
+    ("quit", ("q", "exit"), "", "leave the game"),
+]
+
+_ALIASES = {alias: name for name, aliases, _, _ in COMMANDS for alias in (name, *aliases)}
+_SIMPLE = {
+    "roll": "roll",
+    "buy": "buy",
+    "decline": "decline",
+    "pass": "pass",
+    "fine": "pay_jail_fine",
+    "card": "use_jail_card",
+    "pay": "pay_debt",
+    "bankrupt": "declare_bankruptcy",
+    "cancel": "cancel_trade",
+    "end": "end_turn",
+    "endgame": "end_game",
+}
+_ON_SQUARE = {
+    "build": "build",
+    "sell": "sell",
+    "mortgage": "mortgage",
+    "unmortgage": "unmortgage",
+    "keep": "keep_mortgaged",
+    "claim": "claim_rent",
+}
+
+
+def one_square(game: Game, text: str) -> int:
+    """The one property ``text`` names, or a CommandError saying which ones it could be."""
+    found = find_squares(game, text)
+    if not found:
+        raise CommandError(f"no property called {text.strip()!r}")
+    if len(found) > 1:
+        names = ", ".join(game.square(s)["name"] for s in found[:6])
+        raise CommandError(f"{text.strip()!r} could be {names}: say more")
+    return found[0]
+
+
+def one_player(game: Game, text: str) -> int:
+    """The seat ``text`` names (a name, a name's start, or a seat number from 1)."""
+    want = fold(text.strip())
+    if want.isdigit() and 1 <= int(want) <= game.num_players:
+        return int(want) - 1
+    seats = [s for s, n in enumerate(game.names) if fold(n) == want] or [
+        s for s, n in enumerate(game.names) if fold(n).startswith(want)
+    ]
+    if len(seats) != 1:
+        raise CommandError(f"no single player called {text.strip()!r}; players: {', '.join(game.names)}")
+    return seats[0]
+
+
+def parse_items(game: Game, text: str) -> dict[str, Any]:
+    """Trade items: comma-separated properties, '$100' or '100' cash, 'jail card'."""
+    bundle: dict[str, Any] = {"properties": [], "cash": 0, "jail_cards": []}
+    for raw in filter(None, (part.strip() for part in re.split(r",|\band\b", text))):
+        item = fold(raw)
+        money = re.fullmatch(r"[$€]?\s*(\d+)\s*[$€]?", item)
+        if money:
+            bundle["cash"] += int(money.group(1))
+        elif "jail" in item or "prison" in item:
+            kind = "community_chest" if ("chest" in item or "caisse" in item) else "chance"
+            bundle["jail_cards"].append(kind)
+        elif item in ("nothing", "rien"):
+            continue
+        else:
+            bundle["properties"].append(one_square(game, raw))
+    return bundle
+
+
+def parse(game: Game, seat: int, text: str) -> Action | Local:
+    """Turn one typed line into a move for ``seat`` or a console command."""
+    words = text.strip().split(maxsplit=1)
+    if not words:
+        raise CommandError("type a command, or 'help'")
+    name = _ALIASES.get(fold(words[0]))
+    rest = words[1] if len(words) > 1 else ""
+    if name is None:
+        raise CommandError(f"unknown command {words[0]!r}; type 'help' for the list")
+    if name in ("help", "quit", "info"):
+        return Local(name, rest)
+    if name in _SIMPLE:
+        return {"type": _SIMPLE[name], "player": seat}
+    if name in _ON_SQUARE:
+        if not rest:
+            raise CommandError(f"{name} what? e.g. '{name} boardwalk'")
+        return {"type": _ON_SQUARE[name], "player": seat, "square": one_square(game, rest)}
+    if name == "bid":
+        amount = re.fullmatch(r"[$€]?\s*(\d+)", rest.strip())
+        if not amount:
+            raise CommandError("bid how much? e.g. 'bid 120'")
+        return {"type": "bid", "player": seat, "amount": int(amount.group(1))}
+    if name == "selldown":
+        return _selldown(game, seat, rest)
+    if name in ("accept", "reject"):
+        return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest)}
+    assert name == "trade"
+    return _trade(game, seat, rest)
+
+
+def _selldown(game: Game, seat: int, rest: str) -> Action:
+    parts = rest.split()
+    levels = [p for p in parts if p.isdigit() and len(p) == 1]
+    street = " ".join(p for p in parts if p not in levels)
+    square = one_square(game, street)
+    info = game.square(square)
+    if info["kind"] != "street":
+        raise CommandError("only streets have buildings")
+    return {"type": "sell_down", "player": seat, "group": info["group"], "levels": [int(x) for x in levels]}
+
+
+def _trade(game: Game, seat: int, rest: str) -> Action:
+    match = re.fullmatch(r"(.+?)\s+give\s+(.*?)\s+for\s+(.*)", rest.strip(), flags=re.IGNORECASE)
+    if not match:
+        raise CommandError("trade PLAYER give ITEMS for ITEMS, e.g. 'trade dog give baltic, $50 for boardwalk'")
+    to = one_player(game, match.group(1))
+    give = parse_items(game, match.group(2))
+    get = parse_items(game, match.group(3))
+    return {"type": "propose_trade", "player": seat, "to": to, "give": give, "get": get}
+
+
+def help_text() -> str:
+    """The command table, one line each."""
+    lines = []
+    for name, aliases, args, what in COMMANDS:
+        alias = f" ({', '.join(aliases)})" if aliases else ""
+        usage = f"{name} {args}".strip() + alias
+        lines.append(f"  {usage:<38} {what}")
+    return "\n".join(lines)
+
+
+def command_for(action: Action, game: Game) -> str:
+    """What to type for an action: ``parse(game, seat, command_for(action, game)) == action``."""
+    kind = action["type"]
+    for word, engine in {**_SIMPLE, **_ON_SQUARE}.items():
+        if engine == kind:
+            if "square" in action:
+                return f"{word} {game.square(action['square'])['name']}"
+            return word
+    if kind == "bid":
+        return f"bid {action['amount']}"
+    if kind in ("accept_trade", "reject_trade"):
+        return f"{kind.split('_')[0]} {game.names[action['from']]}"
+    if kind == "sell_down":
+        street = next(s for s in range(40) if game.square(s).get("group") == action["group"])
+        levels = " ".join(str(level) for level in action["levels"])
+        return f"selldown {game.square(street)['name']} {levels}"
+    if kind == "propose_trade":
+        give, get = _items(game, action.get("give", {})), _items(game, action.get("get", {}))
+        return f"trade {game.names[action['to']]} give {give} for {get}"
+    raise CommandError(f"no command for {kind!r}")
+
+
+def _items(game: Game, bundle: dict[str, Any]) -> str:
+    items = [game.square(s)["name"] for s in bundle.get("properties", [])]
+    if bundle.get("cash"):
+        items.append(f"${bundle['cash']}")
+    for card in bundle.get("jail_cards", []):
+        items.append("community chest jail card" if card == "community_chest" else "chance jail card")
+    return ", ".join(items) or "nothing"

@@ -1,0 +1,81 @@
+"""Finding squares by what a person types, and short labels for the board."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from lanopoly._core import Game
+
+# Words that say little about which square is meant.
+_FILLER = {
+    "avenue", "place", "rue", "de", "la", "le", "du", "des", "boulevard", "the", "and", "&", "b", "o",
+    "railroad", "gare", "faubourg", "compagnie", "d\u2019électricité", "company", "works", "gardens",
+}  # fmt: skip
+
+_SPECIAL = {
+    "go": "GO",
+    "jail": "JAIL",
+    "free_parking": "FREE",
+    "go_to_jail": "COPS",
+    "chance": " ?? ",
+    "community_chest": "CHST",
+    "tax": "TAX ",
+}
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for matching what people type."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """The words of a name, folded, split at spaces, hyphens, dots and apostrophes."""
+    return [w for w in re.split(r"[\s\-.'\u2019&]+", fold(text)) if w]
+
+
+def find_squares(game: Game, text: str, *, deeds_only: bool = True) -> list[int]:
+    """Squares whose name matches ``text``: exact name first, then word prefixes, then substring."""
+    want = fold(text.strip())
+    if not want:
+        return []
+    if want.isdigit() and int(want) < 40:
+        return [int(want)]
+    squares = [s for s in range(40) if not deeds_only or game.square(s)["kind"] in ("street", "railway", "utility")]
+    names = {s: fold(game.square(s)["name"]) for s in squares}
+    exact = [s for s, n in names.items() if n == want]
+    if exact:
+        return exact
+    wanted = words(want)
+    prefix = [s for s, n in names.items() if all(any(w.startswith(p) for w in words(n)) for p in wanted)]
+    if prefix:
+        return prefix
+    return [s for s, n in names.items() if want in n]
+
+
+def labels(game: Game) -> list[str]:
+    """A 4-character label for each square, unique among deeds."""
+    out: list[str] = []
+    used: set[str] = set()
+    for s in range(40):
+        info = game.square(s)
+        kind = info["kind"]
+        if kind in _SPECIAL:
+            out.append(f"{_SPECIAL[kind]:<4}")
+            continue
+        if kind == "utility":  # the names differ most between editions; the board position does not
+            out.append("ELEC" if s == 12 else "WATR")
+            continue
+        name = [w for w in re.split(r"[\s\-&]+", info["name"]) if w]
+        meaningful = [w.strip(".'\u2019") for w in name if fold(w) not in _FILLER] or [w.strip(".") for w in name]
+        first = meaningful[0]
+        # "St. Charles" -> "StCh", "New York" -> "NeYo"
+        label = first[:2] + meaningful[1][:2] if len(first) < 4 and len(meaningful) > 1 else first[:4]
+        if label in used and len(meaningful) > 1:
+            label = first[:2] + meaningful[1][:2]
+        if label in used:
+            label = first[:3] + str(s % 10)
+        used.add(label)
+        out.append(f"{label:<4}"[:4])
+    return out
