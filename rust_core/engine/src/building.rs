@@ -81,8 +81,9 @@ impl Game {
 
     /// Ask the bank for a piece: placed at once, or auctioned if the bank is short.
     pub(crate) fn build(&mut self, p: u8, square: u8, hotel: bool) {
-        if self.rules.limited_buildings {
-            let stock = if hotel { self.hotels_left } else { self.houses_left };
+        let stock = if hotel { self.hotels_left } else { self.houses_left };
+        // A shortage needs fewer pieces than players; only then is it worth asking who could build.
+        if self.rules.limited_buildings && stock < self.num_players {
             let able = self.able_to_build(hotel);
             if able & !(1 << p) != 0 && able.count_ones() > stock as u32 {
                 self.start_shortage_auction(p, square, hotel, able);

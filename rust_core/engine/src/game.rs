@@ -277,6 +277,9 @@ impl Game {
                 consider(Action::Bid(min));
             }
             consider(Action::Pass);
+            if self.rules.timed {
+                consider(Action::EndGame);
+            }
             return out;
         }
         // Cheap filters first, so that nearly every candidate checked is legal: a refused check

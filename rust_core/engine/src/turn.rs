@@ -248,9 +248,12 @@ impl Game {
         true
     }
 
-    fn others_in_seat_order(&self, p: u8) -> Vec<u8> {
+    /// The other seats still in the game, in seat order after `p` (no allocation: a card that
+    /// makes everyone pay is on the hot path of a simulation).
+    fn others_in_seat_order(&self, p: u8) -> impl Iterator<Item = u8> {
         let n = self.num_players;
-        (1..n).map(|d| (p + d) % n).filter(|&q| !self.player(q).bankrupt).collect()
+        let active = self.active_mask();
+        (1..n).map(move |d| (p + d) % n).filter(move |&q| active & (1 << q) != 0)
     }
 
     /// Dice for the rent of a utility reached by a card: ten times the roll.

@@ -121,7 +121,12 @@ fn replaying_a_log_reproduces_every_hash() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    // A fixed seed: CI runs the same cases every time (a red run must mean a real regression).
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20261130),
+        ..ProptestConfig::default()
+    })]
     #[test]
     fn random_games_keep_the_invariants(seed in any::<u64>(), players in 2u8..=8, preset in 0usize..PRESETS.len()) {
         check_random_game(seed, players, PRESETS[preset]);
