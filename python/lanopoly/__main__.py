@@ -154,6 +154,9 @@ def parser() -> argparse.ArgumentParser:
         sub.add_parser("watch", help="watch bots play and print the log (the default outside a terminal)"),
         defaults=False,
     )
+    from lanopoly.net import cli as net_cli
+
+    net_cli.add_commands(sub)
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
@@ -171,6 +174,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if getattr(args, "net_command", None):
+        from lanopoly.net import cli as net_cli
+
+        return net_cli.run(args)
     if args.command == "replay":
         return replay(args)
     if args.command == "simulate":

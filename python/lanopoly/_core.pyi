@@ -19,6 +19,8 @@ Move types and their fields:
 
 from typing import Any, Final, final
 
+import numpy as np
+import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Rules",
+    "VecGame",
     "boards",
     "bots",
     "simulate",
@@ -213,6 +216,59 @@ class Bot:
     def name(self) -> str: ...
     def choose(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action:
         """The bot's move for ``seat``, which must be the seat the game waits for."""
+
+@final
+class VecGame:
+    """Many games stepped at once for learning agents; see ``lanopoly.rl``.
+
+    Integer actions in (one per game, for the seat each game waits for); float32 observations
+    from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
+    the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
+    ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
+    set, bots named in ``opponents`` play the other seats inside the step.
+    """
+
+    observation_size: Final[int]
+    action_size: Final[int]
+    action_space_version: Final[int]
+    observation_layout: Final[list[tuple[str, int, int]]]
+    autoreset: bool
+    """Replace a finished game in the same step (default) or keep it until ``reset``."""
+
+    def __new__(
+        cls,
+        n: int,
+        players: int = 4,
+        board: str = "classic",
+        rules: Rules | None = None,
+        seed: int = 0,
+        max_steps: int = 20_000,
+        learner: int | None = None,
+        opponents: list[str] | None = None,
+    ) -> VecGame: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
+        """Start every game afresh: (obs, mask, current player)."""
+    def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
+        """The current (obs, mask, current player) without stepping."""
+    def view(self, i: int, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Observation and mask of game ``i`` from any seat's point of view."""
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """One action per game: (obs, mask, current player, rewards, terminated, truncated)."""
+    def game(self, i: int) -> Game:
+        """A copy of game ``i``."""
 
 def simulate(
     games: int,

@@ -7,10 +7,12 @@ colour the label; without colours the text alone says everything. Fits 80x24 (77
 
 from __future__ import annotations
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from lanopoly._core import Game
 from lanopoly.console.names import labels
 
-Fragments = list[tuple[str, str]]
+Fragments = StyleAndTextTuples
 
 CELL = 7
 GROUP_STYLES = [
@@ -65,7 +67,7 @@ def render(game: Game, me: int, middle: list[Fragments]) -> Fragments:
         else:
             out.extend(cells[(row, 0)])
             inner = middle[row - 1] if row - 1 < len(middle) else []
-            width = sum(len(text) for _, text in inner)
+            width = sum(len(fragment[1]) for fragment in inner)
             out.extend(inner)
             out.append(("", " " * max(0, CELL * 9 - width)))
             out.extend(cells[(row, 10)])
@@ -77,7 +79,8 @@ def fit(fragments: Fragments, width: int) -> Fragments:
     """Cut a line of fragments to ``width`` characters."""
     out: Fragments = []
     left = width
-    for style, text in fragments:
+    for fragment in fragments:
+        style, text = fragment[0], fragment[1]
         if left <= 0:
             break
         out.append((style, text[:left]))

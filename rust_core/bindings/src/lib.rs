@@ -685,6 +685,211 @@ impl Bot {
     }
 }
 
+/// Many games stepped at once for learning agents (see `lanopoly.rl` and the stub).
+#[pyclass(module = "lanopoly._core", name = "VecGame")]
+struct VecGame {
+    inner: sim::vecgame::VecGame,
+}
+
+/// The numpy outputs of a VecGame step, built from plain buffers.
+struct Outputs {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    player: Vec<i8>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+}
+
+impl Outputs {
+    fn new(n: usize, players: usize) -> Self {
+        Outputs {
+            obs: vec![0.0; n * sim::observation::SIZE],
+            mask: vec![false; n * sim::action_space::SIZE],
+            player: vec![0; n],
+            rewards: vec![0.0; n * players],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+        }
+    }
+
+    fn view(&mut self) -> sim::vecgame::StepOut<'_> {
+        sim::vecgame::StepOut {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            player: &mut self.player,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
+type StepArrays<'py> = (
+    Bound<'py, numpy::PyArray2<f32>>,
+    Bound<'py, numpy::PyArray2<bool>>,
+    Bound<'py, numpy::PyArray1<i8>>,
+    Bound<'py, numpy::PyArray2<f32>>,
+    Bound<'py, numpy::PyArray1<bool>>,
+    Bound<'py, numpy::PyArray1<bool>>,
+);
+
+/// One seat's observation and mask.
+type SeatView<'py> = (Bound<'py, numpy::PyArray1<f32>>, Bound<'py, numpy::PyArray1<bool>>);
+
+/// Observation, mask and current player of every game.
+type ViewArrays<'py> =
+    (Bound<'py, numpy::PyArray2<f32>>, Bound<'py, numpy::PyArray2<bool>>, Bound<'py, numpy::PyArray1<i8>>);
+
+fn to_numpy(py: Python<'_>, out: Outputs, n: usize, players: usize) -> PyResult<StepArrays<'_>> {
+    use numpy::{PyArray1, PyArrayMethods};
+    Ok((
+        PyArray1::from_vec(py, out.obs).reshape([n, sim::observation::SIZE])?,
+        PyArray1::from_vec(py, out.mask).reshape([n, sim::action_space::SIZE])?,
+        PyArray1::from_vec(py, out.player),
+        PyArray1::from_vec(py, out.rewards).reshape([n, players])?,
+        PyArray1::from_vec(py, out.terminated),
+        PyArray1::from_vec(py, out.truncated),
+    ))
+}
+
+#[pymethods]
+impl VecGame {
+    #[new]
+    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        n: usize,
+        players: u8,
+        board: &str,
+        rules: Option<Rules>,
+        seed: u64,
+        max_steps: u32,
+        learner: Option<u8>,
+        opponents: Option<Vec<String>>,
+    ) -> PyResult<Self> {
+        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        let opponents = opponents.unwrap_or_else(|| vec!["heuristic".to_string()]);
+        let inner = sim::vecgame::VecGame::with_opponents(
+            n,
+            players,
+            board_id(board)?,
+            rules,
+            seed,
+            max_steps,
+            learner,
+            &opponents,
+        )
+        .map_err(pyerr)?;
+        Ok(VecGame { inner })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Replace finished games in the same step (default True); False keeps them for `reset`.
+    #[getter]
+    fn get_autoreset(&self) -> bool {
+        self.inner.autoreset
+    }
+
+    #[setter]
+    fn set_autoreset(&mut self, on: bool) {
+        self.inner.autoreset = on;
+    }
+
+    /// The observation and action mask of game `i` from any seat's point of view.
+    fn view<'py>(&self, py: Python<'py>, i: usize, seat: u8) -> PyResult<SeatView<'py>> {
+        if i >= self.inner.len() || seat >= self.inner.players() {
+            return Err(pyerr(format!("there is no game {i} seat {seat}")));
+        }
+        let mut obs = vec![0.0; sim::observation::SIZE];
+        let mut mask = [false; sim::action_space::SIZE];
+        self.inner.view(i, seat, &mut obs, &mut mask);
+        Ok((numpy::PyArray1::from_vec(py, obs), numpy::PyArray1::from_vec(py, mask.to_vec())))
+    }
+
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.inner.players()
+    }
+
+    #[classattr]
+    fn observation_size() -> usize {
+        sim::observation::SIZE
+    }
+
+    #[classattr]
+    fn action_size() -> usize {
+        sim::action_space::SIZE
+    }
+
+    #[classattr]
+    fn action_space_version() -> u32 {
+        sim::action_space::VERSION
+    }
+
+    /// The observation's parts as (name, start, stop).
+    #[classattr]
+    fn observation_layout() -> Vec<(&'static str, usize, usize)> {
+        let mut at = 0;
+        sim::observation::LAYOUT
+            .iter()
+            .map(|&(name, len)| {
+                at += len;
+                (name, at - len, at)
+            })
+            .collect()
+    }
+
+    /// Start every game afresh; returns (obs, mask, current player) for all games.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
+        let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        let mut out = Outputs::new(n, players);
+        let inner = &mut self.inner;
+        py.detach(|| {
+            inner.reset();
+            inner.observe_all(&mut out.view());
+        });
+        let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
+        Ok((obs, mask, player))
+    }
+
+    /// The current (obs, mask, current player) without stepping.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
+        let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        let mut out = Outputs::new(n, players);
+        self.inner.observe_all(&mut out.view());
+        let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
+        Ok((obs, mask, player))
+    }
+
+    /// One action index per game, for the seat each game waits for; returns (obs, mask,
+    /// current player, rewards, terminated, truncated), finished games already reset.
+    fn step<'py>(&mut self, py: Python<'py>, actions: numpy::PyReadonlyArray1<'py, i64>) -> PyResult<StepArrays<'py>> {
+        let actions: Vec<u32> = actions
+            .as_array()
+            .iter()
+            .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
+            .collect::<PyResult<_>>()?;
+        let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        let mut out = Outputs::new(n, players);
+        let inner = &mut self.inner;
+        py.detach(|| inner.step(&actions, &mut out.view())).map_err(pyerr)?;
+        to_numpy(py, out, n, players)
+    }
+
+    /// A copy of game `i` as a `Game` (for inspection or display).
+    fn game(&self, py: Python<'_>, i: usize) -> PyResult<Game> {
+        if i >= self.inner.len() {
+            return Err(pyerr(format!("there is no game {i}")));
+        }
+        Game::restored(py, self.inner.game(i).clone(), None, Some(&0u64.into_pyobject(py)?.into_any()))
+    }
+}
+
 /// The names of the squares of a board.
 #[pyfunction]
 #[pyo3(signature = (board = "classic"))]
@@ -751,7 +956,7 @@ fn boards() -> Vec<&'static str> {
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{boards, bots, simulate, square_names, Bot, Game, IllegalAction, Rules};
+    use super::{boards, bots, simulate, square_names, Bot, Game, IllegalAction, Rules, VecGame};
 
     #[pymodule_export]
     const CHANCE: i32 = super::CHANCE;

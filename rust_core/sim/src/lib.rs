@@ -4,9 +4,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod action_space;
 pub mod bots;
+pub mod observation;
 pub mod play;
 pub mod policy;
 pub mod simulate;
+pub mod vecgame;
 
 pub use policy::Policy;

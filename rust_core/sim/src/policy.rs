@@ -5,7 +5,7 @@ use lanopoly_engine::{Action, Game, Resolver};
 /// A player that chooses moves through the same API as people: it sees the game (never the
 /// future of chance: the resolver it gets is its own, for its own random choices) and returns
 /// one move for `seat`, which must be legal (`game.check` accepts it).
-pub trait Policy: Send {
+pub trait Policy: Send + Sync {
     /// A short name for reports ("random", "heuristic", ...).
     fn name(&self) -> &str;
 

@@ -1,0 +1,94 @@
+"""A Gymnasium environment: the agent plays one seat, built-in bots play the others.
+
+``action_masks()`` gives the legal actions (for masked PPO, e.g. sb3-contrib's MaskablePPO); the
+mask is also in ``info["action_mask"]``. Reward: +1 for a win, -1/(players-1) for a loss, at the
+end of the game; 0 otherwise. An illegal action changes nothing and costs ``illegal_penalty``
+(``info["illegal_action"]`` is True); ``max_steps`` actions, legal or not, truncate an episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+
+from lanopoly._core import IllegalAction, Rules, VecGame
+from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE
+
+
+class LanopolyEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
+    """One game; the learner's seat against bots (``opponents``: "heuristic", "random", "search")."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's declaration)
+
+    def __init__(
+        self,
+        players: int = 4,
+        board: str = "classic",
+        rules: Rules | None = None,
+        opponents: str | list[str] = "heuristic",
+        learner: int = 0,
+        max_steps: int = 20_000,
+        render_mode: str | None = None,
+        illegal_penalty: float = 0.01,
+    ) -> None:
+        self.players, self.board, self.rules = players, board, rules
+        self.illegal_penalty = illegal_penalty
+        self._steps = 0
+        self.opponents = [opponents] if isinstance(opponents, str) else list(opponents)
+        self.learner, self.max_steps = learner, max_steps
+        self.render_mode = render_mode
+        # Money is scaled by 1/1000 and a decoded state never holds more than 2**30.
+        self.observation_space = gym.spaces.Box(0.0, 2.0**20, shape=(OBSERVATION_SIZE,), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(ACTION_SIZE)
+        self._games = self._new_games(0)
+        self._mask = np.zeros(ACTION_SIZE, dtype=bool)
+
+    def _new_games(self, seed: int) -> VecGame:
+        games = VecGame(1, self.players, self.board, self.rules, seed, self.max_steps, self.learner, self.opponents)
+        games.autoreset = False
+        return games
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._games = self._new_games(int(self.np_random.integers(0, 2**63)))
+        self._steps = 0
+        obs, mask, _ = self._games.observe()
+        self._obs, self._mask = obs[0], mask[0]
+        return self._obs.copy(), {"action_mask": self._mask.copy()}
+
+    def step(self, action: np.int64 | int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        self._steps += 1
+        cut = self._steps >= self.max_steps
+        if not 0 <= int(action) < ACTION_SIZE or not self._mask[int(action)]:
+            info = {"action_mask": self._mask.copy(), "illegal_action": True}
+            return self._obs.copy(), -self.illegal_penalty, False, cut, info
+        try:
+            obs, mask, _, rewards, terminated, truncated = self._games.step(np.asarray([int(action)], dtype=np.int64))
+        except IllegalAction as e:  # the mask said legal: a bug, not the agent's fault
+            raise RuntimeError(f"masked-legal action {action} refused: {e}") from e
+        self._obs, self._mask = obs[0], mask[0]
+        info = {"action_mask": self._mask.copy(), "illegal_action": False}
+        done = bool(terminated[0])
+        return self._obs.copy(), float(rewards[0, self.learner]), done, bool(truncated[0]) or (cut and not done), info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now (True = legal)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        game = self._games.game(0)
+        lines = [f"round {game.round}, waiting for seat {game.current_player}"]
+        for seat in range(game.num_players):
+            p = game.player(seat)
+            lines.append(f"  seat {seat}: cash {p['cash']}, {len(p['properties'])} deeds, bankrupt={p['bankrupt']}")
+        return "\n".join(lines)
+
+
+gym.register(id="lanopoly/Lanopoly-v1", entry_point="lanopoly.envs.gymnasium_env:LanopolyEnv")

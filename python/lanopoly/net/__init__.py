@@ -1,0 +1,18 @@
+"""Serverless LAN play: discovery (mDNS/DNS-SD), framed msgpack transport, a full-mesh lockstep session.
+
+Every peer runs the same deterministic rules core and checks the state hash of every step with every
+other peer; there is no server and no trusted host. Modules, one concept each:
+
+- ``interfaces``: which local addresses discovery and listening may use (``LANOPOLY_INTERFACES``).
+- ``framing``: length-prefixed msgpack frames with hard size caps and strict decoding.
+- ``messages``: the positional wire messages and their validation.
+- ``chain``: hash-chain commit-reveal randomness and the per-step seed.
+- ``discovery``: advertising and browsing lobbies with python-zeroconf.
+- ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
+- ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
+- ``desync``: the desync report written when peers disagree.
+- ``cli``: ``lanopoly host``, ``lanopoly join`` and ``lanopoly list``.
+"""
+
+PROTOCOL_VERSION = 1
+"""Version of the wire protocol, sent in every message and in the lobby's TXT record."""

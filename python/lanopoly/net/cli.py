@@ -1,0 +1,316 @@
+"""``lanopoly host``, ``lanopoly join`` and ``lanopoly list``: LAN play from scripts, without the console.
+
+Wire into the main parser with ``add_commands(subparsers)`` and dispatch with ``run(args)``
+(``args.net_command`` is set for these three commands). Every seat is played by a SimpleBot on the
+peer that controls it: the host plays its own seat and the seats no joiner took, each joiner its own.
+
+Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, mesh, interfaces),
+3 the session froze (desync or a faulty peer; a desync report is written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from lanopoly._core import Game, Rules, boards
+from lanopoly.bots import Policy, SimpleBot
+from lanopoly.describe import describe
+from lanopoly.net.discovery import (
+    LobbyAd,
+    LobbyAdvertiser,
+    advertised_addresses,
+    list_lobbies,
+    make_zeroconf,
+    service_type,
+)
+from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
+from lanopoly.net.lockstep import LockstepSession, SessionResult
+from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
+
+log = logging.getLogger(__name__)
+
+EXIT_OK, EXIT_SETUP, EXIT_FROZEN = 0, 1, 3
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=None, help="your seat's name (default: host / guest)")
+    p.add_argument(
+        "--interfaces",
+        default=None,
+        help="comma-separated IPv4 addresses to listen and discover on (default: $LANOPOLY_INTERFACES, else all)",
+    )
+    p.add_argument("--save", type=Path, default=None, help="save the game log here, continuously (JSON)")
+    p.add_argument("--report-dir", type=Path, default=Path("."), help="where a desync report goes (default: .)")
+    p.add_argument("--result", type=Path, default=None, help="write the outcome as JSON here (for scripts)")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait in the lobby (default 600)")
+    p.add_argument("--step-timeout", type=float, default=30.0, help="seconds to wait for a peer in a step")
+    p.add_argument("-v", "--verbose", action="store_true", help="print what happens in the game")
+    p.add_argument("--log-level", default="WARNING", help="logging level on stderr (default WARNING)")
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add ``host``, ``join`` and ``list`` to an argparse subparsers object."""
+    host = subparsers.add_parser("host", help="host a LAN game: open a lobby, wait for peers, play")
+    _common(host)
+    host.add_argument("--peers", type=int, default=2, help="peers in the game, this one included (2-8)")
+    host.add_argument("--players", type=int, default=4, help="seats (2-8); seats no peer takes are bots")
+    host.add_argument("--board", default="classic", choices=boards())
+    host.add_argument("--rules", default="official", choices=Rules.presets())
+    host.add_argument("--rounds", type=int, default=0, help="round limit (0 = the preset's)")
+    host.add_argument("--table", default=None, help="the lobby's name on the network")
+    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
+    host.add_argument("--ready-file", type=Path, default=None, help="write {host, port, game_id} here once open")
+    host.set_defaults(net_command="host")
+
+    join = subparsers.add_parser("join", help="join a LAN game by HOST:PORT or by lobby name or game id")
+    _common(join)
+    join.add_argument("target", help="HOST:PORT, or the start of a lobby's name or game id (see `lanopoly list`)")
+    join.add_argument("--browse-seconds", type=float, default=3.0, help="how long to look for a named lobby")
+    join.set_defaults(net_command="join")
+
+    lst = subparsers.add_parser("list", help="list the games being hosted on the LAN")
+    lst.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default 3)")
+    lst.add_argument("--interfaces", default=None, help="comma-separated IPv4 addresses to discover on")
+    lst.add_argument("--json", action="store_true", help="one JSON object per lobby")
+    lst.set_defaults(net_command="list")
+
+
+def _interfaces(args: argparse.Namespace) -> list[str] | None:
+    if getattr(args, "interfaces", None):
+        return parse_interfaces(str(args.interfaces))
+    return configured_interfaces()
+
+
+def _printer(verbose: bool) -> Any:
+    def show(game: Game, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            line = describe(game, event)
+            if line:
+                print(("" if line.startswith("--") else "   ") + line, flush=False)
+
+    return show if verbose else None
+
+
+def _policies(mesh: Mesh) -> dict[int, Policy]:
+    return {seat: SimpleBot() for seat, ctrl in enumerate(mesh.start.controllers) if ctrl == mesh.me}
+
+
+async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[LockstepSession]) -> int:
+    start = mesh.start
+    mine = [start.names[s] for s, c in enumerate(start.controllers) if c == mesh.me]
+    print(
+        f"game {start.game_id.hex()} starts: {', '.join(start.names)} ({len(start.peers)} peers); "
+        f"this peer plays {', '.join(mine)}",
+        flush=True,
+    )
+    session = session_cls(
+        mesh,
+        _policies(mesh),
+        log_path=args.save,
+        report_dir=args.report_dir,
+        step_timeout=args.step_timeout,
+        on_events=_printer(args.verbose),
+    )
+    result = await session.run()
+    _report(args, session, result)
+    return EXIT_OK if result.outcome == "over" else EXIT_FROZEN
+
+
+def _report(args: argparse.Namespace, session: LockstepSession, result: SessionResult) -> None:
+    game = session.game
+    if result.outcome == "over":
+        winner = game.names[result.winner] if result.winner is not None else "nobody"
+        print(f"game over after {result.step} steps: {winner} wins; final hash {result.state_hash.hex()}")
+    else:
+        assert result.freeze is not None
+        print(f"session frozen at step {result.freeze.step}: {result.freeze.reason}", file=sys.stderr)
+        if result.report is not None:
+            print(f"desync report: {result.report}", file=sys.stderr)
+    for fault in result.faults:
+        print(f"fault at step {fault.step}: {session.peer_label(fault.peer)}: {fault.detail}", file=sys.stderr)
+    if args.save:
+        print(f"log saved to {args.save}")
+    if args.result:
+        data = result.to_json() | {"me": session.me, "game_id": session.game_id.hex()}
+        args.result.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    sys.stdout.flush()
+
+
+class _Advert:
+    """The host's lobby advertisement: registered in the background, updated in order, withdrawn at the end."""
+
+    def __init__(self, advertiser: LobbyAdvertiser) -> None:
+        self.advertiser = advertiser
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._spawn(self.advertiser.register())
+
+    def _spawn(self, coro: Any) -> None:
+        async def guarded() -> None:
+            async with self._lock:
+                try:
+                    await coro
+                except Exception as e:  # discovery is a convenience: joining by address still works
+                    log.warning("lobby advertisement failed: %s", e)
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def update(self, **changes: object) -> None:
+        self._spawn(self.advertiser.update(**changes))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.advertiser.close()
+
+
+async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+    """``lanopoly host``: open a lobby, wait for the peers, start, play; returns the exit code."""
+    interfaces = _interfaces(args)
+    name = args.name or "host"
+    if not 2 <= args.peers <= 8 or not args.peers <= args.players <= 8:
+        print("need 2..8 peers and at least as many seats (2..8)", file=sys.stderr)
+        return EXIT_SETUP
+    rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
+    aiozc = None if args.no_advertise else make_zeroconf(interfaces)
+    advert: _Advert | None = None
+
+    def changed(taken: int) -> None:
+        if advert is not None:
+            advert.update(seats_taken=taken, state="full" if taken >= args.peers else "open")
+
+    lobby = HostLobby(
+        PeerConfig(name, interfaces, args.port),
+        args.peers,
+        args.players,
+        args.board,
+        rules.to_dict(),
+        on_change=changed,
+    )
+    try:
+        port = await lobby.open()
+        address = advertised_addresses(interfaces)[0]
+        gid = lobby.game_id.hex()
+        if aiozc is not None:
+            ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
+            advert = _Advert(LobbyAdvertiser(aiozc, ad, advertised_addresses(interfaces), port, service_type()))
+        print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
+        if args.ready_file:
+            args.ready_file.write_text(json.dumps({"host": address, "port": port, "game_id": gid}), encoding="utf-8")
+        try:
+            await lobby.wait_full(args.timeout)
+        except TimeoutError:
+            print(f"nobody else joined within {args.timeout:g} s", file=sys.stderr)
+            await lobby.close()
+            return EXIT_SETUP
+        if advert is not None:
+            advert.update(state="playing")
+        try:
+            mesh = await lobby.start()
+        except MeshError as e:
+            print(f"could not start: {e}", file=sys.stderr)
+            await lobby.close()
+            return EXIT_SETUP
+        return await _play(args, mesh, session_cls)
+    finally:
+        if advert is not None:
+            await advert.close()
+        if aiozc is not None:
+            await aiozc.async_close()
+
+
+async def _find_lobby(target: str, seconds: float, interfaces: list[str] | None) -> tuple[str, int, bytes] | None:
+    lobbies = await list_lobbies(seconds, interfaces)
+    for lobby in lobbies:
+        if (lobby.table.startswith(target) or lobby.game_id.startswith(target.lower())) and lobby.addresses:
+            with contextlib.suppress(ValueError):
+                return lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id)
+    return None
+
+
+def _split_address(target: str) -> tuple[str, int] | None:
+    host, sep, port = target.rpartition(":")
+    if sep and host and port.isdigit() and 0 < int(port) < 65536:
+        return host, int(port)
+    return None
+
+
+async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+    """``lanopoly join``: join by address or discovered name, then play; returns the exit code."""
+    interfaces = _interfaces(args)
+    game_id = b""
+    address = _split_address(args.target)
+    if address is None:
+        found = await _find_lobby(args.target, args.browse_seconds, interfaces)
+        if found is None:
+            print(f"no lobby named {args.target!r} found (try `lanopoly list`)", file=sys.stderr)
+            return EXIT_SETUP
+        host, port, game_id = found
+    else:
+        host, port = address
+    joiner = MeshJoiner(PeerConfig(args.name or "guest", interfaces))
+    try:
+        mesh = await joiner.join(host, port, game_id, lobby_timeout=args.timeout)
+    except (MeshError, TimeoutError) as e:
+        print(f"could not join {host}:{port}: {e or 'timed out'}", file=sys.stderr)
+        await joiner.close()
+        return EXIT_SETUP
+    return await _play(args, mesh, session_cls)
+
+
+async def list_main(args: argparse.Namespace) -> int:
+    """``lanopoly list``: print the lobbies seen within ``--seconds``."""
+    lobbies = await list_lobbies(args.seconds, _interfaces(args))
+    for lobby in lobbies:
+        if args.json:
+            print(json.dumps(lobby.__dict__ | {"address": lobby.address}))
+        else:
+            print(
+                f"{lobby.table:<30} {lobby.address:<22} {lobby.seats_taken}/{lobby.seats_total} seats  "
+                f"{lobby.state:<8} {lobby.rules} on {lobby.board}  game {lobby.game_id}"
+            )
+    if not lobbies and not args.json:
+        print("no games found", file=sys.stderr)
+    return EXIT_OK
+
+
+def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+    """Run the command parsed by ``add_commands``; returns the exit code."""
+    logging.basicConfig(
+        level=getattr(args, "log_level", "WARNING").upper(),
+        format="%(asctime)s %(name)s %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        if args.net_command == "host":
+            return asyncio.run(host_main(args, session_cls))
+        if args.net_command == "join":
+            return asyncio.run(join_main(args, session_cls))
+        if args.net_command == "list":
+            return asyncio.run(list_main(args))
+    except InterfaceConfigError as e:
+        print(e, file=sys.stderr)
+        return EXIT_SETUP
+    raise ValueError(f"unknown command {args.net_command!r}")
+
+
+def main(argv: list[str] | None = None, session_cls: type[LockstepSession] = LockstepSession) -> int:
+    """A stand-alone entry point (``python -m lanopoly.net.cli host ...``) until the main CLI wires these in."""
+    parser = argparse.ArgumentParser(prog="lanopoly")
+    add_commands(parser.add_subparsers(required=True))
+    return run(parser.parse_args(argv), session_cls)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+//! A fixed-size float32 observation of a game from one seat's point of view.
+//!
+//! Seats are relative to the observer (slot 0 = the observer), so one policy can play every seat.
+//! Money is scaled by 1/1000. The layout ([`LAYOUT`], names and sizes in order) is versioned with
+//! the action space ([`crate::action_space::VERSION`]).
+
+use crate::action_space::Draft;
+use lanopoly_engine::board::{PROPERTIES, SQUARES};
+use lanopoly_engine::state::{Lot, Pending, Phase, HOTEL, MAX_PLAYERS, NOBODY};
+use lanopoly_engine::{Bundle, Game};
+
+const PLAYER: usize = 3 + SQUARES + 8;
+const PROPERTY: usize = (MAX_PLAYERS + 1) + 4;
+const BUNDLE: usize = PROPERTIES + 1 + 2;
+
+/// The observation's parts: (name, length), in order.
+pub const LAYOUT: [(&str, usize); 8] = [
+    // per relative seat: present, bankrupt, cash, position (one-hot 40), in jail, jail attempts,
+    // Chance card, Community Chest card, net worth, whose turn, waited for, owes
+    ("players", MAX_PLAYERS * PLAYER),
+    // per property: owner (one-hot: bank, then relative seats), level/5, hotel, mortgaged, fee due
+    ("properties", PROPERTIES * PROPERTY),
+    // dealing, ordering, await roll, buy decision, after roll, game over
+    ("phase", 6),
+    // none, move dice, order dice, utility dice, card, deed
+    ("pending", 6),
+    // running, lot property (one-hot 28), building lot, high bid, leader (one-hot: none + seats),
+    // I am still in, my lowest bid, my highest bid
+    ("auction", 1 + PROPERTIES + 1 + 1 + (MAX_PLAYERS + 1) + 3),
+    // the oldest offer to me: present, from (relative one-hot), give (props, cash, cards), get
+    ("offer", 1 + MAX_PLAYERS + 2 * BUNDLE),
+    // my draft: open, to (relative one-hot), give, get
+    ("draft", 1 + MAX_PLAYERS + 2 * BUNDLE),
+    // houses left/32, hotels left/12, jackpot, round/100, doubles/3, last dice total/12
+    ("bank", 6),
+];
+
+/// Number of floats in an observation.
+pub const SIZE: usize = {
+    let mut total = 0;
+    let mut i = 0;
+    while i < LAYOUT.len() {
+        total += LAYOUT[i].1;
+        i += 1;
+    }
+    total
+};
+
+fn money(amount: impl Into<u64>) -> f32 {
+    amount.into() as f32 / 1000.0
+}
+
+/// Writes consecutive values into the observation buffer.
+struct Writer<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, value: f32) {
+        self.out[self.at] = value;
+        self.at += 1;
+    }
+    fn flag(&mut self, on: bool) {
+        self.put(if on { 1.0 } else { 0.0 });
+    }
+    fn one_hot(&mut self, size: usize, hot: Option<usize>) {
+        for i in 0..size {
+            self.flag(hot == Some(i));
+        }
+    }
+    fn mask(&mut self, size: usize, bits: u32) {
+        for i in 0..size {
+            self.flag(bits & (1 << i) != 0);
+        }
+    }
+    fn bundle(&mut self, b: &Bundle) {
+        self.mask(PROPERTIES, b.properties);
+        self.put(money(b.cash));
+        self.mask(2, b.jail_cards as u32);
+    }
+}
+
+/// Fill `out` (length [`SIZE`]) with the game as `me` sees it, given `me`'s trade draft.
+pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
+    assert_eq!(out.len(), SIZE, "observation buffer of the wrong size");
+    let n = game.num_players as usize;
+    let relative = |seat: u8| (seat as usize + n - me as usize) % n;
+    let absolute = |slot: usize| ((me as usize + slot) % n) as u8;
+    let mut w = Writer { out, at: 0 };
+    let actor = game.actor();
+    for slot in 0..MAX_PLAYERS {
+        if slot >= n {
+            for _ in 0..PLAYER {
+                w.put(0.0);
+            }
+            continue;
+        }
+        let seat = absolute(slot);
+        let p = game.player(seat);
+        w.flag(true);
+        w.flag(p.bankrupt);
+        w.put(money(p.cash));
+        w.one_hot(SQUARES, (!p.bankrupt).then_some(p.position as usize));
+        w.flag(p.in_jail);
+        w.put(p.jail_attempts as f32 / 3.0);
+        w.flag(p.jail_cards & 1 != 0);
+        w.flag(p.jail_cards & 2 != 0);
+        w.put(money(game.net_worth(seat)) / 5.0);
+        w.flag(game.turn_player == seat);
+        w.flag(actor == Some(seat));
+        w.put(money(game.owed_by(seat)));
+    }
+    for p in 0..PROPERTIES {
+        let owner = game.owner[p];
+        w.one_hot(MAX_PLAYERS + 1, Some(if owner == NOBODY { 0 } else { 1 + relative(owner) }));
+        let level = game.level[p];
+        w.put(if level == HOTEL { 1.0 } else { level as f32 / 5.0 });
+        w.flag(level == HOTEL);
+        w.flag(game.mortgaged & (1 << p) != 0);
+        w.flag(game.fee_due & (1 << p) != 0);
+    }
+    let phase = match game.phase {
+        Phase::Dealing { .. } => 0,
+        Phase::Ordering { .. } => 1,
+        Phase::AwaitRoll => 2,
+        Phase::BuyDecision { .. } => 3,
+        Phase::AfterRoll => 4,
+        Phase::GameOver => 5,
+    };
+    w.one_hot(6, Some(phase));
+    let pending = match game.pending {
+        None => 0,
+        Some(Pending::MoveDice) => 1,
+        Some(Pending::OrderDice) => 2,
+        Some(Pending::UtilityDice { .. }) => 3,
+        Some(Pending::Card(_)) => 4,
+        Some(Pending::Deed) => 5,
+    };
+    w.one_hot(6, Some(pending));
+    match game.auction {
+        Some(a) => {
+            w.flag(true);
+            let property = match a.lot {
+                Lot::Property(p) => Some(p as usize),
+                Lot::Building { .. } => None,
+            };
+            w.one_hot(PROPERTIES, property);
+            w.flag(property.is_none());
+            w.put(money(a.high_bid));
+            let leader = (a.high_bidder != NOBODY).then(|| 1 + relative(a.high_bidder));
+            w.one_hot(MAX_PLAYERS + 1, Some(leader.unwrap_or(0)));
+            w.flag(a.bidders & (1 << me) != 0);
+            let (min, max) = game.bid_range(me).unwrap_or((0, 0));
+            w.put(money(min));
+            w.put(money(max));
+        }
+        None => {
+            for _ in 0..LAYOUT[4].1 {
+                w.put(0.0);
+            }
+        }
+    }
+    match game.offers.iter().find(|o| o.to == me) {
+        Some(o) => {
+            w.flag(true);
+            w.one_hot(MAX_PLAYERS, Some(relative(o.from)));
+            w.bundle(&o.give);
+            w.bundle(&o.get);
+        }
+        None => {
+            for _ in 0..LAYOUT[5].1 {
+                w.put(0.0);
+            }
+        }
+    }
+    if draft.is_open() {
+        w.flag(true);
+        w.one_hot(MAX_PLAYERS, Some(relative(draft.to)));
+        w.bundle(&draft.give);
+        w.bundle(&draft.get);
+    } else {
+        for _ in 0..LAYOUT[6].1 {
+            w.put(0.0);
+        }
+    }
+    w.put(game.houses_left as f32 / 32.0);
+    w.put(game.hotels_left as f32 / 12.0);
+    w.put(money(game.jackpot));
+    w.put(game.round as f32 / 100.0);
+    w.put(game.doubles as f32 / 3.0);
+    w.put((game.last_dice.0 + game.last_dice.1) as f32 / 12.0);
+    debug_assert_eq!(w.at, SIZE);
+}

@@ -1,0 +1,168 @@
+//! The learning interface: the action space and its mask agree with the engine, observations
+//! have their documented size, VecGame steps games to the end and resets them, reproducibly.
+
+use lanopoly_engine::{BoardId, Game, Rules};
+use lanopoly_engine::{Move, Resolver};
+use lanopoly_sim::action_space::{self, decode, index_of, is_legal, mask, Decoded, Draft, SIZE};
+use lanopoly_sim::observation;
+use lanopoly_sim::vecgame::{StepOut, VecGame};
+
+fn pick(mask: &[bool], rng: &mut Resolver) -> usize {
+    let legal: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
+    assert!(!legal.is_empty(), "no legal action");
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+#[test]
+fn the_mask_is_exactly_the_legal_indices_and_listed_actions_round_trip() {
+    let rules = Rules { round_limit: 15, ..Rules::default() };
+    for seed in 0..4u64 {
+        let mut game = Game::new(4, BoardId::Classic, rules).unwrap();
+        let mut rng = Resolver::new(seed);
+        let mut m = [false; SIZE];
+        let mut checked = 0;
+        while !game.is_over() {
+            if game.is_chance_node() {
+                let o = game.sample_outcome(&mut rng).unwrap();
+                game.apply_chance(o).unwrap();
+                continue;
+            }
+            let draft = Draft::closed();
+            for seat in 0..4u8 {
+                mask(&game, seat, &draft, &mut m);
+                for (i, &allowed) in m.iter().enumerate() {
+                    assert_eq!(allowed, is_legal(&game, seat, &draft, i), "seat {seat} index {i}");
+                }
+                for action in game.legal_actions(seat) {
+                    let i = index_of(&game, seat, action).expect("every listed action has an index");
+                    assert!(m[i], "{action:?} listed but masked out");
+                    if !matches!(action, lanopoly_engine::Action::Bid(_)) {
+                        assert_eq!(decode(&game, seat, &draft, i), Some(Decoded::Move(action)));
+                    }
+                    checked += 1;
+                }
+            }
+            let seat = game.actor().unwrap();
+            let actions = game.legal_actions(seat);
+            let action = actions[rng.below(actions.len() as u32) as usize];
+            game.apply(Move { player: seat, action }).unwrap();
+        }
+        assert!(checked > 100);
+    }
+}
+
+#[test]
+fn a_trade_is_composed_by_small_actions() {
+    let mut game = Game::new(2, BoardId::Classic, Rules::default()).unwrap();
+    let mut rng = Resolver::new(3);
+    while game.is_chance_node() {
+        let o = game.sample_outcome(&mut rng).unwrap();
+        game.apply_chance(o).unwrap();
+    }
+    let me = game.actor().unwrap();
+    let other = 1 - me;
+    game.owner[39 - 12] = other; // Boardwalk (property 27) to the other seat
+    let mut draft = Draft::closed();
+    let step = |game: &Game, draft: &mut Draft, index: usize| {
+        assert!(is_legal(game, me, draft, index), "index {index}");
+        match decode(game, me, draft, index).unwrap() {
+            Decoded::Draft(d) => *draft = d,
+            Decoded::Move(a) => panic!("unexpected move {a:?}"),
+        }
+    };
+    assert!(!is_legal(&game, me, &draft, action_space::DRAFT_PROPOSE), "no draft yet");
+    step(&game, &mut draft, action_space::DRAFT_START + 1);
+    step(&game, &mut draft, action_space::DRAFT_TOGGLE + 27);
+    step(&game, &mut draft, action_space::DRAFT_CASH + 1); // give 250
+    step(&game, &mut draft, action_space::DRAFT_CASH + 1); // give 500
+    assert_eq!((draft.to, draft.get.properties, draft.give.cash), (other, 1 << 27, 500));
+    let Some(Decoded::Move(proposal)) = decode(&game, me, &draft, action_space::DRAFT_PROPOSE) else { panic!() };
+    game.apply(Move { player: me, action: proposal }).unwrap();
+    assert_eq!(game.offers.len(), 1);
+    assert_eq!(game.offers[0].give.cash, 500);
+}
+
+struct Buffers {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    player: Vec<i8>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+}
+
+impl Buffers {
+    fn new(n: usize, players: usize) -> Self {
+        Buffers {
+            obs: vec![0.0; n * observation::SIZE],
+            mask: vec![false; n * SIZE],
+            player: vec![0; n],
+            rewards: vec![0.0; n * players],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+        }
+    }
+    fn out(&mut self) -> StepOut<'_> {
+        StepOut {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            player: &mut self.player,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
+/// Run a VecGame with random masked actions; returns (finished games, a digest of all outputs).
+fn run(seed: u64, steps: usize) -> (usize, u64) {
+    let (n, players) = (6, 3);
+    let rules = Rules { round_limit: 20, ..Rules::default() };
+    let mut v = VecGame::new(n, players as u8, BoardId::Classic, rules, seed, 5_000).unwrap();
+    let mut b = Buffers::new(n, players);
+    v.observe_all(&mut b.out());
+    let mut rng = Resolver::new(seed);
+    let (mut finished, mut digest) = (0, 0u64);
+    for _ in 0..steps {
+        let actions: Vec<u32> = (0..n).map(|i| pick(&b.mask[i * SIZE..(i + 1) * SIZE], &mut rng) as u32).collect();
+        v.step(&actions, &mut b.out()).unwrap();
+        for i in 0..n {
+            if b.terminated[i] {
+                finished += 1;
+                let sum: f32 = b.rewards[i * players..(i + 1) * players].iter().sum();
+                assert!(sum.abs() < 1e-5, "rewards sum to zero");
+                assert!(b.rewards[i * players..(i + 1) * players].contains(&1.0));
+            }
+            assert!(b.player[i] >= 0 && (b.player[i] as usize) < players);
+            assert!(b.obs[i * observation::SIZE..(i + 1) * observation::SIZE].iter().all(|x| x.is_finite()));
+        }
+        digest = digest.wrapping_mul(31).wrapping_add(b.obs.iter().map(|x| x.to_bits() as u64).sum::<u64>());
+    }
+    (finished, digest)
+}
+
+#[test]
+fn vecgame_plays_games_to_the_end_and_resets_them_reproducibly() {
+    let (finished, digest) = run(5, 6000);
+    assert!(finished > 0, "no game finished");
+    assert_eq!(run(5, 6000), (finished, digest), "same seed, same outputs");
+    assert_ne!(run(6, 6000).1, digest);
+}
+
+#[test]
+fn the_observation_layout_adds_up() {
+    let total: usize = observation::LAYOUT.iter().map(|(_, n)| n).sum();
+    assert_eq!(total, observation::SIZE);
+    assert_eq!(action_space::SIZE, 255);
+}
+
+#[test]
+fn an_illegal_index_is_refused_with_the_game_named() {
+    let mut v = VecGame::new(2, 2, BoardId::Classic, Rules::default(), 1, 100).unwrap();
+    let mut b = Buffers::new(2, 2);
+    v.observe_all(&mut b.out());
+    let bad = (0..SIZE).find(|&i| !b.mask[i]).unwrap() as u32;
+    let err = v.step(&[bad, 0], &mut b.out()).unwrap_err();
+    assert!(err.starts_with("game 0: action"), "{err}");
+    assert!(v.step(&[0], &mut b.out()).unwrap_err().contains("1 actions for 2 games"));
+}

@@ -1,0 +1,32 @@
+"""Fixtures of the network tests: loopback only, a test-only DNS-SD service type, bounded time.
+
+Every test here runs with ``LANOPOLY_INTERFACES`` set to loopback addresses and with
+``LANOPOLY_SERVICE_TYPE`` set to a test type, so nothing is sent on the machine's real network card
+and nothing shows up in real lobbies. Subprocess environments are built by ``peer_env``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("LANOPOLY_INTERFACES", "127.0.0.1")
+    monkeypatch.setenv("LANOPOLY_SERVICE_TYPE", TEST_SERVICE_TYPE)
+    yield
+
+
+def peer_env(address: str) -> dict[str, str]:
+    """The environment of a peer subprocess bound to one loopback address."""
+    assert address.startswith("127."), "tests use loopback addresses only"
+    env = dict(os.environ)
+    env["LANOPOLY_INTERFACES"] = address
+    env["LANOPOLY_SERVICE_TYPE"] = TEST_SERVICE_TYPE
+    env["PYTHONUNBUFFERED"] = "1"
+    return env

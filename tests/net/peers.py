@@ -1,0 +1,105 @@
+"""Running a networked game as separate peer processes on distinct loopback addresses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .conftest import peer_env
+
+ENTRY = Path(__file__).with_name("_entry.py")
+
+
+@dataclass
+class PeerRun:
+    """One finished peer process: exit code, output, and its result JSON (if written)."""
+
+    address: str
+    code: int
+    out: str
+    err: str
+    result: dict[str, Any] | None
+    log: Path
+
+
+def _spawn(
+    args: list[str], address: str, extra_env: dict[str, str] | None, workdir: Path, tag: str
+) -> subprocess.Popen[str]:
+    env = peer_env(address) | (extra_env or {})
+    # The child gets its own copies of the file descriptors; ours are closed when Popen returns.
+    with open(workdir / f"{tag}.out", "w") as out, open(workdir / f"{tag}.err", "w") as err:
+        return subprocess.Popen(
+            [sys.executable, str(ENTRY), *args], env=env, cwd=workdir, stdout=out, stderr=err, text=True
+        )
+
+
+def run_game(
+    workdir: Path,
+    addresses: list[str],
+    *,
+    players: int = 4,
+    rounds: int = 30,
+    timeout: float = 60.0,
+    misbehave: dict[int, str] | None = None,
+    join_by_name: bool = False,
+) -> list[PeerRun]:
+    """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
+
+    ``misbehave`` maps a joiner's position (1..) to a ``LANOPOLY_TEST_MISBEHAVE`` value.
+    """
+    misbehave = misbehave or {}
+    procs: list[subprocess.Popen[str]] = []
+    ready = workdir / "ready.json"
+    common = ["--step-timeout", "10", "--timeout", str(timeout), "--report-dir", str(workdir)]
+    table = f"test table {workdir.name}"
+    host_args = ["host", "--name", "host", "--peers", str(len(addresses)), "--players", str(players)]
+    host_args += ["--rounds", str(rounds), "--ready-file", str(ready), "--table", table]
+    if not join_by_name:
+        host_args.append("--no-advertise")
+    deadline = time.monotonic() + timeout
+    try:
+        procs.append(
+            _spawn(
+                host_args + common + ["--save", "p0.log.json", "--result", "p0.result.json"],
+                addresses[0],
+                None,
+                workdir,
+                "p0",
+            )
+        )
+        while not ready.exists():
+            if time.monotonic() > deadline or procs[0].poll() is not None:
+                raise AssertionError(f"host never opened its lobby: {(workdir / 'p0.err').read_text()}")
+            time.sleep(0.05)
+        info = json.loads(ready.read_text())
+        target = table if join_by_name else f"{info['host']}:{info['port']}"
+        for i, address in enumerate(addresses[1:], 1):
+            args = ["join", target, "--name", f"guest{i}", "--save", f"p{i}.log.json", "--result", f"p{i}.result.json"]
+            env = {"LANOPOLY_TEST_MISBEHAVE": misbehave[i]} if i in misbehave else None
+            procs.append(_spawn(args + common, address, env, workdir, f"p{i}"))
+        for proc in procs:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(5)
+    runs = []
+    for i, (proc, address) in enumerate(zip(procs, addresses, strict=True)):
+        result_path = workdir / f"p{i}.result.json"
+        runs.append(
+            PeerRun(
+                address=address,
+                code=proc.returncode,
+                out=(workdir / f"p{i}.out").read_text(),
+                err=(workdir / f"p{i}.err").read_text(),
+                result=json.loads(result_path.read_text()) if result_path.exists() else None,
+                log=workdir / f"p{i}.log.json",
+            )
+        )
+    return runs

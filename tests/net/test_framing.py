@@ -1,0 +1,158 @@
+"""Framing and message validation, on their own and against a live peer (real sockets, no mocks).
+
+A live host must drop garbage, oversized frames, ExtTypes, bad messages and silent connections,
+log them, and keep working: a real joiner then joins and a whole game is played, while strangers
+keep sending garbage to its listener. A mesh peer that sends an oversized frame mid-game freezes
+the session with that peer named, and the others do not crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from lanopoly import Rules
+from lanopoly.bots import SimpleBot
+from lanopoly.net.framing import PRE_START_MAX_FRAME, FrameError, frame, pack, read_frame, unpack
+from lanopoly.net.lockstep import LockstepSession, SessionResult
+from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
+from lanopoly.net.messages import Hello, ProtocolError, parse
+
+ADDR = "127.0.0.1"
+
+
+def test_unpack_rejects_malformed_payloads() -> None:
+    assert unpack(pack([7, 1, b"x", "y", {"a": [1, 2]}])) == [7, 1, b"x", "y", {"a": [1, 2]}]
+    bad = [
+        b"\xc1",  # reserved byte
+        pack([1, 1]) + b"\x00",  # trailing data
+        msgpack.packb([1, 1, msgpack.ExtType(5, b"boom")]),
+        msgpack.packb([1, 1, msgpack.Timestamp(1, 0)]),  # ext -1 too
+        msgpack.packb([1, 1, {1: 2}]),  # non-string map key
+        msgpack.packb({"type": 1}),  # not an array
+        msgpack.packb([1]),  # no version
+        msgpack.packb(["1", 1]),  # type not an int
+        b"\x91" * 3000 + b"\x01",  # nested too deep
+        b"\xdd\xff\xff\xff\xff",  # array header claiming 4 billion items
+        b"\xa3\xff\xfe\xfd",  # invalid UTF-8
+    ]
+    for payload in bad:
+        with pytest.raises(FrameError):
+            unpack(payload)
+
+
+def test_parse_checks_version_and_fields() -> None:
+    hello = Hello(b"", "Ada", 4000, b"i" * 16, b"a" * 32)
+    assert parse(unpack(pack(hello.to_wire()))) == hello
+    wire = hello.to_wire()
+    for broken in ([*wire[:1], 2, *wire[2:]], wire[:-1], [*wire[:4], -1, *wire[5:]], [*wire[:3], 5, *wire[4:]]):
+        with pytest.raises(ProtocolError):
+            parse(broken)
+    with pytest.raises(ProtocolError, match="unknown message type"):
+        parse([99, 1])
+
+
+def test_frame_caps() -> None:
+    with pytest.raises(FrameError):
+        frame(b"x" * (PRE_START_MAX_FRAME + 1), PRE_START_MAX_FRAME)
+
+    async def read(data: bytes) -> bytes:
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        return await read_frame(reader, PRE_START_MAX_FRAME)
+
+    assert asyncio.run(read(frame(b"abc"))) == b"abc"
+    for data in (
+        struct.pack(">I", PRE_START_MAX_FRAME + 1) + b"x" * 10,
+        struct.pack(">I", 0),
+        b"\x00\x00",
+        b"\x00\x00\x00\x09ab",
+    ):
+        with pytest.raises(FrameError):
+            asyncio.run(read(data))
+
+
+async def _send_raw(port: int, data: bytes, wait: float = 5.0) -> bytes:
+    """Send bytes to a live peer; return what it answers before it closes the connection."""
+    reader, writer = await asyncio.open_connection(ADDR, port)
+    try:
+        writer.write(data)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), wait)
+    except ConnectionResetError:
+        return b""
+    finally:
+        writer.close()
+
+
+GARBAGE = [
+    b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1",
+    struct.pack(">I", PRE_START_MAX_FRAME + 1) + b"x" * 100,  # oversized before the start record
+    struct.pack(">I", 2**32 - 1),
+    frame(msgpack.packb([1, 1, msgpack.ExtType(7, b"x" * 10)])),
+    frame(msgpack.packb({"not": "an array"})),
+    frame(msgpack.packb([1, 1, {1: 1}])),
+    frame(msgpack.packb([1, 99, b"", "x", 1, b"i" * 16, b"a" * 32])),  # wrong protocol version
+    b"\x00\x00\x00\x10abc",  # truncated, then closed
+]
+
+
+async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, SessionResult]:
+    rules = Rules(round_limit=rounds).to_dict()
+    lobby = HostLobby(PeerConfig("Ada", [ADDR], handshake_timeout=1.0), 2, 3, "classic", rules)
+    port = await lobby.open()
+    # Garbage before anyone joined: every connection is dropped, the lobby stays open.
+    for data in GARBAGE:
+        assert await _send_raw(port, data) == b""
+    assert await _send_raw(port, b"", wait=3.0) == b""  # silent: dropped at the handshake deadline
+    joiner = MeshJoiner(PeerConfig("Bob", [ADDR]))
+    join = asyncio.create_task(joiner.join(ADDR, port, lobby_timeout=10))
+    await lobby.wait_full(10)
+    host_mesh, guest_mesh = await asyncio.gather(lobby.start(), join)
+
+    def session(mesh: Mesh) -> LockstepSession:
+        bots = {s: SimpleBot() for s, c in enumerate(mesh.start.controllers) if c == mesh.me}
+        return LockstepSession(mesh, bots, step_timeout=10)
+
+    host, guest = session(host_mesh), session(guest_mesh)
+
+    async def attacker() -> None:
+        while host.game.step < 20:
+            await asyncio.sleep(0.005)
+        if attack == "stranger":  # garbage to the listener mid-game: dropped, the game goes on
+            for data in GARBAGE[:4]:
+                assert await _send_raw(port, data) == b""
+        elif attack == "oversized":  # a mesh peer sends a frame over the in-game cap
+            guest_mesh.links[0].writer.write(struct.pack(">I", 70_000) + b"\x00" * 100)
+        elif attack == "disconnect":  # the guest's connection drops mid-game
+            guest_mesh.links[0].writer.transport.abort()
+
+    results = await asyncio.gather(host.run(), guest.run(), attacker())
+    return results[0], results[1]
+
+
+def test_live_peer_survives_garbage_and_plays_on(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "stranger"), 60))
+    assert host.outcome == guest.outcome == "over"
+    assert host.state_hash == guest.state_hash and host.step == guest.step > 20
+    dropped = [r for r in caplog.records if "dropping connection" in r.getMessage()]
+    assert len(dropped) >= len(GARBAGE) + 1 + 4, [r.getMessage() for r in caplog.records]
+
+
+def test_oversized_frame_mid_game_freezes_and_names_the_sender() -> None:
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "oversized"), 60))
+    assert host.outcome == guest.outcome == "frozen"
+    assert host.freeze is not None and host.freeze.blamed == (1,)
+    assert any(f.kind == "malformed" and f.peer == 1 for f in host.faults)
+
+
+def test_disconnect_mid_game_freezes_and_names_the_peer() -> None:
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "disconnect"), 60))
+    assert host.outcome == guest.outcome == "frozen"
+    assert host.freeze is not None and host.freeze.blamed == (1,) and "disconnected" in host.freeze.reason

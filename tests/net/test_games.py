@@ -1,0 +1,42 @@
+"""Full bot games over real TCP between separate peer processes on distinct loopback addresses.
+
+Every peer must reach game over with the same final state hash, and each saved log must replay
+offline (``GameLog.replay``, which checks every step's hash) to that same hash.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lanopoly.log import GameLog
+
+from .peers import run_game
+
+
+@pytest.mark.parametrize(
+    ("addresses", "players", "by_name"),
+    [
+        (["127.0.0.11", "127.0.0.12"], 3, True),
+        (["127.0.0.21", "127.0.0.22", "127.0.0.23"], 4, False),
+        (["127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34"], 4, False),
+    ],
+    ids=["2-peers-join-by-name", "3-peers", "4-peers"],
+)
+def test_bot_game_reaches_the_end_with_identical_hashes(
+    tmp_path: Path, addresses: list[str], players: int, by_name: bool
+) -> None:
+    runs = run_game(tmp_path, addresses, players=players, rounds=30, timeout=60, join_by_name=by_name)
+    for run in runs:
+        assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"
+        assert run.result is not None and run.result["outcome"] == "over"
+        assert run.result["faults"] == []
+    hashes = {run.result["state_hash"] for run in runs if run.result}
+    steps = {run.result["step"] for run in runs if run.result}
+    assert len(hashes) == 1 and len(steps) == 1, [run.result for run in runs]
+    assert {run.result["me"] for run in runs if run.result} == set(range(len(addresses)))
+    final = hashes.pop()
+    for run in runs:
+        game = GameLog.load(run.log).replay()
+        assert game.is_over and game.state_hash().hex() == final

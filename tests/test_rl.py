@@ -1,0 +1,120 @@
+"""The learning interface: VecGame from Python, and the Gymnasium and PettingZoo adapters passing
+their frameworks' own checkers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lanopoly
+from lanopoly import IllegalAction, Rules
+from lanopoly.rl import ACTION_SIZE, OBSERVATION_LAYOUT, OBSERVATION_SIZE, VecGame, observation_slices
+
+SHORT = Rules(round_limit=15)
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
+
+
+def test_shapes_and_layout():
+    v = VecGame(5, players=3, rules=SHORT, seed=1)
+    obs, mask, player = v.reset()
+    assert obs.shape == (5, OBSERVATION_SIZE) and obs.dtype == np.float32
+    assert mask.shape == (5, ACTION_SIZE) and mask.dtype == np.bool_
+    assert player.shape == (5,) and set(player.tolist()) <= {0, 1, 2}
+    assert ACTION_SIZE == 255
+    assert OBSERVATION_LAYOUT[0][1] == 0 and OBSERVATION_LAYOUT[-1][2] == OBSERVATION_SIZE
+    players = observation_slices()["players"]
+    # Slot 0 of "players" is the observer: present, not bankrupt, 1500 cash (scaled by 1/1000).
+    assert obs[0, players][:3].tolist() == [1.0, 0.0, 1.5]
+    assert mask.any(axis=1).all(), "every game has a legal action"
+
+
+def test_games_run_to_the_end_with_zero_sum_rewards_and_reset():
+    v = VecGame(4, players=3, rules=SHORT, seed=2)
+    _, mask, _ = v.reset()
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(4000):
+        obs, mask, _player, rewards, terminated, truncated = v.step(random_actions(mask, rng))
+        for i in np.flatnonzero(terminated):
+            finished += 1
+            assert rewards[i].sum() == pytest.approx(0.0, abs=1e-6)
+            assert rewards[i].max() == 1.0
+        assert not truncated.any()
+        assert np.isfinite(obs).all()
+    assert finished > 0
+
+
+def test_the_same_seed_and_actions_give_the_same_outputs():
+    def run(seed: int) -> list[np.ndarray]:
+        v = VecGame(3, players=4, rules=SHORT, seed=seed)
+        _, mask, _ = v.reset()
+        rng = np.random.default_rng(7)
+        outs = []
+        for _ in range(300):
+            obs, mask, _player, _rewards, _, _ = v.step(random_actions(mask, rng))
+            outs.append(obs.copy())
+        return outs
+
+    a, b = run(11), run(11)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_an_illegal_action_is_refused_clearly():
+    v = VecGame(2, players=2, seed=3)
+    _, mask, _ = v.reset()
+    bad = int(np.flatnonzero(~mask[0])[0])
+    with pytest.raises(IllegalAction, match="game 0: action"):
+        v.step(np.array([bad, int(np.flatnonzero(mask[1])[0])]))
+    with pytest.raises(IllegalAction, match="out of range"):
+        v.step(np.array([-1, 0]))
+
+
+def test_opponents_play_inside_the_step():
+    v = VecGame(3, players=4, rules=SHORT, seed=4, learner=2, opponents=["heuristic"])
+    _, mask, player = v.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        assert (player == 2).all(), "every step waits for the learner"
+        _, mask, player, _rewards, _terminated, _ = v.step(random_actions(mask, rng))
+    with pytest.raises(IllegalAction, match="unknown bot"):
+        VecGame(1, learner=0, opponents=["grandmaster"])
+
+
+def test_a_game_can_be_inspected():
+    v = VecGame(1, players=2, seed=5)
+    v.reset()
+    game = v.game(0)
+    assert isinstance(game, lanopoly.Game) and game.num_players == 2
+
+
+def test_gymnasium_env_passes_the_checker():
+    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from gymnasium.utils.env_checker import check_env
+
+    from lanopoly.envs.gymnasium_env import LanopolyEnv
+
+    env = LanopolyEnv(players=3, rules=SHORT)
+    check_env(env, skip_render_check=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, done, steps = 0.0, False, 0
+    while not done:
+        action = rng.choice(np.flatnonzero(env.action_masks()))
+        _obs, reward, terminated, truncated, _info = env.step(action)
+        total += reward
+        done = terminated or truncated
+        steps += 1
+    assert terminated and total in (1.0, -0.5)
+    assert isinstance(gymnasium.make("lanopoly/Lanopoly-v1", players=2).reset(seed=1)[0], np.ndarray)
+
+
+def test_pettingzoo_env_passes_the_api_test():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from pettingzoo.test import api_test
+
+    from lanopoly.envs.pettingzoo_env import env
+
+    api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
