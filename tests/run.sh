@@ -19,8 +19,8 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "rust: tests"
 cargo test -p lanopoly-engine -p lanopoly-sim --quiet
-# The bot-strength test at full size (2000 games) needs optimised code.
-cargo test -p lanopoly-sim --release --quiet --test strength
+# The bot-strength tests at full size (2000 and 300 games) need optimised code.
+cargo test -p lanopoly-sim --release --quiet --test strength --test search
 
 step "python: lint and types"
 python3 -m ruff check python tests benches

@@ -118,3 +118,27 @@ def test_pettingzoo_env_passes_the_api_test():
     from lanopoly.envs.pettingzoo_env import env
 
     api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
+
+
+def test_openspiel_game_passes_the_random_simulation_test():
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    import lanopoly.envs.openspiel_game  # noqa: F401 (registers the game)
+
+    game = pyspiel.load_game("python_lanopoly", {"players": 3, "round_limit": 10})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+
+
+def test_a_game_offers_the_integer_action_space():
+    game = lanopoly.Game(2, seed=1)
+    while game.is_chance_node:
+        game.resolve_chance()
+    seat = game.current_player
+    mask = game.action_mask(seat)
+    assert mask.shape == (ACTION_SIZE,) and mask[0], "roll (index 0) is legal"
+    assert game.action_from_index(seat, 0) == {"type": "roll", "player": seat}
+    assert game.observation(seat).shape == (OBSERVATION_SIZE,)
+    with pytest.raises(IllegalAction, match="needs a VecGame"):
+        game.action_from_index(seat, 212)  # start a trade draft with the next seat

@@ -171,6 +171,13 @@ class Game:
         possible outcomes). Every seat may have moves out of turn (building, trades, bids).
         Bids are listed at their lowest amount (see ``bid_range``); trade proposals and partial
         sell-downs are open-ended and not listed."""
+    def action_mask(self, seat: int) -> npt.NDArray[np.bool_]:
+        """Legality of each index of the integer action space (``lanopoly.rl``) for a seat;
+        trade composition (211..255) is masked out: it needs a VecGame."""
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The float32 observation of ``lanopoly.rl`` from a seat's point of view."""
+    def action_from_index(self, seat: int, index: int) -> _Action:
+        """The move an integer action means for a seat now."""
     def bid_range(self, player: int) -> tuple[int, int] | None:
         """Lowest and highest bid the seat may make in the running auction."""
     def apply(self, action: _Action) -> list[_Event]:

@@ -370,6 +370,41 @@ impl Game {
             .collect()
     }
 
+    /// The legality mask of the integer action space (see `lanopoly.rl`) for a seat, without
+    /// trade composition (drafts live in a VecGame): a numpy bool array.
+    fn action_mask<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
+        let seat = self.seat(seat)?;
+        let mut mask = [false; sim::action_space::SIZE];
+        sim::action_space::mask(&self.inner, seat, &sim::action_space::Draft::closed(), &mut mask);
+        for slot in mask.iter_mut().skip(sim::action_space::DRAFT_START) {
+            *slot = false;
+        }
+        Ok(numpy::PyArray1::from_vec(py, mask.to_vec()))
+    }
+
+    /// The float32 observation of `lanopoly.rl` from a seat's point of view (no trade draft).
+    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
+        let seat = self.seat(seat)?;
+        let mut obs = vec![0.0; sim::observation::SIZE];
+        sim::observation::observe(&self.inner, seat, &sim::action_space::Draft::closed(), &mut obs);
+        Ok(numpy::PyArray1::from_vec(py, obs))
+    }
+
+    /// The move an integer action means for a seat now (see `lanopoly.rl`), as a dict.
+    fn action_from_index<'py>(&self, py: Python<'py>, seat: i64, index: usize) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat(seat)?;
+        let draft = sim::action_space::Draft::closed();
+        match sim::action_space::decode(&self.inner, seat, &draft, index) {
+            Some(sim::action_space::Decoded::Move(action)) => {
+                convert::move_to(py, engine::Move { player: seat, action })
+            }
+            Some(sim::action_space::Decoded::Draft(_)) => {
+                Err(pyerr("trade composition (actions 211..255) needs a VecGame, which keeps the drafts"))
+            }
+            None => Err(pyerr(format!("action {index} means nothing for seat {seat} now"))),
+        }
+    }
+
     /// Lowest and highest bid a seat may make in the running auction, or None.
     fn bid_range(&self, player: i64) -> PyResult<Option<(u32, u32)>> {
         Ok(self.inner.bid_range(self.seat(player)?))
