@@ -16,6 +16,7 @@ from lanopoly._core import Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.bots import SimpleBot
 from lanopoly.describe import describe
+from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
 
 
@@ -60,14 +61,21 @@ def play(args: argparse.Namespace) -> int:
 
 
 def console(args: argparse.Namespace) -> int:
-    """Play against bots in the full-screen console."""
-    from lanopoly.console import play_solo
+    """Play against bots in the full-screen console: the start screen first unless --players
+    was given; the language from --lang or the system locale, and its edition's board."""
+    from lanopoly.console import Setup, play_console
+    from lanopoly.i18n import default_board, detect
 
-    rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
-    bots = max(1, min(7, args.players - 1))
-    return play_solo(
-        name=args.name, bots=bots, board=args.board, rules=rules, seed=args.seed, difficulty=args.difficulty
+    lang = args.lang or detect()
+    setup = Setup(
+        name=args.name,
+        bots=max(1, min(7, (args.players or 4) - 1)),
+        difficulty=args.difficulty,
+        board=args.board or default_board(lang),
+        rules=args.rules,
+        lang=lang,
     )
+    return play_console(setup, ask=args.players is None, seed=args.seed, rounds=args.rounds)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -129,12 +137,17 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     def d(value: object) -> object:
         return value if defaults else argparse.SUPPRESS
 
-    p.add_argument("--players", type=int, default=d(4), help="players at the table, 2 to 8 (default 4)")
+    p.add_argument(
+        "--players", type=int, default=d(None), help="players at the table, 2 to 8 (default 4; console: ask)"
+    )
     p.add_argument("--name", default=d(""), help="your name in the console (default: the first token, dog)")
     p.add_argument(
         "--difficulty", default=d("normal"), choices=["easy", "normal"], help="console bots (default: normal)"
     )
-    p.add_argument("--board", default=d("classic"), choices=boards())
+    p.add_argument("--board", default=d(None), choices=boards(), help="default: classic (console: the language's)")
+    p.add_argument(
+        "--lang", default=d(None), choices=list(LANGUAGES), help="console language (default: the system locale)"
+    )
     p.add_argument("--rules", default=d("official"), choices=Rules.presets(), help="rules preset")
     p.add_argument("--rounds", type=int, default=d(0), help="round limit (richest wins); 0: the preset's")
     p.add_argument("--seed", type=int, default=d(None), help="seed for dice and cards (default: random)")
@@ -182,12 +195,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay(args)
     if args.command == "simulate":
         return simulate_command(args)
-    if not 2 <= args.players <= 8:
+    if args.players is not None and not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
         return console(args)
+    args.players = args.players or 4
+    args.board = args.board or "classic"
     try:
         return play(args)
     except BrokenPipeError:  # the reader went away (e.g. `lanopoly | head`): not an error

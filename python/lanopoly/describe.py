@@ -1,131 +1,127 @@
-"""Plain sentences for game events, for logs and the console."""
+"""Plain sentences for game events, for logs and the console, in English (the default), French,
+Italian or Norwegian. The sentences themselves are in :mod:`lanopoly.i18n`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from lanopoly._core import Game
+from lanopoly.i18n import money, t
 
 Event = dict[str, Any]
 
-_DECKS = {"chance": "Chance", "community_chest": "Community Chest"}
-_JAIL_EXITS = {
-    "fine": "paying the fine",
-    "card": "a get-out-of-jail card",
-    "double": "rolling a double",
-    "third_failure": "paying the fine after a third failed roll",
-}
 # Payments that another event already tells (purchases, salaries, building...) are bookkeeping.
 _TOLD_ELSEWHERE = {"starting_cash", "salary", "purchase", "auction", "building", "mortgage", "unmortgage", "trade"}
+# Events whose sentence needs only the player and the square named in the event.
+_PLAIN = {
+    "first_player",
+    "deed_dealt",
+    "passed_go",
+    "went_to_jail",
+    "declined",
+    "auction_started",
+    "passed_auction",
+    "auction_unsold",
+    "mortgaged",
+    "unmortgaged",
+    "kept_mortgaged",
+}
 
 
-def _party(game: Game, party: Any) -> str:
+def party(game: Game, party: Any, lang: str = "en") -> str:
+    """A player's name, the bank or the Free Parking jackpot."""
     if isinstance(party, dict):
         return str(game.names[party["player"]])
-    return "the Free Parking jackpot" if party == "jackpot" else "the bank"
+    return t(lang, "party.jackpot" if party == "jackpot" else "party.bank")
 
 
-def describe(game: Game, event: Event, *, payments: bool = False) -> str | None:
-    """One sentence for an event, or None for bookkeeping (payments that another event already
-    tells, such as a purchase or a salary, unless ``payments`` asks for every one)."""
+def _level(lang: str, level: int) -> str:
+    if level == 5:
+        return t(lang, "level.hotel")
+    return t(lang, "level.one") if level == 1 else t(lang, "level.many", n=level)
+
+
+def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "en") -> str | None:
+    """One sentence for an event in ``lang``, or None for bookkeeping (payments that another event
+    already tells, such as a purchase or a salary, unless ``payments`` asks for every one)."""
     kind = event["type"]
-    name = game.names
-    money = game.currency
+    names = game.names
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
 
     def who(key: str = "player") -> str:
-        return str(name[event[key]])
+        return str(names[event[key]])
 
     def sq(key: str = "square") -> str:
         return str(game.square(event[key])["name"])
 
+    def say(key: str, **fields: Any) -> str:
+        return t(lang, key, **fields)
+
     if kind == "payment" and not payments and event["reason"] in _TOLD_ELSEWHERE:
         return None
+    if kind in _PLAIN:
+        fields = {k: v for k, v in (("player", "player"), ("square", "square")) if k in event}
+        return say(f"ev.{kind}", **{k: who() if k == "player" else sq() for k in fields})
     match kind:
         case "payment":
-            src, dst = _party(game, event["from"]), _party(game, event["to"])
-            return f"{src} pays {dst} {money}{event['amount']} ({event['reason'].replace('_', ' ')})."
+            src, dst = party(game, event["from"], lang), party(game, event["to"], lang)
+            reason = say(f"reason.{event['reason']}")
+            return say("ev.payment", src=src, dst=dst, amount=cash(event["amount"]), reason=reason)
         case "order_roll":
-            return f"{who()} rolls {event['total']} for the first turn."
-        case "first_player":
-            return f"{who()} starts."
-        case "deed_dealt":
-            return f"{who()} is dealt {sq()}."
+            return say("ev.order_roll", player=who(), total=event["total"])
         case "rolled":
             a, b = event["dice"]
-            double = " (double)" if a == b else ""
-            return f"{who()} rolls {a} + {b} = {a + b}{double}."
+            return say("ev.rolled", player=who(), a=a, b=b, total=a + b, double=say("ev.double") if a == b else "")
         case "moved":
-            visiting = " (just visiting)" if event["to"] == 10 else ""
-            return f"{who()} moves to {game.square(event['to'])['name']}{visiting}."
-        case "passed_go":
-            return f"{who()} passes GO."
+            visiting = say("ev.visiting") if event["to"] == 10 else ""
+            return say("ev.moved", player=who(), square=game.square(event["to"])["name"], visiting=visiting)
         case "card_drawn":
             deck = event["deck"]
-            return f"{who()} draws {_DECKS[deck]}: {game.card_text(deck, event['card'])}"
-        case "went_to_jail":
-            return f"{who()} goes to jail."
+            text = game.card_text(deck, event["card"])
+            return say("ev.card_drawn", player=who(), deck=say(f"deck.{deck}"), text=text)
         case "left_jail":
-            return f"{who()} leaves jail by {_JAIL_EXITS[event['how']]}."
+            return say("ev.left_jail", player=who(), how=say(f"jail.{event['how']}"))
         case "stayed_in_jail":
-            return f"{who()} stays in jail (failed roll {event['attempts']} of 3)."
+            return say("ev.stayed_in_jail", player=who(), attempts=event["attempts"])
         case "bought":
-            return f"{who()} buys {sq()} for {money}{game.square(event['square'])['price']}."
-        case "declined":
-            return f"{who()} does not buy {sq()}."
-        case "auction_started":
-            return f"{sq()} is auctioned."
+            return say("ev.bought", player=who(), square=sq(), price=cash(game.square(event["square"])["price"]))
         case "shortage_auction_started":
-            return f"The bank's last {'hotels are' if event['hotel'] else 'houses are'} auctioned."
+            return say(f"ev.shortage_auction_started.{'hotel' if event['hotel'] else 'house'}")
         case "bid":
-            return f"{who()} bids {money}{event['amount']}."
-        case "passed_auction":
-            return f"{who()} passes."
+            return say("ev.bid", player=who(), amount=cash(event["amount"]))
         case "auction_won":
-            return f"{who()} wins {sq()} for {money}{event['price']}."
+            return say("ev.auction_won", player=who(), square=sq(), price=cash(event["price"]))
         case "shortage_auction_won":
             piece = "hotel" if event["hotel"] else "house"
-            return f"{who()} wins the {piece} for a premium of {money}{event['price']}."
-        case "auction_unsold":
-            return f"Nobody bids: {sq()} stays with the bank."
-        case "built":
-            level = event["level"]
-            what = "a hotel" if level == 5 else f"{level} house{'s' if level != 1 else ''}"
-            return f"{who()} builds on {sq()}: now {what}."
-        case "sold_building":
-            level = event["level"]
-            what = "a hotel" if level == 5 else f"{level} house{'s' if level != 1 else ''}"
-            return f"{who()} sells a building on {sq()}: now {what}."
-        case "mortgaged":
-            return f"{who()} mortgages {sq()}."
-        case "unmortgaged":
-            return f"{who()} lifts the mortgage on {sq()}."
-        case "kept_mortgaged":
-            return f"{who()} keeps {sq()} mortgaged and pays the 10% fee."
+            return say(f"ev.shortage_auction_won.{piece}", player=who(), price=cash(event["price"]))
+        case "built" | "sold_building":
+            return say(f"ev.{kind}", player=who(), square=sq(), what=_level(lang, event["level"]))
         case "rent_due":
-            return f"{who('payer')} owes {who('owner')} {money}{event['amount']} rent for {sq()}, if claimed in time."
+            return say("ev.rent_due", payer=who("payer"), owner=who("owner"), amount=cash(event["amount"]), square=sq())
         case "rent_lapsed":
-            return f"{who('owner')} did not claim the rent for {sq()} in time."
+            return say("ev.rent_lapsed", owner=who("owner"), square=sq())
         case "debt_owed":
-            return f"{who('debtor')} owes {_party(game, event['creditor'])} {money}{event['amount']} and must raise it."
+            creditor = party(game, event["creditor"], lang)
+            return say("ev.debt_owed", debtor=who("debtor"), creditor=creditor, amount=cash(event["amount"]))
         case "trade_proposed":
             offer = event["offer"]
-            return f"{name[offer['from']]} offers a trade to {name[offer['to']]}."
-        case "trade_accepted":
-            return f"{who('to')} accepts the trade offered by {who('from')}."
-        case "trade_rejected":
-            return f"{who('to')} rejects the trade offered by {who('from')}."
+            return say("ev.trade_proposed", proposer=names[offer["from"]], to=names[offer["to"]])
+        case "trade_accepted" | "trade_rejected":
+            return say(f"ev.{kind}", to=who("to"), proposer=who("from"))
         case "trade_cancelled":
-            return f"{who('from')} withdraws a trade offer."
+            return say("ev.trade_cancelled", proposer=who("from"))
         case "property_transferred":
-            dst = name[event["to"]] if event["to"] is not None else "the bank"
-            return f"{sq()} passes to {dst}."
+            dst = names[event["to"]] if event["to"] is not None else say("party.bank")
+            return say("ev.property_transferred", square=sq(), to=dst)
         case "bankrupt":
-            return f"{who()} is bankrupt; everything goes to {_party(game, event['creditor'])}."
+            return say("ev.bankrupt", player=who(), creditor=party(game, event["creditor"], lang))
         case "turn_ended":
             return None
         case "turn_started":
-            cash = game.player(event["player"])["cash"]
-            return f"-- Round {event['round'] + 1}: {who()}'s turn (cash {money}{cash})."
+            balance = cash(game.player(event["player"])["cash"])
+            return say("ev.turn_started", round=event["round"] + 1, player=who(), cash=balance)
         case "game_over":
-            return f"Game over: {who('winner')} wins."
+            return say("ev.game_over", winner=who("winner"))
     return f"{kind}: {event}"

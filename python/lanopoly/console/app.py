@@ -24,9 +24,19 @@ from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
 from lanopoly.console import board_view
-from lanopoly.console.commands import COMMANDS, CommandError, Local, command_for, help_text, parse
+from lanopoly.console.commands import (
+    COMMANDS,
+    CommandError,
+    Local,
+    command_for,
+    command_words,
+    help_text,
+    one_square,
+    parse,
+)
 from lanopoly.console.names import fold
 from lanopoly.console.session import LocalTable
+from lanopoly.i18n import ALIASES, money, t
 
 STYLE = Style.from_dict(
     {
@@ -53,7 +63,6 @@ STYLE = Style.from_dict(
     }
 )
 
-WELCOME = "Type 'help' for the commands. F2 roll, F3 buy, F4 decline, F5 end turn."
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
 _PLAYER_COMMANDS = {"accept", "reject", "trade"}
 
@@ -66,16 +75,19 @@ class CommandCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
+        lang = self.table.lang
         if " " not in text:
-            for name, _, _args, what in COMMANDS:
-                if name.startswith(fold(text)):
-                    yield Completion(name, -len(text), display_meta=what)
+            own = [(alias, name) for alias, name in ALIASES.get(lang, {}).items()]
+            for word, name in [(name, name) for name, _, _args in COMMANDS] + own:
+                if word.startswith(fold(text)):
+                    yield Completion(word, -len(text), display_meta=t(lang, "cmd." + name))
             return
         command, _, rest = text.partition(" ")
         game = self.table.game
-        if fold(command) in _PROPERTY_COMMANDS:
+        name = command_words(lang).get(fold(command), "")
+        if name in _PROPERTY_COMMANDS:
             candidates = [game.square(s)["name"] for s in range(40) if "price" in game.square(s)]
-        elif fold(command) in _PLAYER_COMMANDS and " " not in rest:
+        elif name in _PLAYER_COMMANDS and " " not in rest:
             candidates = list(game.names)
         else:
             return
@@ -97,7 +109,7 @@ class ConsoleApp:
     ) -> None:
         self.table = table
         self.delay = delay
-        self.feedback: tuple[str, str] = ("class:hint", WELCOME)
+        self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         body = HSplit(
             [
@@ -166,12 +178,12 @@ class ConsoleApp:
         """Run one typed command; illegal moves and typos become a message, nothing changes."""
         table = self.table
         try:
-            parsed = parse(table.game, table.me, text)
+            parsed = parse(table.game, table.me, text, table.lang)
             if isinstance(parsed, Local):
                 self._local(parsed)
             else:
                 table.act(parsed)
-                self.feedback = ("class:hint", f"ok: {text.strip()}")
+                self.feedback = ("class:hint", t(table.lang, "ok", text=text.strip()))
         except (CommandError, IllegalAction) as e:
             self.feedback = ("class:error", str(e))
         self.app.invalidate()
@@ -180,12 +192,11 @@ class ConsoleApp:
         if command.name == "quit":
             self.app.exit(result=0)
         elif command.name == "help":
-            self.table.lines.extend(["Commands:", *help_text().splitlines()])
-            self.feedback = ("class:hint", "the commands are in the log above")
+            lang = self.table.lang
+            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
+            self.feedback = ("class:hint", t(lang, "help.where"))
         else:
-            from lanopoly.console.commands import one_square
-
-            square = one_square(self.table.game, command.argument)
+            square = one_square(self.table.game, command.argument, self.table.lang)
             self.table.lines.extend(deed_lines(self.table, square))
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -194,58 +205,80 @@ class ConsoleApp:
         return board_view.render(self.table.game, self.table.me, self._middle())
 
     def _middle(self) -> list[board_view.Fragments]:
-        game, me = self.table.game, self.table.me
+        game, me, lang = self.table.game, self.table.me, self.table.lang
         lines: list[board_view.Fragments] = []
-        money = game.currency
+        summary = self.table.summary() if game.is_over else None
         for seat in range(game.num_players):
             p = game.player(seat)
             marker = ">" if seat == game.turn_player and not game.is_over else " "
-            style = "class:me" if seat == me else ("class:turn" if marker == ">" else "")
-            if p["bankrupt"]:
-                status = "bankrupt"
+            if summary is not None:
+                marker = "*" if seat == game.winner else " "
+                status = self._final(seat)
+            elif p["bankrupt"]:
+                status = t(lang, "panel.bankrupt")
             else:
-                jail = " in jail" if p["in_jail"] else ""
-                cards = f" +{len(p['jail_cards'])} card" if p["jail_cards"] else ""
-                status = f"{money}{p['cash']:<6} {len(p['properties']):>2} deeds{jail}{cards}"
+                jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
+                cards = t(lang, "panel.cards", n=len(p["jail_cards"])) if p["jail_cards"] else ""
+                deeds = t(lang, "panel.deeds", n=len(p["properties"]))
+                status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}"
+            style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.CELL * 9])])
         lines = lines[:8]
         lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.CELL * 9))
         return lines
 
+    def _final(self, seat: int) -> str:
+        """A player's line of the end-of-game panel: net worth and rent paid and received."""
+        lang, currency = self.table.lang, self.table.game.currency
+        row = self.table.summary().standings[seat]
+        fields = {
+            "worth": money(lang, currency, row.net_worth),
+            "paid": money(lang, currency, row.rent_paid),
+            "received": money(lang, currency, row.rent_received),
+        }
+        return t(lang, "end.panel_bankrupt" if row.bankrupt else "end.panel", **fields)
+
     def decision(self) -> str:
         """The decision in front of the person, in a sentence."""
-        table, game = self.table, self.table.game
-        money = game.currency
+        table, game, lang = self.table, self.table.game, self.table.lang
+
+        def cash(amount: int) -> str:
+            return money(lang, game.currency, amount)
+
         if game.is_over:
             winner = game.winner
-            return f"Game over: {game.names[winner] if winner is not None else 'nobody'} wins. 'quit' to leave."
+            return t(lang, "dec.game_over", winner=game.names[winner] if winner is not None else t(lang, "dec.nobody"))
         if not table.my_move:
             seat = game.current_player
             if seat is None or seat < 0:
-                return "Dice and cards..."
-            return f"Waiting for {game.names[seat]}..."
+                return t(lang, "dec.chance")
+            return t(lang, "dec.waiting", player=game.names[seat])
         if game.auction:
             a = game.auction
-            lot = game.square(a["square"])["name"] if a["lot"] == "property" else f"the bank's last {a['lot']}"
+            lot = game.square(a["square"])["name"] if a["lot"] == "property" else t(lang, f"dec.lot.{a['lot']}")
             leader = a["high_bidder"]
-            lead = f"{money}{a['high_bid']} by {game.names[leader]}" if leader is not None else "no bid"
-            return f"Auction of {lot}: {lead}. bid N / pass"
+            lead = (
+                t(lang, "dec.lead", amount=cash(a["high_bid"]), player=game.names[leader])
+                if leader is not None
+                else t(lang, "dec.no_bid")
+            )
+            return t(lang, "dec.auction", lot=lot, lead=lead)
         mine = [d for d in game.debts if d["debtor"] == table.me]
         if mine:
-            return f"You owe {money}{mine[0]['amount']}: sell, mortgage or trade, then pay (or bankrupt)"
+            return t(lang, "dec.owe", amount=cash(mine[0]["amount"]))
         if game.buy_square is not None:
             info = game.square(game.buy_square)
-            return f"Buy {info['name']} for {money}{info['price']}? buy (b) / decline (d)"
+            return t(lang, "dec.buy", square=info["name"], price=cash(info["price"]))
         legal = {a["type"] for a in table.legal()}
         if "keep_mortgaged" in legal:
-            return "You received a mortgaged deed: unmortgage it or keep it (10% fee)"
+            return t(lang, "dec.keep")
         if "roll" in legal:
-            extra = " (or fine / card to leave jail first)" if game.player(table.me)["in_jail"] else ""
-            return f"Your turn: roll (r){extra}"
+            extra = t(lang, "dec.jail_extra") if game.player(table.me)["in_jail"] else ""
+            return t(lang, "dec.roll", extra=extra)
         if "end_turn" in legal:
-            return "Build, mortgage, trade... or end your turn (e)"
-        return "Your move"
+            return t(lang, "dec.end")
+        return t(lang, "dec.move")
 
     def _log(self) -> board_view.Fragments:
         rows = max(1, self.app.output.get_size().rows - 15) if self.app.is_running else 8
@@ -256,24 +289,36 @@ class ConsoleApp:
         if not legal:
             return [("class:hint", "")]
         words = sorted({command_for(a, self.table.game).split(" ")[0] for a in legal})
-        return [("class:hint", "you can: " + ", ".join(words))]
+        return [("class:hint", t(self.table.lang, "hints", words=", ".join(words)))]
 
 
 def deed_lines(table: LocalTable, square: int) -> list[str]:
     """A title deed as log lines."""
-    game = table.game
+    game, lang = table.game, table.lang
     info: dict[str, Any] = game.square(square)
-    money = game.currency
-    owner = game.names[info["owner"]] if info.get("owner") is not None else "the bank"
-    lines = [f"{info['name']}: price {money}{info.get('price', '-')}, owned by {owner}"]
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    owner = game.names[info["owner"]] if info.get("owner") is not None else t(lang, "party.bank")
+    price = cash(info["price"]) if "price" in info else "-"
+    lines = [t(lang, "deed.title", name=info["name"], price=price, owner=owner)]
     if info["kind"] == "street":
         rents = info["rents"]
         lines.append(
-            f"  rent {money}{rents[0]} (x2 with the group), houses {', '.join(f'{money}{r}' for r in rents[1:5])}, "
-            f"hotel {money}{rents[5]}; house {money}{info['house_cost']}, mortgage {money}{info['mortgage_value']}"
+            t(
+                lang,
+                "deed.street",
+                rent=cash(rents[0]),
+                houses=", ".join(cash(r) for r in rents[1:5]),
+                hotel=cash(rents[5]),
+                house=cash(info["house_cost"]),
+                mortgage=cash(info["mortgage_value"]),
+            )
         )
     elif info["kind"] == "railway":
-        lines.append(f"  rent {money}25 / 50 / 100 / 200 for 1-4 railways; mortgage {money}{info['mortgage_value']}")
+        rents = {f"r{i + 1}": cash(25 << i) for i in range(4)}
+        lines.append(t(lang, "deed.railway", mortgage=cash(info["mortgage_value"]), **rents))
     elif info["kind"] == "utility":
-        lines.append(f"  rent 4x the dice (10x with both); mortgage {money}{info['mortgage_value']}")
+        lines.append(t(lang, "deed.utility", mortgage=cash(info["mortgage_value"])))
     return lines

@@ -12,6 +12,7 @@ from typing import Any
 
 from lanopoly._core import Game
 from lanopoly.console.names import find_squares, fold
+from lanopoly.i18n import ALIASES, t
 
 Action = dict[str, Any]
 
@@ -28,36 +29,44 @@ class Local:
     argument: str = ""
 
 
-# name, aliases, argument hint, description: the help table and the completer read this.
-COMMANDS: list[tuple[str, tuple[str, ...], str, str]] = [
-    ("roll", ("r",), "", "roll the dice (in jail: try for a double)"),
-    ("buy", ("b",), "", "buy the property you landed on"),
-    ("decline", ("d", "no"), "", "do not buy it (it goes to auction)"),
-    ("bid", (), "AMOUNT", "bid in the running auction"),
-    ("pass", ("p",), "", "leave the running auction"),
-    ("build", (), "PROPERTY", "add a house (or the hotel) to a street"),
-    ("sell", (), "PROPERTY", "sell one house (or the hotel) back to the bank at half price"),
-    ("selldown", (), "PROPERTY L1 L2 [L3]", "sell a whole colour group down to these levels (5 = hotel)"),
-    ("mortgage", ("m",), "PROPERTY", "mortgage a property for half its price"),
-    ("unmortgage", ("u", "lift"), "PROPERTY", "lift a mortgage (value + 10%)"),
-    ("keep", (), "PROPERTY", "keep a mortgaged property you received mortgaged (pay the 10% fee)"),
-    ("fine", (), "", "in jail: pay the fine before rolling"),
-    ("card", (), "", "in jail: use a get-out-of-jail card"),
-    ("pay", (), "", "pay your oldest debt"),
-    ("bankrupt", (), "", "declare bankruptcy (only when you cannot raise the money)"),
-    ("claim", (), "PROPERTY", "claim rent due to you on a property (rent-claim rules)"),
-    ("trade", (), "PLAYER give ITEMS for ITEMS", "offer a trade: ITEMS are properties, $cash, 'jail card'"),
-    ("accept", (), "PLAYER", "accept the trade offered by PLAYER"),
-    ("reject", (), "PLAYER", "reject the trade offered by PLAYER"),
-    ("cancel", (), "", "withdraw your trade offer"),
-    ("end", ("e",), "", "end your turn"),
-    ("endgame", (), "", "end a timed game now (richest wins)"),
-    ("info", ("i",), "PROPERTY", "show a property's title deed"),
-    ("help", ("h", "?"), "", "show the commands"),
-    ("quit", ("q", "exit"), "", "leave the game"),
+# name, aliases, argument hint: the help table and the completer read this; the descriptions
+# are the texts "cmd.NAME" of each language (lanopoly.i18n).
+COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
+    ("roll", ("r",), ""),
+    ("buy", ("b",), ""),
+    ("decline", ("d", "no"), ""),
+    ("bid", (), "AMOUNT"),
+    ("pass", ("p",), ""),
+    ("build", (), "PROPERTY"),
+    ("sell", (), "PROPERTY"),
+    ("selldown", (), "PROPERTY L1 L2 [L3]"),
+    ("mortgage", ("m",), "PROPERTY"),
+    ("unmortgage", ("u", "lift"), "PROPERTY"),
+    ("keep", (), "PROPERTY"),
+    ("fine", (), ""),
+    ("card", (), ""),
+    ("pay", (), ""),
+    ("bankrupt", (), ""),
+    ("claim", (), "PROPERTY"),
+    ("trade", (), "PLAYER give ITEMS for ITEMS"),
+    ("accept", (), "PLAYER"),
+    ("reject", (), "PLAYER"),
+    ("cancel", (), ""),
+    ("end", ("e",), ""),
+    ("endgame", (), ""),
+    ("info", ("i",), "PROPERTY"),
+    ("help", ("h", "?"), ""),
+    ("quit", ("q", "exit"), ""),
 ]
 
-_ALIASES = {alias: name for name, aliases, _, _ in COMMANDS for alias in (name, *aliases)}
+_ALIASES = {alias: name for name, aliases, _ in COMMANDS for alias in (name, *aliases)}
+
+
+def command_words(lang: str = "en") -> dict[str, str]:
+    """Every word that names a command (folded) in ``lang``: the English ones and the language's."""
+    return {**{fold(alias): name for alias, name in ALIASES.get(lang, {}).items()}, **_ALIASES}
+
+
 _SIMPLE = {
     "roll": "roll",
     "buy": "buy",
@@ -81,18 +90,18 @@ _ON_SQUARE = {
 }
 
 
-def one_square(game: Game, text: str) -> int:
+def one_square(game: Game, text: str, lang: str = "en") -> int:
     """The one property ``text`` names, or a CommandError saying which ones it could be."""
     found = find_squares(game, text)
     if not found:
-        raise CommandError(f"no property called {text.strip()!r}")
+        raise CommandError(t(lang, "err.no_property", text=text.strip()))
     if len(found) > 1:
         names = ", ".join(game.square(s)["name"] for s in found[:6])
-        raise CommandError(f"{text.strip()!r} could be {names}: say more")
+        raise CommandError(t(lang, "err.could_be", text=text.strip(), names=names))
     return found[0]
 
 
-def one_player(game: Game, text: str) -> int:
+def one_player(game: Game, text: str, lang: str = "en") -> int:
     """The seat ``text`` names (a name, a name's start, or a seat number from 1)."""
     want = fold(text.strip())
     if want.isdigit() and 1 <= int(want) <= game.num_players:
@@ -101,11 +110,11 @@ def one_player(game: Game, text: str) -> int:
         s for s, n in enumerate(game.names) if fold(n).startswith(want)
     ]
     if len(seats) != 1:
-        raise CommandError(f"no single player called {text.strip()!r}; players: {', '.join(game.names)}")
+        raise CommandError(t(lang, "err.no_player", text=text.strip(), players=", ".join(game.names)))
     return seats[0]
 
 
-def parse_items(game: Game, text: str) -> dict[str, Any]:
+def parse_items(game: Game, text: str, lang: str = "en") -> dict[str, Any]:
     """Trade items: comma-separated properties, '$100' or '100' cash, 'jail card'."""
     bundle: dict[str, Any] = {"properties": [], "cash": 0, "jail_cards": []}
     for raw in filter(None, (part.strip() for part in re.split(r",|\band\b", text))):
@@ -119,68 +128,73 @@ def parse_items(game: Game, text: str) -> dict[str, Any]:
         elif item in ("nothing", "rien"):
             continue
         else:
-            bundle["properties"].append(one_square(game, raw))
+            bundle["properties"].append(one_square(game, raw, lang))
     return bundle
 
 
-def parse(game: Game, seat: int, text: str) -> Action | Local:
-    """Turn one typed line into a move for ``seat`` or a console command."""
+def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
+    """Turn one typed line into a move for ``seat`` or a console command. The command words are
+    English in every language; ``lang`` adds its own words and says the errors in that language."""
     words = text.strip().split(maxsplit=1)
     if not words:
-        raise CommandError("type a command, or 'help'")
-    name = _ALIASES.get(fold(words[0]))
+        raise CommandError(t(lang, "err.empty"))
+    name = command_words(lang).get(fold(words[0]))
     rest = words[1] if len(words) > 1 else ""
     if name is None:
-        raise CommandError(f"unknown command {words[0]!r}; type 'help' for the list")
+        raise CommandError(t(lang, "err.unknown", word=words[0]))
     if name in ("help", "quit", "info"):
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}
     if name in _ON_SQUARE:
         if not rest:
-            raise CommandError(f"{name} what? e.g. '{name} boardwalk'")
-        return {"type": _ON_SQUARE[name], "player": seat, "square": one_square(game, rest)}
+            raise CommandError(t(lang, "err.what", name=name, example=str(game.square(39)["name"]).lower()))
+        return {"type": _ON_SQUARE[name], "player": seat, "square": one_square(game, rest, lang)}
     if name == "bid":
-        amount = re.fullmatch(r"[$€]?\s*(\d+)", rest.strip())
+        amount = re.fullmatch(r"[$€]?\s*(\d+)\s*[$€]?", rest.strip())
         if not amount:
-            raise CommandError("bid how much? e.g. 'bid 120'")
+            raise CommandError(t(lang, "err.bid"))
         return {"type": "bid", "player": seat, "amount": int(amount.group(1))}
     if name == "selldown":
-        return _selldown(game, seat, rest)
+        return _selldown(game, seat, rest, lang)
     if name in ("accept", "reject"):
-        return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest)}
+        return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest, lang)}
     assert name == "trade"
-    return _trade(game, seat, rest)
+    return _trade(game, seat, rest, lang)
 
 
-def _selldown(game: Game, seat: int, rest: str) -> Action:
+def _selldown(game: Game, seat: int, rest: str, lang: str) -> Action:
     parts = rest.split()
     levels = [p for p in parts if p.isdigit() and len(p) == 1]
     street = " ".join(p for p in parts if p not in levels)
-    square = one_square(game, street)
+    square = one_square(game, street, lang)
     info = game.square(square)
     if info["kind"] != "street":
-        raise CommandError("only streets have buildings")
+        raise CommandError(t(lang, "err.streets_only"))
     return {"type": "sell_down", "player": seat, "group": info["group"], "levels": [int(x) for x in levels]}
 
 
-def _trade(game: Game, seat: int, rest: str) -> Action:
+def _trade(game: Game, seat: int, rest: str, lang: str) -> Action:
     match = re.fullmatch(r"(.+?)\s+give\s+(.*?)\s+for\s+(.*)", rest.strip(), flags=re.IGNORECASE)
     if not match:
-        raise CommandError("trade PLAYER give ITEMS for ITEMS, e.g. 'trade dog give baltic, $50 for boardwalk'")
-    to = one_player(game, match.group(1))
-    give = parse_items(game, match.group(2))
-    get = parse_items(game, match.group(3))
+        raise CommandError(t(lang, "err.trade"))
+    to = one_player(game, match.group(1), lang)
+    give = parse_items(game, match.group(2), lang)
+    get = parse_items(game, match.group(3), lang)
     return {"type": "propose_trade", "player": seat, "to": to, "give": give, "get": get}
 
 
-def help_text() -> str:
-    """The command table, one line each."""
+def help_text(lang: str = "en") -> str:
+    """The command table, one line each, with the language's own words for the commands."""
+    own: dict[str, list[str]] = {}
+    for alias, name in ALIASES.get(lang, {}).items():
+        own.setdefault(name, []).append(alias)
     lines = []
-    for name, aliases, args, what in COMMANDS:
-        alias = f" ({', '.join(aliases)})" if aliases else ""
+    for name, aliases, args in COMMANDS:
+        words = [*own.get(name, []), *aliases]
+        alias = f" ({', '.join(words)})" if words else ""
         usage = f"{name} {args}".strip() + alias
-        lines.append(f"  {usage:<38} {what}")
+        lines.append(f"  {usage:<38} {t(lang, 'cmd.' + name)}")
     return "\n".join(lines)
 
 

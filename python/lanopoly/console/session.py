@@ -2,24 +2,116 @@
 
 The table owns the game and the log of sentences; the user interface only reads it and sends the
 person's commands. Bots and chance move the game on one step at a time, so the screen can show
-each step.
+each step. The table also follows the events for the end-of-game summary: who held which deed
+for how many turns, and the rent each player paid and received.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from lanopoly._core import Game, Rules
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
+from lanopoly.i18n import money, t
 from lanopoly.log import GameLog
 
 Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player at the end: net worth (0 when bankrupt), rent paid and received, and the deed
+    held longest (square, turns) if any."""
+
+    seat: int
+    name: str
+    bankrupt: bool
+    net_worth: int
+    rent_paid: int
+    rent_received: int
+    longest: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The end of a game: the winner, each player's standing, and the longest holding of all
+    (seat, square, turns)."""
+
+    winner: int | None
+    rounds: int
+    standings: list[Standing]
+    record: tuple[int, int, int] | None
+
+
+class Ledger:
+    """What the summary needs, followed event by event: deed holdings measured in turns started
+    while held, and rent payments between players."""
+
+    def __init__(self, players: int) -> None:
+        self.turns = 0
+        self.holder: dict[int, tuple[int, int]] = {}  # square -> (seat, since turn)
+        self.held: dict[tuple[int, int], int] = {}  # (seat, square) -> turns, closed holdings
+        self.rent_paid = [0] * players
+        self.rent_received = [0] * players
+
+    def see(self, event: Event) -> None:
+        kind = event["type"]
+        if kind == "turn_started":
+            self.turns += 1
+        elif kind in ("bought", "deed_dealt") or (kind == "auction_won" and "square" in event):
+            self._hand(event["square"], event["player"])
+        elif kind == "property_transferred":
+            self._hand(event["square"], event["to"])
+        elif kind == "payment" and event["reason"] == "rent":
+            if isinstance(event["from"], dict):
+                self.rent_paid[event["from"]["player"]] += event["amount"]
+            if isinstance(event["to"], dict):
+                self.rent_received[event["to"]["player"]] += event["amount"]
+
+    def _hand(self, square: int, seat: int | None) -> None:
+        previous = self.holder.pop(square, None)
+        if previous is not None:
+            key = (previous[0], square)
+            self.held[key] = self.held.get(key, 0) + self.turns - previous[1]
+        if seat is not None:
+            self.holder[square] = (seat, self.turns)
+
+    def holdings(self) -> dict[tuple[int, int], int]:
+        """Turns each (seat, square) was held, the current holdings counted up to now."""
+        out = dict(self.held)
+        for square, (seat, since) in self.holder.items():
+            out[(seat, square)] = out.get((seat, square), 0) + self.turns - since
+        return out
+
+    def summary(self, game: Game) -> Summary:
+        holdings = self.holdings()
+        standings = []
+        for seat in range(game.num_players):
+            mine = [(turns, -square) for (s, square), turns in holdings.items() if s == seat]
+            longest = max(mine, default=None)
+            p = game.player(seat)
+            standings.append(
+                Standing(
+                    seat=seat,
+                    name=str(p["name"]),
+                    bankrupt=bool(p["bankrupt"]),
+                    net_worth=game.net_worth(seat),
+                    rent_paid=self.rent_paid[seat],
+                    rent_received=self.rent_received[seat],
+                    longest=(-longest[1], longest[0]) if longest else None,
+                )
+            )
+        best = max(((turns, -seat, -square) for (seat, square), turns in holdings.items()), default=None)
+        record = (-best[1], -best[2], best[0]) if best else None
+        return Summary(game.winner, game.round, standings, record)
 
 
 class LocalTable:
-    """One human seat (``me``) and bots in the others."""
+    """One human seat (``me``) and bots in the others; the log in the language ``lang``."""
 
     def __init__(
         self,
@@ -29,12 +121,16 @@ class LocalTable:
         rules: Rules | None = None,
         seed: int | None = None,
         bot: Callable[[], Policy] = SimpleBot,
+        lang: str = "en",
     ) -> None:
         self.game = Game(names, board=board, rules=rules, seed=seed)
         self.me = me
+        self.lang = lang
         self.bots: dict[int, Policy] = {seat: bot() for seat in range(len(names)) if seat != me}
         self.lines: list[str] = []
         self.record = GameLog.start(self.game)
+        self.ledger = Ledger(len(names))
+        self.summarized = False
 
     @property
     def my_move(self) -> bool:
@@ -70,10 +166,43 @@ class LocalTable:
             return []
         return self.game.legal_actions(self.me)
 
+    def summary(self) -> Summary:
+        """The standings so far (the final ones once the game is over)."""
+        return self.ledger.summary(self.game)
+
+    def summary_lines(self) -> list[str]:
+        """The end-of-game summary as log lines in the table's language."""
+        game, lang = self.game, self.lang
+        s = self.summary()
+        winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
+        lines = [t(lang, "end.title", rounds=s.rounds, winner=winner)]
+        for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
+            fields = {
+                "seat": row.seat + 1,
+                "name": row.name,
+                "worth": money(lang, game.currency, row.net_worth),
+                "paid": money(lang, game.currency, row.rent_paid),
+                "received": money(lang, game.currency, row.rent_received),
+            }
+            lines.append(t(lang, "end.bankrupt" if row.bankrupt else "end.player", **fields))
+            if row.longest is None:
+                lines.append(t(lang, "end.no_property"))
+            else:
+                square, turns = row.longest
+                lines.append(t(lang, "end.longest", square=game.square(square)["name"], turns=turns))
+        if s.record is not None:
+            seat, square, turns = s.record
+            lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
+        return lines
+
     def _apply(self, action: Action) -> None:
         events = self.game.apply(action)
         self.record.record(action, self.game)
         for event in events:
-            line = describe(self.game, event)
+            self.ledger.see(event)
+            line = describe(self.game, event, lang=self.lang)
             if line:
                 self.lines.append(line)
+        if self.game.is_over and not self.summarized:
+            self.summarized = True
+            self.lines.extend(self.summary_lines())

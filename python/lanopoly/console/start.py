@@ -1,0 +1,232 @@
+"""The start screen: name, token, bots, difficulty, board, rules preset (its options shown) and
+language, in a small full-screen form. Enter starts at once with what is shown, so the defaults
+put a newcomer into a game with one key.
+
+Keys: Up/Down (or Tab) choose a line, Left/Right change it, typing edits the name, Enter starts,
+Escape or Ctrl-C leaves.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, replace
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from lanopoly._core import Rules, boards
+from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
+
+DIFFICULTY_LEVELS = ("easy", "normal")
+ROWS = ("name", "token", "bots", "difficulty", "board", "rules", "language")
+_LABEL = 16
+
+STYLE = Style.from_dict(
+    {
+        "title": "bold",
+        "selected": "reverse bold",
+        "value": "bold",
+        "hint": "#888888",
+        "options": "",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the person chose: ``token`` indexes the eight tokens; ``name`` empty means the
+    token's name; ``rules`` is a preset name."""
+
+    name: str = ""
+    token: int = 0
+    bots: int = 3
+    difficulty: str = "normal"
+    board: str = "classic"
+    rules: str = "official"
+    lang: str = "en"
+
+    def player_name(self) -> str:
+        return self.name.strip() or TOKENS[self.lang][self.token]
+
+    def seat_names(self) -> list[str]:
+        """The person first, then the bots named after the other tokens."""
+        tokens = TOKENS[self.lang]
+        others = [name for i, name in enumerate(tokens) if i != self.token and name != self.player_name()]
+        return [self.player_name(), *others[: self.bots]]
+
+
+def option_text(lang: str, preset: str) -> str:
+    """A preset's options in words: "starting cash 1500, auctions yes, ..."."""
+    parts = []
+    for key, value in Rules.preset(preset).to_dict().items():
+        if f"opt.{key}" not in EN:
+            continue
+        if isinstance(value, bool):
+            shown = t(lang, "yes" if value else "no")
+        elif key == "rent_claim":
+            shown = t(lang, f"rent_claim.{value}")
+        elif key == "round_limit" and value == 0:
+            shown = t(lang, "opt.none")
+        else:
+            shown = str(value)
+        parts.append(f"{t(lang, 'opt.' + key)} {shown}")
+    return ", ".join(parts)
+
+
+class StartScreen:
+    """The form; ``run()`` gives the chosen Setup, or None if the person left."""
+
+    def __init__(self, setup: Setup, *, input: Input | None = None, output: Output | None = None) -> None:
+        self.setup = setup
+        self.row = 0
+        self.board_chosen = False
+        self.name = Buffer(multiline=False, accept_handler=self._start)
+        self.name.text = setup.name
+        label = Window(FormattedTextControl(lambda: self._label(0)), width=_LABEL, height=1)
+        body = HSplit(
+            [
+                Window(FormattedTextControl(lambda: [("class:title", " " + t(self.lang, "start.title"))]), height=2),
+                VSplit([label, Window(BufferControl(self.name), height=1)]),
+                Window(FormattedTextControl(self._rows), height=len(ROWS) - 1),
+                Window(height=1),
+                Window(FormattedTextControl(self._options), wrap_lines=True),
+                Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
+            ]
+        )
+        self.app: Application[Setup | None] = Application(
+            layout=Layout(body, focused_element=self.name),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    @property
+    def lang(self) -> str:
+        return self.setup.lang
+
+    async def run(self) -> Setup | None:
+        return await self.app.run_async()
+
+    # -- choosing ----------------------------------------------------------------------------
+
+    def choices(self, row: str) -> list[Any]:
+        """The values a line of the form may take."""
+        match row:
+            case "token":
+                return list(range(8))
+            case "bots":
+                return list(range(1, 8))
+            case "difficulty":
+                return list(DIFFICULTY_LEVELS)
+            case "board":
+                return list(boards())
+            case "rules":
+                return list(Rules.presets())
+            case "language":
+                return list(LANGUAGES)
+        return []
+
+    def _field(self, row: str) -> str:
+        return "lang" if row == "language" else row
+
+    def change(self, step: int) -> None:
+        """Move the selected line's value by ``step`` (wrapping around)."""
+        row = ROWS[self.row]
+        values = self.choices(row)
+        if not values:
+            return
+        current = getattr(self.setup, self._field(row))
+        index = values.index(current) if current in values else 0
+        value = values[(index + step) % len(values)]
+        self.setup = replace(self.setup, **{self._field(row): value})
+        if row == "board":
+            self.board_chosen = True
+        if row == "language" and not self.board_chosen:
+            self.setup = replace(self.setup, board=default_board(value))
+
+    def _start(self, buffer: Buffer) -> bool:
+        self.app.exit(result=replace(self.setup, name=buffer.text.strip()))
+        return True
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+        on_choice = Condition(lambda: self.row != 0)
+
+        @keys.add("down")
+        @keys.add("tab")
+        def _down(event: KeyPressEvent) -> None:
+            self.row = (self.row + 1) % len(ROWS)
+
+        @keys.add("up")
+        @keys.add("s-tab")
+        def _up(event: KeyPressEvent) -> None:
+            self.row = (self.row - 1) % len(ROWS)
+
+        @keys.add("right", filter=on_choice)
+        @keys.add("space", filter=on_choice)
+        def _next(event: KeyPressEvent) -> None:
+            self.change(1)
+
+        @keys.add("left", filter=on_choice)
+        def _previous(event: KeyPressEvent) -> None:
+            self.change(-1)
+
+        @keys.add("escape", eager=True)
+        @keys.add("c-c")
+        @keys.add("c-q")
+        def _leave(event: KeyPressEvent) -> None:
+            event.app.exit(result=None)
+
+        return keys
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _label(self, index: int) -> StyleAndTextTuples:
+        selected = index == self.row
+        text = f"{'>' if selected else ' '} {t(self.lang, 'start.' + ROWS[index])}:"
+        return [("class:selected" if selected else "", f"{text:<{_LABEL - 1}}"), ("", " ")]
+
+    def shown(self, row: str) -> str:
+        """The value of a line as the form shows it."""
+        s, lang = self.setup, self.lang
+        match row:
+            case "name":
+                return self.name.text or f"{s.player_name()} {t(lang, 'start.name_hint')}"
+            case "token":
+                return TOKENS[lang][s.token]
+            case "bots":
+                return str(s.bots)
+            case "difficulty":
+                return t(lang, f"difficulty.{s.difficulty}")
+            case "board":
+                return t(lang, f"board.{s.board}") if f"board.{s.board}" in EN else s.board
+            case "rules":
+                return s.rules
+            case "language":
+                return LANGUAGE_NAMES[s.lang]
+        return ""
+
+    def _rows(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for index, row in enumerate(ROWS[1:], start=1):
+            out.extend(self._label(index))
+            out.append(("class:value", f"< {self.shown(row)} >"))
+            out.append(("", "\n"))
+        return out[:-1]
+
+    def _options(self) -> StyleAndTextTuples:
+        lang = self.lang
+        width = self.app.output.get_size().columns - 2 if self.app.is_running else 78
+        text = textwrap.fill(f"{t(lang, 'start.options')} {option_text(lang, self.setup.rules)}", max(20, width))
+        return [("class:hint", textwrap.indent(text, " "))]

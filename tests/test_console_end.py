@@ -1,0 +1,136 @@
+"""The end of a game in the console: the winner, final net worths, rent paid and received, and
+who held which deed longest, computed from the events the table saw."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from conftest import dice
+from lanopoly import Rules, SimpleBot
+from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console.commands import command_for
+from lanopoly.describe import describe
+from lanopoly.i18n import money, t
+from test_console import _play_through_the_app
+
+
+def _to_the_end(table: LocalTable) -> None:
+    """Play every seat with SimpleBots (the person's seat too)."""
+    person = SimpleBot()
+    while not table.over:
+        if not table.step():
+            table.act(person.choose(table.game, table.me, table.game.legal_actions(table.me)))
+
+
+@pytest.mark.parametrize(("seed", "players", "preset"), [(1, 3, "official"), (2, 4, "speed"), (3, 2, "paris-quick")])
+def test_the_summary_matches_the_game(seed, players, preset):
+    names = ["ada", "bea", "cy", "dee"][:players]
+    table = LocalTable(names, me=0, rules=Rules.preset(preset, round_limit=40), seed=seed)
+    _to_the_end(table)
+    game, summary = table.game, table.summary()
+    assert summary.winner == game.winner is not None
+    assert summary.rounds == game.round
+    for row in summary.standings:
+        assert row.net_worth == game.net_worth(row.seat) == game.player(row.seat)["net_worth"]
+        assert row.bankrupt == game.player(row.seat)["bankrupt"]
+    # Rent only moves between players: what was paid was received.
+    paid = sum(r.rent_paid for r in summary.standings)
+    assert paid == sum(r.rent_received for r in summary.standings) > 0
+    # The holdings followed from the events agree with the owners at the end.
+    ledger = table.ledger
+    for square in range(40):
+        owner = game.square(square).get("owner")
+        assert (ledger.holder[square][0] if square in ledger.holder else None) == owner, square
+    holdings = ledger.holdings()
+    assert all(0 <= turns <= ledger.turns for turns in holdings.values())
+    for row in summary.standings:
+        if row.longest is not None:
+            square, turns = row.longest
+            assert turns == max(n for (s, _), n in holdings.items() if s == row.seat) == holdings[(row.seat, square)]
+    assert summary.record is not None
+    seat, square, turns = summary.record
+    assert turns == max(holdings.values()) == holdings[(seat, square)]
+    # The log ends with the summary, once.
+    lines = table.summary_lines()
+    assert table.lines[-len(lines) :] == lines
+    assert sum(line.startswith("Game over after") for line in table.lines) == 1
+    assert lines[0] == f"Game over after {game.round} rounds: {game.names[game.winner]} wins."
+    for row in summary.standings:
+        worth = money("en", "$", row.net_worth)
+        if not row.bankrupt:
+            assert f"{row.seat + 1}. {row.name}: net worth {worth}; rent paid ${row.rent_paid}" in "\n".join(lines)
+
+
+def test_rent_paid_and_received_are_counted_exactly():
+    """Scripted: seat 0 buys Baltic Avenue, seat 1 lands on it and pays $4 rent."""
+    table = LocalTable(["ada", "bea"], me=0, seed=0)
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 2))  # to Baltic Avenue
+    table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(1, 2))  # bea lands on Baltic Avenue
+    summary = table.summary()
+    assert [r.rent_paid for r in summary.standings] == [0, 4]
+    assert [r.rent_received for r in summary.standings] == [4, 0]
+    assert summary.standings[0].longest == (3, 1)  # held since the first turn; one more turn started
+    assert summary.standings[1].longest is None
+    assert summary.record == (0, 3, 1)
+
+
+def test_the_screen_shows_the_end_of_a_game_played_through_the_app():
+    table = LocalTable(["ada", "dog", "car"], me=0, rules=Rules(round_limit=12), seed=7, lang="fr")
+    status = _play_in_french(table)
+    assert status == 0
+    game = table.game
+    assert game.winner is not None
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    assert app.decision() == t("fr", "dec.game_over", winner=game.names[game.winner])
+    middle = ["".join(text for _, text in line) for line in app._middle()]
+    for seat in range(3):
+        row = table.summary().standings[seat]
+        assert f"fortune {money('fr', '$', row.net_worth)}" in middle[seat] or row.bankrupt
+    assert middle[game.winner].startswith(f" *{game.winner + 1}")
+    assert any(line.startswith("Partie terminée après") for line in table.lines)
+    assert any(line == describe(game, {"type": "game_over", "winner": game.winner}, lang="fr") for line in table.lines)
+
+
+def _play_in_french(table: LocalTable) -> int:
+    """Like test_console's driver: the commands a bot chooses are typed (English command words
+    work in every language); the game ends in French and 'quitter' leaves."""
+    person = SimpleBot()
+
+    async def session() -> int:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=DummyOutput())
+            running = asyncio.create_task(app.run())
+            deadline = time.monotonic() + 120
+            while not table.over and time.monotonic() < deadline:
+                await asyncio.sleep(0.001)
+                if not table.my_move:
+                    continue
+                action = person.choose(table.game, table.me, table.game.legal_actions(table.me))
+                command = command_for(action, table.game)
+                applied = len(table.record.inputs)
+                pipe.send_text(command + "\r")
+                while len(table.record.inputs) == applied and time.monotonic() < deadline:
+                    await asyncio.sleep(0.001)
+            assert table.over
+            assert app.decision().startswith("Partie terminée")
+            pipe.send_text("quitter\r")
+            return await asyncio.wait_for(running, timeout=30)
+
+    return asyncio.run(session())
+
+
+def test_the_english_driver_still_sees_game_over():
+    table = LocalTable(["ada", "dog"], me=0, rules=Rules(round_limit=5), seed=9)
+    status, _ = _play_through_the_app(table)
+    assert status == 0 and table.lines[-1].startswith("Longest holder:")

@@ -1,0 +1,257 @@
+"""The console's languages: every text in every language, the locale, French games on the Paris board."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from prompt_toolkit.output import DummyOutput
+
+from conftest import started
+from lanopoly import Game, IllegalAction
+from lanopoly.__main__ import main
+from lanopoly.console import ConsoleApp, Setup
+from lanopoly.console import table_for as make_table
+from lanopoly.console.board_view import render
+from lanopoly.console.commands import COMMANDS, CommandError, help_text, parse
+from lanopoly.describe import describe
+from lanopoly.i18n import ALIASES, EN, LANGUAGES, TEXTS, TOKENS, default_board, detect, money, normalize, t
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_every_text_with_the_same_fields(lang):
+    table = TEXTS[lang]
+    assert set(table) == set(EN), (set(EN) - set(table), set(table) - set(EN))
+    for key, template in table.items():
+        assert template.strip(), key
+        assert _fields(template) == _fields(EN[key]), key
+    for name, _, _ in COMMANDS:
+        assert f"cmd.{name}" in table
+
+
+def test_other_languages_are_translated_not_copied():
+    for lang in ("fr", "it", "no"):
+        same = [k for k in EN if TEXTS[lang][k] == EN[k] and _fields(EN[k]) != {"text"} and len(EN[k]) > 12]
+        assert not same, (lang, same)
+
+
+_ARGUMENTS = {
+    "bid": "120",
+    "selldown": "boardwalk 1 2",
+    "trade": "car give $5 for baltic",
+    "accept": "car",
+    "reject": "2",
+}
+
+
+def test_tokens_and_aliases():
+    assert TOKENS["en"] == Game(8).names
+    assert TOKENS["fr"] == Game(8, board="paris").names  # the engine's Paris edition names them so
+    for lang in LANGUAGES:
+        assert len(set(TOKENS[lang])) == 8
+    english = {name for name, _, _ in COMMANDS} | {a for _, aliases, _ in COMMANDS for a in aliases}
+    game = started(3)
+    args_of = {name: args for name, _, args in COMMANDS}
+    for lang, aliases in ALIASES.items():
+        for alias, name in aliases.items():
+            assert name in english and alias not in english, (lang, alias)
+            rest = _ARGUMENTS.get(name, "boardwalk" if args_of[name] else "")
+            assert parse(game, 0, f"{alias} {rest}", lang) == parse(game, 0, f"{name} {rest}"), (lang, alias)
+    assert parse(game, 0, "lancer", "fr") == {"type": "roll", "player": 0}
+    assert parse(game, 0, "acheter", "fr") == {"type": "buy", "player": 0}
+    assert parse(game, 0, "hypothéquer boardwalk", "fr") == {"type": "mortgage", "player": 0, "square": 39}
+    assert parse(game, 0, "tira", "it") == {"type": "roll", "player": 0}
+    assert parse(game, 0, "kjøp", "no") == parse(game, 0, "kjop", "no") == {"type": "buy", "player": 0}
+    assert parse(game, 0, "roll", "no") == {"type": "roll", "player": 0}  # English words work everywhere
+    with pytest.raises(CommandError, match="unknown command"):
+        parse(game, 0, "lancer")  # French words only in French
+    with pytest.raises(CommandError, match="commande inconnue"):
+        parse(game, 0, "danser", "fr")
+    with pytest.raises(CommandError, match="enchérir de combien"):
+        parse(game, 0, "bid beaucoup", "fr")
+    assert "lancer les dés" in help_text("fr") and "(lancer, r)" in help_text("fr")
+
+
+def _events(game: Game) -> list[dict[str, object]]:
+    """At least one event of every kind the engine sends, with every variant of its wording."""
+    me, bank = {"player": 0}, "bank"
+    reasons = [k.split(".", 1)[1] for k in EN if k.startswith("reason.")]
+    events: list[dict[str, object]] = [
+        {"type": "payment", "from": me, "to": to, "amount": 50, "reason": r}
+        for r in reasons
+        for to in (bank, "jackpot")
+    ]
+    events += [
+        {"type": "order_roll", "player": 0, "total": 7},
+        {"type": "first_player", "player": 1},
+        {"type": "deed_dealt", "player": 1, "square": 39},
+        {"type": "rolled", "player": 0, "dice": [3, 3]},
+        {"type": "rolled", "player": 0, "dice": [3, 4]},
+        {"type": "moved", "player": 0, "from": 3, "to": 10},
+        {"type": "moved", "player": 0, "from": 3, "to": 11},
+        {"type": "passed_go", "player": 0},
+        {"type": "card_drawn", "player": 0, "deck": "chance", "card": 0},
+        {"type": "card_drawn", "player": 0, "deck": "community_chest", "card": 1},
+        {"type": "went_to_jail", "player": 0},
+        *({"type": "left_jail", "player": 0, "how": how} for how in ("fine", "card", "double", "third_failure")),
+        {"type": "stayed_in_jail", "player": 0, "attempts": 2},
+        {"type": "bought", "player": 0, "square": 39},
+        {"type": "declined", "player": 0, "square": 39},
+        {"type": "auction_started", "square": 39},
+        {"type": "shortage_auction_started", "hotel": True},
+        {"type": "shortage_auction_started", "hotel": False},
+        {"type": "bid", "player": 1, "amount": 120},
+        {"type": "passed_auction", "player": 1},
+        {"type": "auction_won", "player": 1, "square": 39, "price": 120},
+        {"type": "shortage_auction_won", "player": 1, "hotel": True, "price": 20},
+        {"type": "shortage_auction_won", "player": 1, "hotel": False, "price": 20},
+        {"type": "auction_unsold", "square": 39},
+        *({"type": "built", "player": 0, "square": 39, "level": n} for n in (1, 3, 5)),
+        *({"type": "sold_building", "player": 0, "square": 39, "level": n} for n in (0, 1, 4)),
+        {"type": "mortgaged", "player": 0, "square": 39},
+        {"type": "unmortgaged", "player": 0, "square": 39},
+        {"type": "kept_mortgaged", "player": 0, "square": 39},
+        {"type": "rent_due", "owner": 0, "payer": 1, "square": 39, "amount": 50},
+        {"type": "rent_lapsed", "owner": 0, "payer": 1, "square": 39},
+        {"type": "debt_owed", "debtor": 1, "creditor": me, "amount": 50},
+        {"type": "trade_proposed", "offer": {"from": 0, "to": 1, "give": {}, "get": {}}},
+        {"type": "trade_accepted", "from": 0, "to": 1, "give": {}, "get": {}},
+        {"type": "trade_rejected", "from": 0, "to": 1},
+        {"type": "trade_cancelled", "from": 0},
+        {"type": "property_transferred", "from": 0, "to": 1, "square": 39},
+        {"type": "property_transferred", "from": 0, "to": None, "square": 39},
+        {"type": "bankrupt", "player": 1, "creditor": bank},
+        {"type": "turn_started", "player": 0, "round": 0},
+        {"type": "game_over", "winner": 0},
+    ]
+    return events
+
+
+@pytest.mark.parametrize("board", ["classic", "paris"])
+def test_every_event_has_a_sentence_in_every_language(board):
+    game = started(3, board=board)
+    for event in _events(game):
+        english = describe(game, event, payments=True)
+        assert english == describe(game, event, payments=True, lang="en")
+        for lang in LANGUAGES:
+            line = describe(game, event, payments=True, lang=lang)
+            assert isinstance(line, str) and line, (lang, event)
+            assert not line.startswith(f"{event['type']}:") and "{" not in line, (lang, line)
+            if lang != "en" and event["type"] not in ("rolled", "passed_auction", "deed_dealt"):
+                assert line != english, (lang, line)
+    assert describe(game, {"type": "turn_ended", "player": 0}, lang="fr") is None
+
+
+def test_english_sentences_are_unchanged():
+    game = started(3)
+    assert describe(game, {"type": "bought", "player": 0, "square": 39}) == "dog buys Boardwalk for $400."
+    assert describe(game, {"type": "built", "player": 0, "square": 39, "level": 1}) == (
+        "dog builds on Boardwalk: now 1 house."
+    )
+    paris = started(3, board="paris")
+    event = {"type": "bought", "player": 0, "square": 39}
+    assert describe(paris, event) == "chien buys Rue de la Paix for €400."
+    assert describe(paris, event, lang="fr") == "chien achète Rue de la Paix pour 400 €."
+    assert describe(paris, event, lang="it") == "chien compra Rue de la Paix per 400 €."
+    assert describe(paris, event, lang="no") == "chien kjøper Rue de la Paix for 400 €."
+    assert money("en", "$", 5) == "$5" and money("fr", "€", 5) == "5 €"
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "it_IT.UTF-8"}, "it"),
+        ({"LANG": "nb_NO.UTF-8"}, "no"),
+        ({"LANG": "nn_NO"}, "no"),
+        ({"LANG": "no_NO"}, "no"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "POSIX"}, "en"),
+        ({"LANG": "fr_CA.UTF-8", "LC_MESSAGES": "it_IT.UTF-8"}, "it"),
+        ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "it_IT", "LC_ALL": "nb_NO.UTF-8"}, "no"),
+        ({"LANG": "fr_FR.UTF-8", "LC_ALL": ""}, "fr"),
+        ({"LANG": "en_GB.UTF-8", "LC_ALL": "fr_BE@euro"}, "fr"),
+    ],
+)
+def test_the_language_comes_from_the_locale(environ, lang):
+    assert detect(environ) == lang
+
+
+def test_languages_bring_their_board():
+    assert default_board("fr") == "paris"
+    assert [default_board(lang) for lang in ("en", "it", "no")] == ["classic"] * 3
+    assert normalize("fr-FR") == "fr" and normalize("xx") is None
+
+
+@pytest.fixture
+def chosen(monkeypatch):
+    """What `lanopoly` would start the console with (the console itself is not run)."""
+    calls: list[tuple[Setup, bool]] = []
+
+    def fake(setup: Setup, *, ask: bool, seed: int | None = None, rounds: int = 0, delay: float = 0.3) -> int:
+        calls.append((setup, ask))
+        return 0
+
+    monkeypatch.setattr("lanopoly.console.play_console", fake)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    return calls
+
+
+def test_the_command_line_picks_language_board_and_start_screen(chosen, monkeypatch):
+    assert main(["play", "--players", "3"]) == 0
+    assert chosen[-1] == (Setup(bots=2, board="classic", lang="en"), False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["play"]) == 0
+    assert chosen[-1] == (Setup(board="paris", lang="fr"), True)  # no --players: the start screen
+    assert main(["play", "--lang", "it", "--name", "ada", "--difficulty", "easy"]) == 0
+    assert chosen[-1] == (Setup(name="ada", difficulty="easy", board="classic", lang="it"), True)
+    assert main(["--lang", "fr", "--board", "classic", "--players", "2", "play"]) == 0
+    assert chosen[-1] == (Setup(bots=1, board="classic", lang="fr"), False)
+
+
+def test_a_french_game_speaks_french_on_the_paris_board():
+    table = make_table(Setup(lang="fr", board=default_board("fr")), seed=2)
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    assert app.feedback[1].startswith("« aide »")
+    assert table.game.board == "paris" and table.game.currency == "€"
+    assert table.game.names == ["chien", "chapeau haut-de-forme", "voiture", "cuirassé"]
+    while not table.my_move:
+        table.step()
+    assert any(line.endswith("pour le premier tour.") for line in table.lines), table.lines
+    assert any(line.startswith("-- Tour 1 : à ") for line in table.lines), table.lines
+    assert app.decision() == "À vous : lancer (r)"
+    board = "".join(text for _, text in render(table.game, 0, app._middle()))
+    assert "Paix" in board and "Cham" in board and "Boar" not in board
+    assert "1 chien" in board and "1500 €" in board and "titres" in board
+    app.execute("danser")
+    assert app.feedback == ("class:error", "commande inconnue 'danser' ; tapez « aide » pour la liste")
+    app.execute("info rue de la paix")
+    assert table.lines[-2] == "Rue de la Paix : prix 400 €, appartient à la banque"
+    app.execute("aide")
+    assert "Commandes :" in table.lines and app.feedback[1] == t("fr", "help.where")
+    before = len(table.lines)
+    app.execute("lancer")
+    assert app.feedback == ("class:hint", "ok : lancer")
+    table.step()  # the dice
+    assert table.lines[before].startswith("chien lance ")
+    with pytest.raises(IllegalAction):
+        table.act({"type": "roll", "player": 1})
+
+
+@pytest.mark.parametrize("lang", ["it", "no"])
+def test_italian_and_norwegian_games_keep_the_classic_board(lang):
+    table = make_table(Setup(lang=lang, board=default_board(lang)), seed=3)
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    while not table.my_move:
+        table.step()
+    assert table.game.board == "classic"
+    assert table.game.names[0] == TOKENS[lang][0]
+    assert app.decision() == t(lang, "dec.roll", extra="")
+    assert any(line.startswith(t(lang, "ev.turn_started", round=1, player="", cash="")[:6]) for line in table.lines)

@@ -1,0 +1,155 @@
+"""The start screen, driven by keys on a pipe: Enter starts a game with the defaults at once;
+arrows and typing choose the name, token, bots, difficulty, board, rules and language."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanopoly import Rules, SimpleBot
+from lanopoly.console import ConsoleApp, Setup, StartScreen, session
+from lanopoly.console.start import option_text
+
+DOWN, UP, RIGHT, LEFT, ENTER = "\x1b[B", "\x1b[A", "\x1b[C", "\x1b[D", "\r"
+
+
+def _choose(setup: Setup, keys: str) -> Setup | None:
+    """Run the start screen alone on a pipe, typing ``keys``."""
+
+    async def run() -> Setup | None:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(setup, input=pipe, output=DummyOutput())
+            running = asyncio.create_task(screen.run())
+            await asyncio.sleep(0.05)
+            pipe.send_text(keys)
+            return await asyncio.wait_for(running, timeout=10)
+
+    return asyncio.run(run())
+
+
+def _start(setup: Setup, keys: str) -> tuple[ConsoleApp | None, int, float]:
+    """The start screen then the game, on one pipe; returns the game screen (None if the person
+    left), the exit status and the seconds from Enter to the game screen."""
+    opened: list[ConsoleApp] = []
+
+    async def run() -> tuple[int, float]:
+        with create_pipe_input() as pipe:
+            running = asyncio.create_task(
+                session(setup, ask=True, seed=1, delay=0, input=pipe, output=DummyOutput(), started=opened.append)
+            )
+            await asyncio.sleep(0.05)
+            began = time.monotonic()
+            pipe.send_text(keys)
+            while not opened and not running.done():
+                await asyncio.sleep(0.005)
+            took = time.monotonic() - began
+            if opened:
+                while not opened[0].app.is_running:
+                    await asyncio.sleep(0.005)
+                pipe.send_text("quit\r")
+            return await asyncio.wait_for(running, timeout=10), took
+
+    status, took = asyncio.run(run())
+    return (opened[0] if opened else None), status, took
+
+
+def test_enter_starts_a_game_with_the_defaults_at_once():
+    app, status, took = _start(Setup(), ENTER)
+    assert status == 0 and app is not None
+    assert took < 2
+    game = app.table.game
+    assert game.names == ["dog", "top hat", "car", "battleship"]
+    assert game.board == "classic" and game.rules == Rules()
+    assert app.table.lang == "en" and app.table.me == 0
+    assert app.table.lines  # the bots started playing (order rolls at least)
+
+
+def test_the_defaults_come_from_the_command_line_and_language():
+    assert _choose(Setup(board="paris", lang="fr"), ENTER) == Setup(board="paris", lang="fr")
+    app, _, _ = _start(Setup(board="paris", lang="fr", bots=1), ENTER)
+    assert app is not None and app.table.game.names == ["chien", "chapeau haut-de-forme"]
+    assert app.decision() in ("On attend chapeau haut-de-forme...", "Dés et cartes...", "À vous : lancer (r)")
+
+
+def test_every_choice_is_made_with_arrows_and_typing():
+    keys = "ada" + DOWN + RIGHT + RIGHT + DOWN + LEFT + DOWN + LEFT + DOWN + RIGHT + DOWN + RIGHT + DOWN + RIGHT
+    chosen = _choose(Setup(), keys + ENTER)
+    assert chosen == Setup(name="ada", token=2, bots=2, difficulty="easy", board="paris", rules="paris-app", lang="fr")
+    app, status, _ = _start(Setup(), keys + ENTER)
+    assert status == 0 and app is not None
+    table = app.table
+    # ada plays the car: the bots take the other tokens, in French since the language is French.
+    assert table.game.names == ["ada", "chien", "chapeau haut-de-forme"]
+    assert table.game.board == "paris" and table.game.rules == Rules.preset("paris-app")
+    assert all(isinstance(bot, SimpleBot) for bot in table.bots.values())  # easy
+    assert table.lang == "fr"
+
+
+def test_lines_wrap_around_and_the_language_brings_its_board():
+    # Up from the name goes to the language; French brings the Paris board.
+    assert _choose(Setup(), UP + RIGHT + ENTER) == Setup(board="paris", lang="fr")
+    # A board chosen by hand stays when the language changes.
+    assert _choose(Setup(), UP + UP + UP + RIGHT + DOWN + DOWN + RIGHT + RIGHT + ENTER) == Setup(
+        board="paris", lang="it"
+    )
+    # Seven bots at most, one at least: the values wrap around.
+    assert _choose(Setup(bots=7), DOWN + DOWN + RIGHT + ENTER) == Setup(bots=1)
+    # Left/right on the name line move the cursor in the name, they do not change a value.
+    assert _choose(Setup(), "bo" + LEFT + "x" + ENTER) == Setup(name="bxo")
+
+
+def test_escape_leaves_without_a_game():
+    app, status, _ = _start(Setup(), "\x1b")
+    assert app is None and status == 0
+
+
+def test_the_rules_options_are_shown():
+    text = option_text("en", "paris-quick")
+    assert "round limit 25" in text and "Free Parking jackpot yes" in text and "auctions no" in text
+    assert "limite de tours aucune" in option_text("fr", "official")
+    screen = StartScreen(Setup(rules="speed", lang="it"))
+    shown = "".join(text for _, text in screen._options())
+    assert "case per albergo 3" in shown and "contratti distribuiti 2" in shown
+    assert screen.shown("token") == "cane" and screen.shown("difficulty") == "normale"
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_start_screen_in_a_real_terminal_follows_the_locale():
+    """`lanopoly play` without --players under a French locale: the French start screen, Enter,
+    and a game on the Paris board."""
+    session_name = f"lanopoly-start-{os.getpid()}"
+    command = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 {sys.executable} -m lanopoly play --seed 5"
+    env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session_name, "-x", "80", "-y", "24", command], check=True, env=env
+    )
+
+    def wait_for(text: str, seconds: float) -> str:
+        screen = ""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-t", session_name, "-p"], capture_output=True, text=True, check=True
+            ).stdout
+            if text in screen:
+                break
+            time.sleep(0.2)
+        return screen
+
+    try:
+        screen = wait_for("une nouvelle partie", 20)
+        assert "une nouvelle partie" in screen and "< chien >" in screen and "Paris" in screen, screen
+        subprocess.run(["tmux", "send-keys", "-t", session_name, "Enter"], check=True)
+        screen = wait_for("1 chien", 10)
+        assert "1 chien" in screen and "Paix" in screen and "JAIL" in screen, screen
+        subprocess.run(["tmux", "send-keys", "-t", session_name, "quitter", "Enter"], check=True)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session_name], capture_output=True)
