@@ -47,15 +47,22 @@ def run_game(
     timeout: float = 60.0,
     misbehave: dict[int, str] | None = None,
     join_by_name: bool = False,
+    pins: dict[int, str] | None = None,
+    lobby_timeout: float | None = None,
 ) -> list[PeerRun]:
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
-    ``misbehave`` maps a joiner's position (1..) to a ``LANOPOLY_TEST_MISBEHAVE`` value.
+    The host picks a random PIN and writes it to its ready file; joiners use it, except those that
+    ``pins`` (joiner position 1.. -> PIN) gives another one. ``misbehave`` maps a joiner's
+    position to a ``LANOPOLY_TEST_MISBEHAVE`` value. ``lobby_timeout`` is how long the peers wait
+    in the lobby (default: ``timeout``).
     """
+    pins = pins or {}
     misbehave = misbehave or {}
     procs: list[subprocess.Popen[str]] = []
     ready = workdir / "ready.json"
-    common = ["--step-timeout", "10", "--timeout", str(timeout), "--report-dir", str(workdir)]
+    lobby = timeout if lobby_timeout is None else lobby_timeout
+    common = ["--step-timeout", "10", "--timeout", str(lobby), "--report-dir", str(workdir)]
     table = f"test table {workdir.name}"
     host_args = ["host", "--name", "host", "--peers", str(len(addresses)), "--players", str(players)]
     host_args += ["--rounds", str(rounds), "--ready-file", str(ready), "--table", table]
@@ -80,6 +87,7 @@ def run_game(
         target = table if join_by_name else f"{info['host']}:{info['port']}"
         for i, address in enumerate(addresses[1:], 1):
             args = ["join", target, "--name", f"guest{i}", "--save", f"p{i}.log.json", "--result", f"p{i}.result.json"]
+            args += ["--pin", pins.get(i, info["pin"])]
             env = {"LANOPOLY_TEST_MISBEHAVE": misbehave[i]} if i in misbehave else None
             procs.append(_spawn(args + common, address, env, workdir, f"p{i}"))
         for proc in procs:

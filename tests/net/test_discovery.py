@@ -7,6 +7,7 @@ import json
 import sys
 import time
 
+from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.discovery import (
     LobbyAd,
     LobbyAdvertiser,
@@ -45,7 +46,7 @@ async def _advertise_and_browse(host_addr: str, browse_addr: str) -> None:
             lobby = added.lobby
             assert lobby.addresses == (host_addr,) and lobby.port == 45678
             assert (lobby.seats_taken, lobby.seats_total, lobby.state) == (1, 4, "open")
-            assert lobby.table.startswith("Ada's table ") and lobby.version == 1
+            assert lobby.table.startswith("Ada's table ") and lobby.version == PROTOCOL_VERSION
             await asyncio.wait_for(advertiser.update(seats_taken=4, state="full"), 5)
             updated = await _expect(browser, "updated", advertiser.instance, 5)
             assert (updated.lobby.seats_taken, updated.lobby.state) == (4, "full")

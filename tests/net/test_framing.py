@@ -2,8 +2,9 @@
 
 A live host must drop garbage, oversized frames, ExtTypes, bad messages and silent connections,
 log them, and keep working: a real joiner then joins and a whole game is played, while strangers
-keep sending garbage to its listener. A mesh peer that sends an oversized frame mid-game freezes
-the session with that peer named, and the others do not crash.
+keep sending garbage to its listener (they get nothing but the host's handshake offer). A mesh
+peer that sends an oversized frame, a tampered encrypted frame or a replayed encrypted frame
+mid-game freezes the session with that peer named, and the others do not crash.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import pytest
 
 from lanopoly import Rules
 from lanopoly.bots import SimpleBot
+from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.framing import PRE_START_MAX_FRAME, FrameError, frame, pack, read_frame, unpack
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
-from lanopoly.net.messages import Hello, ProtocolError, parse
+from lanopoly.net.messages import Hello, Kind, ProtocolError, Reject, parse
 
 ADDR = "127.0.0.1"
+PIN = "271828"
 
 
 def test_unpack_rejects_malformed_payloads() -> None:
@@ -46,10 +49,11 @@ def test_unpack_rejects_malformed_payloads() -> None:
 
 
 def test_parse_checks_version_and_fields() -> None:
-    hello = Hello(b"", "Ada", 4000, b"i" * 16, b"a" * 32)
+    hello = Hello(b"g" * 16, "Ada", 4000, b"i" * 16, b"a" * 32, b"k" * 32, b"p" * 64)
     assert parse(unpack(pack(hello.to_wire()))) == hello
     wire = hello.to_wire()
-    for broken in ([*wire[:1], 2, *wire[2:]], wire[:-1], [*wire[:4], -1, *wire[5:]], [*wire[:3], 5, *wire[4:]]):
+    wrong_version = [*wire[:1], PROTOCOL_VERSION + 1, *wire[2:]]
+    for broken in (wrong_version, wire[:-1], [*wire[:4], -1, *wire[5:]], [*wire[:3], 5, *wire[4:]]):
         with pytest.raises(ProtocolError):
             parse(broken)
     with pytest.raises(ProtocolError, match="unknown message type"):
@@ -75,6 +79,16 @@ def test_frame_caps() -> None:
     ):
         with pytest.raises(FrameError):
             asyncio.run(read(data))
+
+
+def _only_offers(data: bytes) -> bool:
+    """Whether a stranger got nothing from the listener but its plaintext handshake offer."""
+    kinds = []
+    while data:
+        (length,) = struct.unpack(">I", data[:4])
+        kinds.append(unpack(data[4 : 4 + length])[0])
+        data = data[4 + length :]
+    return set(kinds) <= {Kind.AUTH_OFFER}
 
 
 async def _send_raw(port: int, data: bytes, wait: float = 5.0) -> bytes:
@@ -104,13 +118,14 @@ GARBAGE = [
 
 async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, SessionResult]:
     rules = Rules(round_limit=rounds).to_dict()
-    lobby = HostLobby(PeerConfig("Ada", [ADDR], handshake_timeout=1.0), 2, 3, "classic", rules)
+    lobby = HostLobby(PeerConfig("Ada", [ADDR], handshake_timeout=1.0, pin=PIN), 2, 3, "classic", rules)
     port = await lobby.open()
     # Garbage before anyone joined: every connection is dropped, the lobby stays open.
     for data in GARBAGE:
-        assert await _send_raw(port, data) == b""
-    assert await _send_raw(port, b"", wait=3.0) == b""  # silent: dropped at the handshake deadline
-    joiner = MeshJoiner(PeerConfig("Bob", [ADDR]))
+        assert _only_offers(await _send_raw(port, data))
+    assert _only_offers(await _send_raw(port, b"", wait=3.0))  # silent: dropped at the handshake deadline
+    assert lobby.auth_failures == 0  # garbage is not a PIN guess
+    joiner = MeshJoiner(PeerConfig("Bob", [ADDR], pin=PIN))
     join = asyncio.create_task(joiner.join(ADDR, port, lobby_timeout=10))
     await lobby.wait_full(10)
     host_mesh, guest_mesh = await asyncio.gather(lobby.start(), join)
@@ -126,11 +141,22 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
             await asyncio.sleep(0.005)
         if attack == "stranger":  # garbage to the listener mid-game: dropped, the game goes on
             for data in GARBAGE[:4]:
-                assert await _send_raw(port, data) == b""
+                assert _only_offers(await _send_raw(port, data))
         elif attack == "oversized":  # a mesh peer sends a frame over the in-game cap
             guest_mesh.links[0].writer.write(struct.pack(">I", 70_000) + b"\x00" * 100)
         elif attack == "disconnect":  # the guest's connection drops mid-game
             guest_mesh.links[0].writer.transport.abort()
+        elif attack in ("tamper", "replay-frame"):  # a well-formed encrypted frame, then a bad one
+            link = guest_mesh.links[0]
+            assert link.cipher is not None
+            sealed = link.cipher.seal(pack(Reject("harmless").to_wire()))
+            link.writer.write(frame(sealed))  # valid: the host rejects it as unexpected and goes on
+            if attack == "tamper":  # flip one ciphertext bit of the next frame
+                bad = bytearray(link.cipher.seal(pack(Reject("tampered").to_wire())))
+                bad[-20] ^= 1
+                link.writer.write(frame(bytes(bad)))
+            else:  # the same frame again: its counter repeats
+                link.writer.write(frame(sealed))
 
     results = await asyncio.gather(host.run(), guest.run(), attacker())
     return results[0], results[1]
@@ -156,3 +182,17 @@ def test_disconnect_mid_game_freezes_and_names_the_peer() -> None:
     host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "disconnect"), 60))
     assert host.outcome == guest.outcome == "frozen"
     assert host.freeze is not None and host.freeze.blamed == (1,) and "disconnected" in host.freeze.reason
+
+
+@pytest.mark.parametrize(("attack", "detail"), [("tamper", "AEAD authentication failed"), ("replay-frame", "repeated")])
+def test_bad_encrypted_frame_closes_the_link_and_names_the_sender(
+    attack: str, detail: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, attack), 60))
+    assert host.outcome == guest.outcome == "frozen"
+    assert host.freeze is not None and host.freeze.blamed == (1,)
+    assert any(f.kind == "unexpected" and f.peer == 1 for f in host.faults)  # the valid frame got through
+    bad = [f for f in host.faults if f.kind == "malformed"]
+    assert len(bad) == 1 and bad[0].peer == 1 and detail in bad[0].detail, host.faults
+    assert any(detail in r.getMessage() for r in caplog.records)

@@ -10,20 +10,21 @@ from lanopoly import Rules
 from lanopoly.net.mesh import HostLobby, MeshError, MeshJoiner, PeerConfig
 
 ADDR = "127.0.0.1"
+PIN = "314159"
 
 
 def test_lobby_refuses_extra_and_wrong_game_joiners() -> None:
     async def main() -> None:
-        lobby = HostLobby(PeerConfig("Ada", [ADDR]), 2, 2, "classic", Rules(round_limit=5).to_dict())
+        lobby = HostLobby(PeerConfig("Ada", [ADDR], pin=PIN), 2, 2, "classic", Rules(round_limit=5).to_dict())
         port = await lobby.open()
-        first = MeshJoiner(PeerConfig("Bob", [ADDR]))
-        wrong = MeshJoiner(PeerConfig("Eve", [ADDR]))
+        first = MeshJoiner(PeerConfig("Bob", [ADDR], pin=PIN))
+        wrong = MeshJoiner(PeerConfig("Eve", [ADDR], pin=PIN))
         with pytest.raises(MeshError, match="another game"):
             await wrong.join(ADDR, port, game_id=b"\x01" * 16, lobby_timeout=5)
         await wrong.close()
         join = asyncio.create_task(first.join(ADDR, port, lobby_timeout=10))
         await lobby.wait_full(5)
-        late = MeshJoiner(PeerConfig("Zed", [ADDR]))
+        late = MeshJoiner(PeerConfig("Zed", [ADDR], pin=PIN))
         with pytest.raises(MeshError, match="lobby is full"):
             await late.join(ADDR, port, lobby_timeout=5)
         await late.close()

@@ -6,6 +6,7 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``interfaces``: which local addresses discovery and listening may use (``LANOPOLY_INTERFACES``).
 - ``framing``: length-prefixed msgpack frames with hard size caps and strict decoding.
 - ``messages``: the positional wire messages and their validation.
+- ``secure``: the game PIN, the SPAKE2 handshake, encrypted links, signing keys.
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
 - ``discovery``: advertising and browsing lobbies with python-zeroconf.
 - ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
@@ -14,5 +15,5 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``cli``: ``lanopoly host``, ``lanopoly join`` and ``lanopoly list``.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Version of the wire protocol, sent in every message and in the lobby's TXT record."""

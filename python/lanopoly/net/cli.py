@@ -1,7 +1,9 @@
 """``lanopoly host``, ``lanopoly join`` and ``lanopoly list``: LAN play from scripts, without the console.
 
 Wire into the main parser with ``add_commands(subparsers)`` and dispatch with ``run(args)``
-(``args.net_command`` is set for these three commands). Every seat is played by a SimpleBot on the
+(``args.net_command`` is set for these three commands). The host prints the game PIN (6 random
+digits unless ``--pin`` sets one); every joiner needs it (``--pin``). The PIN never goes into the
+mDNS advertisement: players pass it on by voice. Every seat is played by a SimpleBot on the
 peer that controls it: the host plays its own seat and the seats no joiner took, each joiner its own.
 
 Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, mesh, interfaces),
@@ -33,6 +35,7 @@ from lanopoly.net.discovery import (
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
+from lanopoly.net.secure import new_pin, normalize_pin
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +70,16 @@ def add_commands(subparsers: Any) -> None:
     host.add_argument("--table", default=None, help="the lobby's name on the network")
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
-    host.add_argument("--ready-file", type=Path, default=None, help="write {host, port, game_id} here once open")
+    host.add_argument("--pin", default=None, help="the game PIN (default: 6 random digits, printed)")
+    host.add_argument(
+        "--ready-file", type=Path, default=None, help="write {host, port, game_id, pin} here once open (local file)"
+    )
     host.set_defaults(net_command="host")
 
     join = subparsers.add_parser("join", help="join a LAN game by HOST:PORT or by lobby name or game id")
     _common(join)
     join.add_argument("target", help="HOST:PORT, or the start of a lobby's name or game id (see `lanopoly list`)")
+    join.add_argument("--pin", required=True, help="the game PIN the host shows")
     join.add_argument("--browse-seconds", type=float, default=3.0, help="how long to look for a named lobby")
     join.set_defaults(net_command="join")
 
@@ -182,6 +189,12 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
     if not 2 <= args.peers <= 8 or not args.peers <= args.players <= 8:
         print("need 2..8 peers and at least as many seats (2..8)", file=sys.stderr)
         return EXIT_SETUP
+    pin = args.pin or new_pin()
+    try:
+        normalize_pin(pin)
+    except ValueError as e:
+        print(f"bad --pin: {e}", file=sys.stderr)
+        return EXIT_SETUP
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     aiozc = None if args.no_advertise else make_zeroconf(interfaces)
     advert: _Advert | None = None
@@ -191,7 +204,7 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
             advert.update(seats_taken=taken, state="full" if taken >= args.peers else "open")
 
     lobby = HostLobby(
-        PeerConfig(name, interfaces, args.port),
+        PeerConfig(name, interfaces, args.port, pin=pin),
         args.peers,
         args.players,
         args.board,
@@ -206,12 +219,18 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
             ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
             advert = _Advert(LobbyAdvertiser(aiozc, ad, advertised_addresses(interfaces), port, service_type()))
         print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
+        print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
         if args.ready_file:
-            args.ready_file.write_text(json.dumps({"host": address, "port": port, "game_id": gid}), encoding="utf-8")
+            ready = {"host": address, "port": port, "game_id": gid, "pin": pin}
+            args.ready_file.write_text(json.dumps(ready), encoding="utf-8")
         try:
             await lobby.wait_full(args.timeout)
         except TimeoutError:
             print(f"nobody else joined within {args.timeout:g} s", file=sys.stderr)
+            await lobby.close()
+            return EXIT_SETUP
+        except MeshError as e:
+            print(f"lobby closed: {e}", file=sys.stderr)
             await lobby.close()
             return EXIT_SETUP
         if advert is not None:
@@ -259,11 +278,15 @@ async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         host, port, game_id = found
     else:
         host, port = address
-    joiner = MeshJoiner(PeerConfig(args.name or "guest", interfaces))
+    try:
+        joiner = MeshJoiner(PeerConfig(args.name or "guest", interfaces, pin=args.pin))
+    except ValueError as e:
+        print(f"bad --pin: {e}", file=sys.stderr)
+        return EXIT_SETUP
     try:
         mesh = await joiner.join(host, port, game_id, lobby_timeout=args.timeout)
     except (MeshError, TimeoutError) as e:
-        print(f"could not join {host}:{port}: {e or 'timed out'}", file=sys.stderr)
+        print(f"could not join: {e or 'timed out'}", file=sys.stderr)
         await joiner.close()
         return EXIT_SETUP
     return await _play(args, mesh, session_cls)

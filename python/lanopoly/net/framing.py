@@ -8,6 +8,10 @@ so a peer cannot make us buffer more than that. A payload is decoded with ``msgp
 
 Anything malformed raises ``FrameError``; the caller closes that connection and logs it. A
 connection error never propagates as anything else than ``FrameError`` or ``ConnectionClosed``.
+
+Once a connection's handshake is done (``secure``), every frame carries ``counter || AEAD(payload)``
+instead of the bare payload (see ``secure.Cipher``); the cap applies to the encrypted frame, and a
+frame that fails to decrypt or is out of order is a ``FrameError`` like any malformed frame.
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ import asyncio
 import logging
 import struct
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack  # type: ignore[import-untyped]
+
+if TYPE_CHECKING:
+    from lanopoly.net.secure import Cipher
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +34,8 @@ PRE_START_MAX_FRAME = 4 * 1024
 MAX_FRAME = 64 * 1024
 """Cap on a frame once the game runs."""
 _HEADER = struct.Struct(">I")
+AEAD_OVERHEAD = 8 + 16
+"""Bytes an encrypted frame adds to its payload: the 64-bit counter and the Poly1305 tag."""
 
 
 class FrameError(Exception):
@@ -144,10 +153,20 @@ class FramedConnection:
         self.remote_host: str = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self.label = label or (f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "?")
         self._closed = False
+        self.cipher: Cipher | None = None
+        self.binding = b""
+        """The handshake's transcript hash (channel binding) once ``secure`` was called."""
+
+    def secure(self, cipher: Cipher, binding: bytes) -> None:
+        """Encrypt every later frame in both directions (called once the handshake succeeded)."""
+        self.cipher = cipher
+        self.binding = binding
 
     async def recv_raw(self) -> tuple[bytes, list[Any]]:
-        """The next message: its exact payload bytes and its decoded form."""
+        """The next message: its exact (decrypted) payload bytes and its decoded form."""
         payload = await read_frame(self.reader, self.max_frame)
+        if self.cipher is not None:
+            payload = self.cipher.open(payload)
         return payload, unpack(payload)
 
     async def recv(self) -> list[Any]:
@@ -162,6 +181,10 @@ class FramedConnection:
         """Queue an already encoded payload; ConnectionClosed if the connection is gone."""
         if self._closed or self.writer.is_closing():
             raise ConnectionClosed(f"connection to {self.label} is closed")
+        if self.cipher is not None:
+            if not 0 < len(payload) <= self.max_frame - AEAD_OVERHEAD:
+                raise FrameError(f"payload of {len(payload)} bytes does not fit an encrypted frame")
+            payload = self.cipher.seal(payload)
         self.writer.write(frame(payload, self.max_frame))
 
     async def send_payload(self, payload: bytes) -> None:

@@ -7,7 +7,14 @@ Step k (the k-th input) goes like this on every peer:
   and the outcome is ``game.outcome_from_bytes(seed)``, with the engine's exact odds.
 - Otherwise the seat that must act (``game.current_player``) is played by the peer that controls it
   in the start record; that peer alone broadcasts the input (``ACTION``, bound to game id, k and the
-  previous state hash). An action from any other peer is rejected, logged and counted as a fault.
+  previous state hash, signed with its key). An action from any other peer is rejected, logged and
+  counted as a fault.
+- ACTION and REVEAL are checked on arrival: the signature must verify with the key the start record
+  lists for the seat's controller (for a reveal: for the revealing peer), and the message must
+  come on that peer's own link. A signature by another peer's key is attributed to that signer (it
+  is proof of who made it); one no key verifies is attributed to the link it came on. A correctly
+  signed message on someone else's link, or for a step already played, is a replay: rejected and
+  attributed to the link that sent it.
 - Every peer applies the input, records it in the game log and broadcasts ``ACK`` (k, hash of the
   input, resulting state hash). Step k+1 starts only when every ack agrees with its own.
 
@@ -38,6 +45,7 @@ from typing import Any, Literal
 from lanopoly._core import Game, Rules
 from lanopoly.bots import Policy
 from lanopoly.log import GameLog
+from lanopoly.net import secure
 from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
 from lanopoly.net.framing import ConnectionClosed, FrameError, pack
@@ -170,6 +178,7 @@ class LockstepSession:
         self.on_events = on_events
         self.faults: list[Fault] = []
         self._verifiers = {p: ChainVerifier(start.peers[p].anchor, start.chain_length) for p in self.others}
+        self._keys = [secure.load_public(p.sign_key) for p in start.peers]
         self._chance_index = 0
         self._step = 1
         self._inbox: dict[tuple[Kind, int], dict[int, Message]] = {}
@@ -255,16 +264,16 @@ class LockstepSession:
         kind = (
             Kind.ACTION if isinstance(message, ActionMsg) else Kind.REVEAL if isinstance(message, Reveal) else Kind.ACK
         )
-        if message.step not in (self._step, self._step + 1):
+        if message.step > self._step + 1:
             self.fault(peer, "wrong_step", f"{kind.name} for step {message.step} while at step {self._step}")
+            return
+        if isinstance(message, ActionMsg | Reveal) and not self.check_signed(peer, message):
+            return
+        if message.step < self._step:
+            self.fault(peer, "replayed", f"{kind.name} for step {message.step}, already played (a replay)")
             return
         if isinstance(message, ActionMsg):
             seat = message.seat
-            if seat >= len(self.controllers) or self.controllers[seat] != peer:
-                owner = self.controllers[seat] if seat < len(self.controllers) else None
-                who = "nobody" if owner is None else self.peer_label(owner)
-                self.fault(peer, "forged_action", f"sent an action for seat {seat}, which is controlled by {who}")
-                return
             if message.action.get("player") != seat:
                 self.fault(peer, "forged_action", f"action for seat {seat} names player {message.action.get('player')}")
                 return
@@ -274,6 +283,45 @@ class LockstepSession:
             return
         box[peer] = message
         self._wake.set()
+
+    def signed_by(self, peer: int, message: ActionMsg | Reveal) -> bool:
+        """Whether ``peer``'s key (from the start record) signed exactly this message's body."""
+        return secure.verify(self._keys[peer], message.signature, message.signed_data)
+
+    def check_signed(self, link: int, message: ActionMsg | Reveal) -> bool:
+        """Check the signature and origin of an ACTION or REVEAL received on ``link``; fault and False if bad.
+
+        The expected signer is the controller of the action's seat, or the revealing peer. Any
+        rejection names a peer: the signer when another peer's key verifies (a signature proves
+        authorship, whichever link it came on), else the link.
+        """
+        kind = "ACTION" if isinstance(message, ActionMsg) else "REVEAL"
+        if isinstance(message, ActionMsg):
+            if message.seat >= len(self.controllers):
+                self.fault(link, "forged_action", f"sent an action for seat {message.seat}, which does not exist")
+                return False
+            owner = self.controllers[message.seat]
+            what = f"an action for seat {message.seat}, which is controlled by {self.peer_label(owner)}"
+        else:
+            if message.peer >= len(self._keys):
+                self.fault(link, "forged_reveal", f"sent a reveal for peer {message.peer}, which does not exist")
+                return False
+            owner = message.peer
+            what = f"a reveal for {self.peer_label(owner)}"
+        if self.signed_by(owner, message):
+            if owner != link:
+                by = self.peer_label(owner)
+                self.fault(link, "replayed", f"sent {kind} of step {message.step} signed by {by} (a replay)")
+                return False
+            return True
+        signer = next((p for p in range(len(self._keys)) if p != owner and self.signed_by(p, message)), None)
+        if signer is None:
+            self.fault(link, "bad_signature", f"sent {what} with a signature no peer's key verifies")
+        else:
+            via = "" if signer == link else f" (sent by {self.peer_label(link)})"
+            kind_name = "forged_action" if isinstance(message, ActionMsg) else "forged_reveal"
+            self.fault(signer, kind_name, f"signed {what}{via}")
+        return False
 
     async def collect(self, kind: Kind, step: int, peers: list[int], what: str) -> dict[int, Message]:
         """Wait until each of ``peers`` has sent its ``kind`` message for ``step``; freeze on loss or timeout.
@@ -331,7 +379,7 @@ class LockstepSession:
             own = self.mesh.chain.reveal(index)
         except ChainExhausted as e:
             raise Frozen(FreezeInfo(step, f"randomness chain exhausted: {e}")) from None
-        await self.broadcast(Reveal(self.game_id, step, prev, index, own))
+        await self.broadcast(Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own))
         got = await self.collect(Kind.REVEAL, step, self.others, "reveal")
         reveals: dict[int, bytes] = {self.me: own}
         for peer, message in got.items():
@@ -352,7 +400,7 @@ class LockstepSession:
         ctrl = self.controllers[seat]
         if ctrl == self.me:
             action = self.choose(seat)
-            await self.send_action(ActionMsg(self.game_id, step, prev, seat, action))
+            await self.send_action(ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action))
             return action, ctrl
         got = await self.collect(Kind.ACTION, step, [ctrl], f"the action of seat {seat} ({self.game.names[seat]})")
         message = got[ctrl]

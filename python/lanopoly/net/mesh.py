@@ -1,19 +1,25 @@
 """The lobby and the full TCP mesh: host accepts joins, everyone agrees on one start record, everyone dials.
 
+0. Every connection, lobby or mesh, first runs the PIN handshake (``secure``: SPAKE2 + key
+   confirmation, then ChaCha20-Poly1305 on every frame). A wrong PIN is refused on both sides; a
+   listener that has seen ``MAX_AUTH_FAILURES`` wrong PINs refuses every further connection (the
+   host's lobby then fails: host a new game with a new PIN).
 1. The host listens; a joiner (which listens too) connects and sends ``HELLO`` (name, listening
-   port, peer id, hash-chain anchor); the host answers ``WELCOME`` or ``REJECT``.
+   port, peer id, hash-chain anchor, Ed25519 public key and a signature of the channel binding
+   with it); the host answers ``WELCOME`` or ``REJECT``.
 2. When the lobby is full, the host sends every joiner the same ``START`` record: game id, peers
-   (id, name, address, port, anchor), seat names, the peer controlling each seat, board, rules.
+   (id, name, address, port, anchor, public key), seat names, the peer controlling each seat, board, rules.
    A joiner's address is the one the host saw its connection come from.
-3. Peer j dials every peer i with 0 < i < j (``PEER_HELLO``); the host's links are the lobby
+3. Peer j dials every peer i with 0 < i < j (``PEER_HELLO``, with j's signature of the channel
+   binding, checked against the start record's key for j); the host's links are the lobby
    connections. Each pair of peers thus has exactly one connection.
-4. Every peer sends every other the SHA-256 of the start record bytes it got (``START_ACK``) and
-   checks theirs against its own: a host that sent different records to different joiners is
-   caught here. Only then is the frame cap raised from 4 KiB to 64 KiB and the game may start.
+4. Every peer sends every other the SHA-256 of the start record bytes it got, signed with its key
+   (``START_ACK``), and checks theirs (hash and signature) against its own: a host that sent
+   different records to different joiners is caught here, and every peer has signed the record.
+   Only then is the frame cap raised from 4 KiB to 64 KiB and the game may start.
 
 Every step of the handshake has a deadline; the number of connections still in their handshake is
-capped; anything malformed closes that connection and is logged. Nothing here authenticates peers
-yet (a PIN and PAKE come later): the start agreement only makes every peer see the same record.
+capped (in total and per source address); anything malformed closes that connection and is logged.
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ import contextlib
 import hashlib
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lanopoly.net import secure
 from lanopoly.net.chain import DEFAULT_CHAIN_LENGTH, HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.messages import (
@@ -49,6 +59,9 @@ log = logging.getLogger(__name__)
 
 HANDSHAKE_TIMEOUT = 5.0
 MAX_PENDING_HANDSHAKES = 32
+MAX_PENDING_PER_HOST = 8
+MAX_AUTH_FAILURES = 10
+"""Wrong PINs a listener accepts before it refuses every further connection (10 guesses of 10^6)."""
 
 
 class MeshError(Exception):
@@ -57,7 +70,7 @@ class MeshError(Exception):
 
 @dataclass
 class PeerConfig:
-    """This peer's side of the setup."""
+    """This peer's side of the setup: its name, the game PIN, and its signing key for this game."""
 
     name: str
     interfaces: list[str] | None = None
@@ -65,11 +78,22 @@ class PeerConfig:
     handshake_timeout: float = HANDSHAKE_TIMEOUT
     chain_length: int = DEFAULT_CHAIN_LENGTH
     peer_id: bytes = field(default_factory=lambda: secrets.token_bytes(16))
+    pin: str = ""
+    sign_key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
+
+    def pin_bytes(self) -> bytes:
+        """The normalised PIN; ValueError when there is none (a game without a PIN cannot be set up)."""
+        if not self.pin:
+            raise ValueError("a game PIN is required")
+        return secure.normalize_pin(self.pin)
 
 
 @dataclass
 class Mesh:
-    """The agreed start record and one open, framed connection to every other peer."""
+    """The agreed start record, one authenticated, encrypted connection to every other peer, this peer's key.
+
+    ``start_sigs[i]`` is peer i's signature of the start record hash (every peer's, this one's too).
+    """
 
     me: int
     start: StartRecord
@@ -77,6 +101,8 @@ class Mesh:
     links: dict[int, FramedConnection]
     chain: HashChain
     listener: Listener
+    key: Ed25519PrivateKey
+    start_sigs: dict[int, bytes] = field(default_factory=dict)
 
     async def close(self) -> None:
         """Close every link and the listener."""
@@ -97,22 +123,41 @@ Handler = Callable[[FramedConnection, Message], Awaitable[bool]]
 
 
 class Listener:
-    """A TCP listener on the configured interfaces that hands each new connection's first message to a handler.
+    """A TCP listener on the configured interfaces: runs the PIN handshake, then hands the first message to a handler.
 
-    The first message must arrive within the handshake deadline and fit the small pre-start cap;
-    at most ``MAX_PENDING_HANDSHAKES`` connections may be waiting for it. The handler returns
-    whether it keeps the connection (otherwise it is closed).
+    The handshake and the first (encrypted) message must complete within the handshake deadline
+    and fit the small pre-start cap; at most ``MAX_PENDING_HANDSHAKES`` connections (and
+    ``MAX_PENDING_PER_HOST`` per source address) may be in their handshake at once. Wrong PINs are
+    counted; after ``MAX_AUTH_FAILURES`` the listener is ``locked`` and refuses everyone (the PIN
+    may have leaked through guessing: the game must start over with a new one). ``game_id``
+    returns the game the handshake is bound to (a joiner learns it from its host). The handler
+    returns whether it keeps the connection (otherwise it is closed).
     """
 
-    def __init__(self, handler: Handler, interfaces: list[str] | None, port: int, timeout: float) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        interfaces: list[str] | None,
+        port: int,
+        timeout: float,
+        pin: bytes,
+        game_id: Callable[[], Awaitable[bytes]],
+        on_locked: Callable[[], None] | None = None,
+    ) -> None:
         self._handler = handler
         self._interfaces = interfaces
         self._port = port
         self._timeout = timeout
+        self._pin = pin
+        self._game_id = game_id
+        self._on_locked = on_locked
         self._servers: list[asyncio.Server] = []
         self._pending = 0
+        self._pending_by_host: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = 0
+        self.auth_failures = 0
+        self.locked = False
 
     async def start(self) -> int:
         """Start listening; returns the port (the same port on every configured address)."""
@@ -128,26 +173,57 @@ class Listener:
         self.port = int(self._servers[0].sockets[0].getsockname()[1])
         return self.port
 
+    async def _handshake(self, conn: FramedConnection) -> Message:
+        game_id = await self._game_id()
+        await secure.accept(conn, self._pin, game_id)
+        _, raw = await conn.recv_raw()
+        return parse(raw)
+
+    def _wrong_pin(self, conn: FramedConnection) -> None:
+        self.auth_failures += 1
+        log.warning("wrong PIN from %s (%d of %d allowed failures)", conn.label, self.auth_failures, MAX_AUTH_FAILURES)
+        if self.auth_failures >= MAX_AUTH_FAILURES and not self.locked:
+            self.locked = True
+            log.error("%d wrong PINs: refusing every further connection", self.auth_failures)
+            if self._on_locked is not None:
+                self._on_locked()
+
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = FramedConnection(reader, writer)
-        if self._pending >= MAX_PENDING_HANDSHAKES:
+        source = conn.remote_host
+        if self.locked:
+            log.warning("locked after %d wrong PINs; refusing %s", self.auth_failures, conn.label)
+            with contextlib.suppress(ConnectionClosed, FrameError):
+                await conn.send(Reject("too many wrong PINs: this game is locked").to_wire())
+            await conn.close()
+            return
+        if self._pending >= MAX_PENDING_HANDSHAKES or self._pending_by_host[source] >= MAX_PENDING_PER_HOST:
             log.warning("too many connections in their handshake; dropping %s", conn.label)
             await conn.close()
             return
         self._pending += 1
+        self._pending_by_host[source] += 1
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
             try:
-                _, raw = await conn.recv_within(self._timeout)
-                message = parse(raw)
+                message = await asyncio.wait_for(self._handshake(conn), self._timeout)
+            except secure.AuthError as e:
+                if e.wrong_pin:
+                    self._wrong_pin(conn)
+                log.warning("dropping connection from %s: handshake failed: %s", conn.label, e)
+                await conn.close()
+                return
             except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
                 log.warning("dropping connection from %s: %s", conn.label, e or type(e).__name__)
                 await conn.close()
                 return
             finally:
                 self._pending -= 1
+                self._pending_by_host[source] -= 1
+                if not self._pending_by_host[source]:
+                    del self._pending_by_host[source]
             keep = await self._handler(conn, message)
             if not keep:
                 await conn.close()
@@ -171,19 +247,39 @@ class Listener:
         self._servers.clear()
 
 
-async def dial(host: str, port: int, interfaces: list[str] | None, timeout: float) -> FramedConnection:
-    """Connect to ``host:port`` (from the first configured address when interfaces are restricted)."""
+async def dial(
+    host: str, port: int, interfaces: list[str] | None, timeout: float, pin: bytes, game_id: bytes = b""
+) -> tuple[FramedConnection, bytes]:
+    """Connect to ``host:port`` and run the PIN handshake; returns the encrypted link and the game id.
+
+    Connects from the first configured address when interfaces are restricted. ``game_id`` empty
+    accepts whatever game the listener offers (joining by address). Everything within ``timeout``.
+    """
     local = (interfaces[0], 0) if interfaces else None
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
     except (OSError, TimeoutError) as e:
         raise MeshError(f"cannot connect to {host}:{port}: {e or type(e).__name__}") from None
-    return FramedConnection(reader, writer, label=f"{host}:{port}")
+    conn = FramedConnection(reader, writer, label=f"{host}:{port}")
+    try:
+        offered, _ = await asyncio.wait_for(secure.connect(conn, pin, game_id), timeout)
+    except secure.GameMismatch as e:
+        await conn.close()
+        raise MeshError(str(e)) from None
+    except secure.AuthError as e:
+        await conn.close()
+        raise MeshError(f"PIN handshake with {host}:{port} failed: {e}") from None
+    except TimeoutError:
+        await conn.close()
+        raise MeshError(f"PIN handshake with {host}:{port} failed: no answer within {timeout:g} s") from None
+    return conn, offered
 
 
 async def _agree_on_start(mesh: Mesh, timeout: float) -> None:
     """Exchange START_ACKs on every link and check every peer hashed the same start record."""
-    ack = StartAck(mesh.start.game_id, mesh.start_hash).to_wire()
+    own_sig = mesh.key.sign(secure.start_sig_data(mesh.start_hash))
+    mesh.start_sigs[mesh.me] = own_sig
+    ack = StartAck(mesh.start.game_id, mesh.start_hash, own_sig).to_wire()
     try:
         await asyncio.gather(*(link.send(ack) for link in mesh.links.values()))
     except ConnectionClosed as e:
@@ -199,6 +295,10 @@ async def _agree_on_start(mesh: Mesh, timeout: float) -> None:
             raise MeshError(f"{_name_of(mesh.start, index)} sent {type(message).__name__} instead of START_ACK")
         if message.start_hash != mesh.start_hash:
             raise MeshError(f"{_name_of(mesh.start, index)} received a different start record")
+        key = secure.load_public(mesh.start.peers[index].sign_key)
+        if not secure.verify(key, message.signature, secure.start_sig_data(mesh.start_hash)):
+            raise MeshError(f"{_name_of(mesh.start, index)} did not sign the start record with its key")
+        mesh.start_sigs[index] = message.signature
 
     await asyncio.gather(*(check(i, link) for i, link in mesh.links.items()))
     for link in mesh.links.values():
@@ -252,8 +352,20 @@ class HostLobby:
         self._on_change = on_change
         self._joiners: list[_Joiner] = []
         self._full = asyncio.Event()
+        self._stirred = asyncio.Event()
         self._closed_lobby = False
-        self.listener = Listener(self._handle, config.interfaces, config.port, config.handshake_timeout)
+        self.listener = Listener(
+            self._handle,
+            config.interfaces,
+            config.port,
+            config.handshake_timeout,
+            config.pin_bytes(),
+            self._own_game_id,
+            on_locked=self._stirred.set,
+        )
+
+    async def _own_game_id(self) -> bytes:
+        return self.game_id
 
     async def open(self) -> int:
         """Start listening; returns the port."""
@@ -271,11 +383,19 @@ class HostLobby:
         if self._closed_lobby or self._full.is_set():
             await self._reject(conn, "the lobby is full")
             return False
-        if message.game_id and message.game_id != self.game_id:
+        if message.game_id != self.game_id:
             await self._reject(conn, "this lobby hosts another game")
             return False
         if message.peer_id == self.config.peer_id or any(j.hello.peer_id == message.peer_id for j in self._joiners):
             await self._reject(conn, "peer id already in the lobby")
+            return False
+        key = secure.load_public(message.sign_key)
+        if not secure.verify(key, message.proof, secure.hello_proof_data(conn.binding, message.peer_id)):
+            await self._reject(conn, "the signing key's proof does not verify")
+            return False
+        own_key = secure.public_bytes(self.config.sign_key)
+        if message.sign_key == own_key or any(j.hello.sign_key == message.sign_key for j in self._joiners):
+            await self._reject(conn, "signing key already in the lobby")
             return False
         joiner = _Joiner(conn, message)
         self._joiners.append(joiner)
@@ -288,6 +408,7 @@ class HostLobby:
         joiner.monitor = asyncio.get_running_loop().create_task(self._watch(joiner))
         if self.taken == self.peers:
             self._full.set()
+            self._stirred.set()
         if self._on_change is not None:
             self._on_change(self.taken)
         return True
@@ -310,9 +431,24 @@ class HostLobby:
         with contextlib.suppress(ConnectionClosed, FrameError):
             await conn.send(Reject(reason).to_wire())
 
+    @property
+    def auth_failures(self) -> int:
+        """Wrong PINs seen so far."""
+        return self.listener.auth_failures
+
     async def wait_full(self, timeout: float | None) -> None:
-        """Wait until every peer has joined (TimeoutError otherwise)."""
-        await asyncio.wait_for(self._full.wait(), timeout)
+        """Wait until every peer has joined; TimeoutError, or MeshError once too many wrong PINs locked the lobby."""
+
+        async def wait() -> None:
+            while not self._full.is_set():
+                if self.listener.locked:
+                    raise MeshError(
+                        f"{self.listener.auth_failures} wrong PINs: the lobby is locked; host a new game (new PIN)"
+                    )
+                self._stirred.clear()
+                await self._stirred.wait()
+
+        await asyncio.wait_for(wait(), timeout)
 
     async def start(self) -> Mesh:
         """Send the start record to every joiner, agree on it, return the mesh (call when full)."""
@@ -322,9 +458,12 @@ class HostLobby:
                 joiner.monitor.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await joiner.monitor
-        entries = [PeerEntry(self.config.peer_id, self.config.name, "", self.listener.port, self.chain.anchor)]
+        own_key = secure.public_bytes(self.config.sign_key)
+        entries = [PeerEntry(self.config.peer_id, self.config.name, "", self.listener.port, self.chain.anchor, own_key)]
         entries += [
-            PeerEntry(j.hello.peer_id, j.hello.name, j.conn.remote_host, j.hello.listen_port, j.hello.anchor)
+            PeerEntry(
+                j.hello.peer_id, j.hello.name, j.conn.remote_host, j.hello.listen_port, j.hello.anchor, j.hello.sign_key
+            )
             for j in self._joiners
         ]
         bots = [f"bot {i}" for i in range(1, self.seats - len(entries) + 1)]
@@ -345,7 +484,7 @@ class HostLobby:
             await asyncio.gather(*(link.send_payload(payload) for link in links.values()))
         except (ConnectionClosed, FrameError) as e:
             raise MeshError(f"could not send the start record: {e}") from None
-        mesh = Mesh(0, record, start_hash(payload), links, self.chain, self.listener)
+        mesh = Mesh(0, record, start_hash(payload), links, self.chain, self.listener, self.config.sign_key)
         await _agree_on_start(mesh, self.config.handshake_timeout * 2)
         return mesh
 
@@ -363,14 +502,23 @@ class MeshJoiner:
 
     def __init__(self, config: PeerConfig) -> None:
         self.config = config
+        self.pin = config.pin_bytes()
         self.chain = HashChain(config.chain_length)
-        self.listener = Listener(self._handle, config.interfaces, config.port, config.handshake_timeout)
+        self._game_known = asyncio.Event()
+        self.listener = Listener(
+            self._handle, config.interfaces, config.port, config.handshake_timeout, self.pin, self._joined_game_id
+        )
         self._start: StartRecord | None = None
         self._me = -1
         self._start_known = asyncio.Event()
         self._links: dict[int, FramedConnection] = {}
         self._linked = asyncio.Event()
         self.game_id = b""
+
+    async def _joined_game_id(self) -> bytes:
+        """The game our incoming handshakes are bound to: known once the host's offer came."""
+        await self._game_known.wait()
+        return self.game_id
 
     def _expected_links(self) -> int:
         assert self._start is not None
@@ -398,6 +546,10 @@ class MeshJoiner:
         ):
             log.warning("dropping an unexpected PEER_HELLO (index %d) from %s", i, conn.label)
             return False
+        proof = secure.peer_proof_data(conn.binding, start.game_id, i)
+        if not secure.verify(secure.load_public(start.peers[i].sign_key), message.proof, proof):
+            log.warning("dropping a PEER_HELLO claiming to be peer %d from %s: bad key proof", i, conn.label)
+            return False
         conn.label = _name_of(start, i)
         self._links[i] = conn
         if len(self._links) == self._expected_links():
@@ -408,9 +560,13 @@ class MeshJoiner:
         """Join the lobby at ``host:port`` and return the agreed mesh once the game starts."""
         listen_port = await self.listener.start()
         cfg = self.config
-        conn = await dial(host, port, cfg.interfaces, cfg.handshake_timeout)
+        conn, offered = await dial(host, port, cfg.interfaces, cfg.handshake_timeout, self.pin, game_id)
+        self.game_id = offered
+        self._game_known.set()
+        own_key = secure.public_bytes(cfg.sign_key)
         try:
-            hello = Hello(game_id, cfg.name[:MAX_NAME], listen_port, cfg.peer_id, self.chain.anchor)
+            proof = cfg.sign_key.sign(secure.hello_proof_data(conn.binding, cfg.peer_id))
+            hello = Hello(offered, cfg.name[:MAX_NAME], listen_port, cfg.peer_id, self.chain.anchor, own_key, proof)
             await conn.send(hello.to_wire())
             _, raw = await conn.recv_within(cfg.handshake_timeout)
             answer = parse(raw)
@@ -418,7 +574,8 @@ class MeshJoiner:
                 raise MeshError(f"the host refused: {answer.reason}")
             if not isinstance(answer, Welcome):
                 raise MeshError(f"the host answered {type(answer).__name__} instead of WELCOME")
-            self.game_id = answer.game_id
+            if answer.game_id != offered:
+                raise MeshError("the host welcomed us to another game than it offered")
             log.info("joined game %s (%d peers expected)", answer.game_id.hex(), answer.peers)
             payload, raw = await asyncio.wait_for(conn.recv_raw(), lobby_timeout)
             record = parse(raw)
@@ -437,8 +594,12 @@ class MeshJoiner:
             problem = "the start record is for another game"
         elif me <= 0:
             problem = "the start record does not list this peer"
-        elif record.peers[me].anchor != self.chain.anchor or record.peers[me].port != listen_port:
-            problem = "the start record misstates this peer's anchor or port"
+        elif (
+            record.peers[me].anchor != self.chain.anchor
+            or record.peers[me].port != listen_port
+            or record.peers[me].sign_key != own_key
+        ):
+            problem = "the start record misstates this peer's anchor, port or key"
         elif record.chain_length != self.chain.length:
             problem = f"chain length {record.chain_length} differs from ours ({self.chain.length})"
         if problem:
@@ -448,14 +609,17 @@ class MeshJoiner:
         conn.label = _name_of(record, 0)
         self._links[0] = conn
         self._start_known.set()
-        mesh = Mesh(me, record, start_hash(payload), self._links, self.chain, self.listener)
+        mesh = Mesh(me, record, start_hash(payload), self._links, self.chain, self.listener, cfg.sign_key)
         try:
             for i in range(1, me):
                 peer = record.peers[i]
-                link = await dial(peer.host, peer.port, cfg.interfaces, cfg.handshake_timeout)
+                link, _ = await dial(
+                    peer.host, peer.port, cfg.interfaces, cfg.handshake_timeout, self.pin, self.game_id
+                )
                 link.label = _name_of(record, i)
                 self._links[i] = link
-                await link.send(PeerHello(record.game_id, me, cfg.peer_id).to_wire())
+                proof = cfg.sign_key.sign(secure.peer_proof_data(link.binding, record.game_id, me))
+                await link.send(PeerHello(record.game_id, me, cfg.peer_id, proof).to_wire())
             if len(self._links) == self._expected_links():
                 self._linked.set()
             try:

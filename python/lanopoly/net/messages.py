@@ -5,6 +5,13 @@ the number of fields and the type and range of every field; anything else raises
 and the connection it came from is closed. Hashes, ids and chain links are ``bin`` of fixed length;
 there are no floats and no ExtTypes. Game inputs (action dicts) are the only maps, checked to be
 small JSON-like trees; the rules engine decides whether they are legal.
+
+``ACTION`` and ``REVEAL`` are signed: on the wire they are ``[type, version, body, signature]``
+where ``body`` is the msgpack encoding of the unsigned message ``[type, version, game id, step,
+previous state hash, ...]`` and ``signature`` is the Ed25519 signature of ``tag || body`` by the
+key the start record lists for the acting peer. The signature covers the exact bytes sent (no
+re-encoding, msgpack is not canonical), and the body binds it to the game, the step and the state
+it was made for, so it can be neither moved to another seat nor replayed. The receiver checks it.
 """
 
 from __future__ import annotations
@@ -13,7 +20,10 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from lanopoly.net import PROTOCOL_VERSION
+from lanopoly.net.framing import FrameError, pack, unpack
 
 HASH_LEN = 32
 ID_LEN = 16
@@ -22,6 +32,13 @@ MAX_PEERS = 8
 MAX_SEATS = 8
 MAX_REASON = 512
 MAX_STEP = 2**40
+PAKE_MSG_LEN = 33
+CONFIRM_LEN = 32
+KEY_LEN = 32
+SIG_LEN = 64
+MAX_BODY = 16 * 1024
+ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
+REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
 
 
 class ProtocolError(Exception):
@@ -42,6 +59,9 @@ class Kind(IntEnum):
     ACK = 9
     FREEZE = 10
     BYE = 11
+    AUTH_OFFER = 12
+    AUTH_REPLY = 13
+    AUTH_CONFIRM = 14
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -87,16 +107,28 @@ def check_json_like(value: Any, what: str, depth: int = 0) -> Any:
 
 @dataclass(frozen=True)
 class Hello:
-    """Joiner -> host: asks for a seat. ``game_id`` is empty when joining by address only."""
+    """Joiner -> host: asks for a seat, announcing its signing key with a proof bound to the channel."""
 
     game_id: bytes
     name: str
     listen_port: int
     peer_id: bytes
     anchor: bytes
+    sign_key: bytes
+    proof: bytes
 
     def to_wire(self) -> list[Any]:
-        return [Kind.HELLO, PROTOCOL_VERSION, self.game_id, self.name, self.listen_port, self.peer_id, self.anchor]
+        return [
+            Kind.HELLO,
+            PROTOCOL_VERSION,
+            self.game_id,
+            self.name,
+            self.listen_port,
+            self.peer_id,
+            self.anchor,
+            self.sign_key,
+            self.proof,
+        ]
 
 
 @dataclass(frozen=True)
@@ -123,16 +155,17 @@ class Reject:
 
 @dataclass(frozen=True)
 class PeerEntry:
-    """One peer of the start record: its id, name, address to dial, and hash-chain anchor."""
+    """One peer of the start record: id, name, address to dial, hash-chain anchor, Ed25519 public key."""
 
     peer_id: bytes
     name: str
     host: str
     port: int
     anchor: bytes
+    sign_key: bytes
 
     def to_wire(self) -> list[Any]:
-        return [self.peer_id, self.name, self.host, self.port, self.anchor]
+        return [self.peer_id, self.name, self.host, self.port, self.anchor, self.sign_key]
 
 
 @dataclass(frozen=True)
@@ -140,7 +173,8 @@ class StartRecord:
     """What every peer must agree on before step 1: the game, seats, controllers, rules, commitments.
 
     ``controllers[seat]`` is the index of the peer that plays the seat (only it may act for it).
-    ``peers[i].anchor`` is ``H^chain_length(secret_i)``, peer i's commitment to its randomness.
+    ``peers[i].anchor`` is ``H^chain_length(secret_i)``, peer i's commitment to its randomness;
+    ``peers[i].sign_key`` is the key that must sign peer i's actions and reveals.
     """
 
     game_id: bytes
@@ -167,53 +201,97 @@ class StartRecord:
 
 @dataclass(frozen=True)
 class PeerHello:
-    """Dialer -> listener when building the mesh: "I am peer ``index`` of game ``game_id``"."""
+    """Dialer -> listener when building the mesh: "I am peer ``index``", proved by signing the channel binding."""
 
     game_id: bytes
     index: int
     peer_id: bytes
+    proof: bytes
 
     def to_wire(self) -> list[Any]:
-        return [Kind.PEER_HELLO, PROTOCOL_VERSION, self.game_id, self.index, self.peer_id]
+        return [Kind.PEER_HELLO, PROTOCOL_VERSION, self.game_id, self.index, self.peer_id, self.proof]
 
 
 @dataclass(frozen=True)
 class StartAck:
-    """Every peer -> every peer: the SHA-256 of the start record bytes it received (or sent)."""
+    """Every peer -> every peer: the hash of the start record bytes it received (or sent), signed by it."""
 
     game_id: bytes
     start_hash: bytes
+    signature: bytes
 
     def to_wire(self) -> list[Any]:
-        return [Kind.START_ACK, PROTOCOL_VERSION, self.game_id, self.start_hash]
+        return [Kind.START_ACK, PROTOCOL_VERSION, self.game_id, self.start_hash, self.signature]
 
 
 @dataclass(frozen=True)
 class ActionMsg:
-    """The controller of the seat to act -> all: the input of ``step``, bound to the previous state."""
+    """The controller of the seat to act -> all: the input of ``step``, bound to the previous state, signed.
+
+    Build one with ``signed``; ``body`` and ``signature`` are what goes on the wire, the other fields
+    are decoded from ``body``. The signer must be the peer controlling ``seat``.
+    """
 
     game_id: bytes
     step: int
     prev_hash: bytes
     seat: int
     action: dict[str, Any]
+    body: bytes
+    signature: bytes
+
+    @classmethod
+    def signed(
+        cls, key: Ed25519PrivateKey, game_id: bytes, step: int, prev_hash: bytes, seat: int, action: dict[str, Any]
+    ) -> ActionMsg:
+        """Encode the body once and sign exactly those bytes."""
+        body = pack([Kind.ACTION, PROTOCOL_VERSION, game_id, step, prev_hash, seat, action])
+        return cls(game_id, step, prev_hash, seat, action, body, key.sign(ACTION_SIG_TAG + body))
+
+    @property
+    def signed_data(self) -> bytes:
+        """The bytes the signature covers."""
+        return ACTION_SIG_TAG + self.body
 
     def to_wire(self) -> list[Any]:
-        return [Kind.ACTION, PROTOCOL_VERSION, self.game_id, self.step, self.prev_hash, self.seat, self.action]
+        return [Kind.ACTION, PROTOCOL_VERSION, self.body, self.signature]
 
 
 @dataclass(frozen=True)
 class Reveal:
-    """Every peer -> all at a chance node: its next hash-chain link (``chance_index``-th reveal)."""
+    """Every peer -> all at a chance node: its next hash-chain link (``chance_index``-th reveal), signed by ``peer``."""
 
     game_id: bytes
     step: int
     prev_hash: bytes
+    peer: int
     chance_index: int
     link: bytes
+    body: bytes
+    signature: bytes
+
+    @classmethod
+    def signed(
+        cls,
+        key: Ed25519PrivateKey,
+        game_id: bytes,
+        step: int,
+        prev_hash: bytes,
+        peer: int,
+        chance_index: int,
+        link: bytes,
+    ) -> Reveal:
+        """Encode the body once and sign exactly those bytes."""
+        body = pack([Kind.REVEAL, PROTOCOL_VERSION, game_id, step, prev_hash, peer, chance_index, link])
+        return cls(game_id, step, prev_hash, peer, chance_index, link, body, key.sign(REVEAL_SIG_TAG + body))
+
+    @property
+    def signed_data(self) -> bytes:
+        """The bytes the signature covers."""
+        return REVEAL_SIG_TAG + self.body
 
     def to_wire(self) -> list[Any]:
-        return [Kind.REVEAL, PROTOCOL_VERSION, self.game_id, self.step, self.prev_hash, self.chance_index, self.link]
+        return [Kind.REVEAL, PROTOCOL_VERSION, self.body, self.signature]
 
 
 @dataclass(frozen=True)
@@ -253,21 +331,72 @@ class Bye:
         return [Kind.BYE, PROTOCOL_VERSION, self.game_id, self.step, self.state_hash]
 
 
-Message = Hello | Welcome | Reject | StartRecord | PeerHello | StartAck | ActionMsg | Reveal | Ack | Freeze | Bye
+@dataclass(frozen=True)
+class AuthOffer:
+    """Listener -> dialer, first message on every connection: the game id and its SPAKE2 message."""
+
+    game_id: bytes
+    pake: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.AUTH_OFFER, PROTOCOL_VERSION, self.game_id, self.pake]
+
+
+@dataclass(frozen=True)
+class AuthReply:
+    """Dialer -> listener: its SPAKE2 message and its key confirmation (proves the PIN, one guess)."""
+
+    pake: bytes
+    confirm: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.AUTH_REPLY, PROTOCOL_VERSION, self.pake, self.confirm]
+
+
+@dataclass(frozen=True)
+class AuthConfirm:
+    """Listener -> dialer: its key confirmation; every later frame on the connection is encrypted."""
+
+    confirm: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.AUTH_CONFIRM, PROTOCOL_VERSION, self.confirm]
+
+
+Message = (
+    Hello
+    | Welcome
+    | Reject
+    | StartRecord
+    | PeerHello
+    | StartAck
+    | ActionMsg
+    | Reveal
+    | Ack
+    | Freeze
+    | Bye
+    | AuthOffer
+    | AuthReply
+    | AuthConfirm
+)
 
 _FIELDS = {
-    Kind.HELLO: 5,
+    Kind.HELLO: 7,
     Kind.WELCOME: 3,
     Kind.REJECT: 1,
     Kind.START: 7,
-    Kind.PEER_HELLO: 3,
-    Kind.START_ACK: 2,
-    Kind.ACTION: 5,
-    Kind.REVEAL: 5,
+    Kind.PEER_HELLO: 4,
+    Kind.START_ACK: 3,
+    Kind.ACTION: 2,
+    Kind.REVEAL: 2,
     Kind.ACK: 4,
     Kind.FREEZE: 3,
     Kind.BYE: 3,
+    Kind.AUTH_OFFER: 2,
+    Kind.AUTH_REPLY: 2,
+    Kind.AUTH_CONFIRM: 1,
 }
+_BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6}
 
 
 def _game_id(value: Any, allow_empty: bool = False) -> bytes:
@@ -277,15 +406,16 @@ def _game_id(value: Any, allow_empty: bool = False) -> bytes:
 
 
 def _peer_entry(value: Any) -> PeerEntry:
-    fields = _list(value, "peer entry", 5)
-    if len(fields) != 5:
-        raise ProtocolError("peer entry: expected 5 fields")
+    fields = _list(value, "peer entry", 6)
+    if len(fields) != 6:
+        raise ProtocolError("peer entry: expected 6 fields")
     return PeerEntry(
         peer_id=_bin(fields[0], "peer id", ID_LEN),
         name=_str(fields[1], "peer name"),
         host=_str(fields[2], "peer host", 64, allow_empty=True),
         port=_int(fields[3], "peer port", 0, 65535),
         anchor=_bin(fields[4], "anchor", HASH_LEN),
+        sign_key=_bin(fields[5], "signing key", KEY_LEN),
     )
 
 
@@ -313,6 +443,24 @@ def _start(f: list[Any]) -> StartRecord:
     )
 
 
+def _signed_body(kind: Kind, f: list[Any]) -> tuple[list[Any], bytes, bytes]:
+    """Decode the body of a signed message strictly; check it is a body of the same type and version."""
+    body = f[0]
+    if type(body) is not bytes or not 0 < len(body) <= MAX_BODY:
+        raise ProtocolError(f"{kind.name}: expected a body of at most {MAX_BODY} bytes")
+    signature = _bin(f[1], "signature", SIG_LEN)
+    try:
+        inner = unpack(body)
+    except FrameError as e:
+        raise ProtocolError(f"{kind.name} body: {e}") from None
+    if inner[0] != kind or inner[1] != PROTOCOL_VERSION:
+        raise ProtocolError(f"{kind.name} body: type or version does not match the envelope")
+    fields = inner[2:]
+    if len(fields) != _BODY_FIELDS[kind]:
+        raise ProtocolError(f"{kind.name} body: expected {_BODY_FIELDS[kind]} fields, got {len(fields)}")
+    return fields, body, signature
+
+
 def parse(message: list[Any]) -> Message:
     """Validate a decoded frame and turn it into its dataclass; ProtocolError if it is not valid."""
     try:
@@ -326,11 +474,13 @@ def parse(message: list[Any]) -> Message:
         raise ProtocolError(f"{kind.name}: expected {_FIELDS[kind]} fields, got {len(f)}")
     if kind is Kind.HELLO:
         return Hello(
-            _game_id(f[0], allow_empty=True),
+            _game_id(f[0]),
             _str(f[1], "name"),
             _int(f[2], "port", 1, 65535),
             _bin(f[3], "peer id", ID_LEN),
             _bin(f[4], "anchor", HASH_LEN),
+            _bin(f[5], "signing key", KEY_LEN),
+            _bin(f[6], "proof", SIG_LEN),
         )
     if kind is Kind.WELCOME:
         return Welcome(_game_id(f[0]), _int(f[1], "index", 1, MAX_PEERS - 1), _int(f[2], "peers", 2, MAX_PEERS))
@@ -339,24 +489,46 @@ def parse(message: list[Any]) -> Message:
     if kind is Kind.START:
         return _start(f)
     if kind is Kind.PEER_HELLO:
-        return PeerHello(_game_id(f[0]), _int(f[1], "index", 0, MAX_PEERS - 1), _bin(f[2], "peer id", ID_LEN))
+        return PeerHello(
+            _game_id(f[0]),
+            _int(f[1], "index", 0, MAX_PEERS - 1),
+            _bin(f[2], "peer id", ID_LEN),
+            _bin(f[3], "proof", SIG_LEN),
+        )
     if kind is Kind.START_ACK:
-        return StartAck(_game_id(f[0]), _bin(f[1], "start hash", HASH_LEN))
+        return StartAck(_game_id(f[0]), _bin(f[1], "start hash", HASH_LEN), _bin(f[2], "signature", SIG_LEN))
     if kind is Kind.ACTION:
-        action = check_json_like(f[4], "action")
+        b, body, signature = _signed_body(kind, f)
+        action = check_json_like(b[4], "action")
         if type(action) is not dict:
             raise ProtocolError("action: expected a map")
         return ActionMsg(
-            _game_id(f[0]), _int(f[1], "step", 1), _bin(f[2], "prev hash", HASH_LEN), _int(f[3], "seat", 0, 7), action
+            _game_id(b[0]),
+            _int(b[1], "step", 1),
+            _bin(b[2], "prev hash", HASH_LEN),
+            _int(b[3], "seat", 0, MAX_SEATS - 1),
+            action,
+            body,
+            signature,
         )
     if kind is Kind.REVEAL:
+        b, body, signature = _signed_body(kind, f)
         return Reveal(
-            _game_id(f[0]),
-            _int(f[1], "step", 1),
-            _bin(f[2], "prev hash", HASH_LEN),
-            _int(f[3], "chance index", 1),
-            _bin(f[4], "link", HASH_LEN),
+            _game_id(b[0]),
+            _int(b[1], "step", 1),
+            _bin(b[2], "prev hash", HASH_LEN),
+            _int(b[3], "peer", 0, MAX_PEERS - 1),
+            _int(b[4], "chance index", 1),
+            _bin(b[5], "link", HASH_LEN),
+            body,
+            signature,
         )
+    if kind is Kind.AUTH_OFFER:
+        return AuthOffer(_game_id(f[0]), _bin(f[1], "SPAKE2 message", PAKE_MSG_LEN))
+    if kind is Kind.AUTH_REPLY:
+        return AuthReply(_bin(f[0], "SPAKE2 message", PAKE_MSG_LEN), _bin(f[1], "confirmation", CONFIRM_LEN))
+    if kind is Kind.AUTH_CONFIRM:
+        return AuthConfirm(_bin(f[0], "confirmation", CONFIRM_LEN))
     if kind is Kind.ACK:
         return Ack(_game_id(f[0]), _int(f[1], "step", 1), _bin(f[2], "action hash", HASH_LEN), _bin(f[3], "hash", 32))
     if kind is Kind.FREEZE:
