@@ -211,7 +211,16 @@ impl Game {
 
     /// Bit mask of the deeds a seat owns.
     pub fn holdings(&self, seat: u8) -> u32 {
-        (0..PROPERTIES).filter(|&i| self.owner[i] == seat).fold(0, |m, i| m | 1 << i)
+        let mut mask = 0;
+        for (i, &owner) in self.owner.iter().enumerate() {
+            mask |= ((owner == seat) as u32) << i;
+        }
+        mask
+    }
+
+    /// How many of the deeds in `mask` `seat` owns (a few lookups: railways, utilities).
+    fn owned_among(&self, seat: u8, mask: u32) -> usize {
+        board::bits(mask).filter(|&p| self.owner[p as usize] == seat).count()
     }
 
     pub fn is_mortgaged(&self, property: u8) -> bool {
@@ -246,10 +255,9 @@ impl Game {
         if owner == NOBODY || self.is_mortgaged(property) {
             return 0;
         }
-        let owned = |mask: u32| (self.holdings(owner) & mask).count_ones() as usize;
         match deed.kind {
-            Kind::Railway => board::RAILWAY_RENT[owned(RAILWAY_MASK)],
-            Kind::Utility => board::UTILITY_FACTOR[owned(UTILITY_MASK)] * dice_total,
+            Kind::Railway => board::RAILWAY_RENT[self.owned_among(owner, RAILWAY_MASK)],
+            Kind::Utility => board::UTILITY_FACTOR[self.owned_among(owner, UTILITY_MASK)] * dice_total,
             Kind::Street(group) => {
                 let level = self.level[property as usize];
                 if level > 0 {

@@ -66,6 +66,9 @@ pub struct HeuristicBot {
     pub group_order: [u8; COLOUR_GROUPS],
     /// In a building-shortage auction, pay up to this percentage of the rent one more house adds.
     pub shortage_percent: u32,
+    /// Auction raises: at least this percentage of the lot's value at a time (never above the
+    /// bot's limit). Raising by 1 each time made auctions hundreds of moves long.
+    pub bid_step_percent: u32,
     /// What the bot remembers during a game (opaque; a new game resets it).
     pub memory: Memory,
 }
@@ -92,6 +95,7 @@ impl Default for HeuristicBot {
             monopoly_percent: 100,
             group_order: [3, 4, 1, 5, 2, 6, 7, 0],
             shortage_percent: 50,
+            bid_step_percent: 10,
             memory: Memory::default(),
         }
     }
@@ -110,6 +114,9 @@ pub struct Memory {
     /// A group sold down this turn to free houses for a better one: (turn, group). It is not
     /// rebuilt in the same turn, so selling and building cannot go round in circles.
     freed_group: Option<(u32, u8)>,
+    /// The danger (highest rent an opponent can charge) at the decision being made: (step,
+    /// seat, danger). Computed once per decision; it was the bot's largest cost.
+    danger_now: Option<(u32, u8, u32)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +135,7 @@ impl Policy for HeuristicBot {
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {
         self.remember_game(game);
+        self.memory.danger_now = Some((game.step, me, danger(game, me)));
         let action = if game.auction.is_some() {
             self.bid_or_pass(game, me)
         } else if game.placing.is_some() {
@@ -139,6 +147,7 @@ impl Policy for HeuristicBot {
         } else {
             self.play_turn(game, me)
         };
+        self.memory.danger_now = None; // valid for this decision only
         match action.filter(|&a| legal(game, me, a)) {
             Some(a) => a,
             None => fallback(game, me),
@@ -176,11 +185,16 @@ impl HeuristicBot {
     fn bid_or_pass(&self, game: &Game, me: u8) -> Option<Action> {
         let auction = game.auction.as_ref()?;
         let Some((min, max)) = game.bid_range(me) else { return Some(Action::Pass) };
-        let limit = match auction.lot {
-            Lot::Property(property) => self.deed_bid_limit(game, me, property),
-            Lot::Building { hotel, .. } => self.building_bid_limit(game, me, hotel),
+        let (limit, value) = match auction.lot {
+            Lot::Property(property) => (self.deed_bid_limit(game, me, property), DEEDS[property as usize].price),
+            Lot::Building { hotel, .. } => (self.building_bid_limit(game, me, hotel), 0),
         };
-        Some(if min <= limit.min(max) { Action::Bid(min) } else { Action::Pass })
+        let cap = limit.min(max);
+        if min > cap {
+            return Some(Action::Pass);
+        }
+        let raise = (value * self.bid_step_percent / 100).max(1);
+        Some(Action::Bid((auction.high_bid + raise).clamp(min, cap)))
     }
 
     /// Most the bot pays for a deed: its printed price, more if it completes one of the bot's
@@ -555,7 +569,7 @@ impl HeuristicBot {
             JailStrategy::StayLate => false,
             JailStrategy::Auto => {
                 let unowned = game.owner.iter().filter(|&&o| o == NOBODY).count() as u32;
-                unowned >= self.late_unowned && danger(game, me) < self.late_danger
+                unowned >= self.late_unowned && self.danger(game, me) < self.late_danger
             }
         }
     }
@@ -637,7 +651,15 @@ impl HeuristicBot {
 
     /// The reserve: base cash plus a share of the highest rent an opponent can charge.
     fn reserve(&self, game: &Game, me: u8) -> u32 {
-        (self.cash_reserve + danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
+        (self.cash_reserve + self.danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
+    }
+
+    /// [`danger`], taken from this decision's cache when it is for this state and seat.
+    fn danger(&self, game: &Game, me: u8) -> u32 {
+        match self.memory.danger_now {
+            Some((step, seat, value)) if step == game.step && seat == me => value,
+            _ => danger(game, me),
+        }
     }
 }
 
