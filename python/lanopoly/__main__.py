@@ -61,8 +61,8 @@ def play(args: argparse.Namespace) -> int:
 
 
 def console(args: argparse.Namespace) -> int:
-    """Play against bots in the full-screen console: the start screen first unless --players
-    was given; the language from --lang or the system locale, and its edition's board."""
+    """Play in the full-screen console: the start screen first unless --players, --host or
+    --join was given; the language from --lang or the system locale, and its edition's board."""
     from lanopoly.console import Setup, play_console
     from lanopoly.i18n import default_board, detect
 
@@ -74,8 +74,14 @@ def console(args: argparse.Namespace) -> int:
         board=args.board or default_board(lang),
         rules=args.rules,
         lang=lang,
+        mode="host" if getattr(args, "host", False) else "join" if getattr(args, "join", None) is not None else "solo",
     )
-    return play_console(setup, ask=args.players is None, seed=args.seed, rounds=args.rounds)
+    ask = args.players is None and setup.mode == "solo"
+    address: str = getattr(args, "join", None) or ""
+    pin: str = getattr(args, "pin", None) or ""
+    if address or pin:
+        return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, address=address, pin=pin)
+    return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -155,14 +161,35 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     p.add_argument("--quiet", action="store_true", default=d(False), help="print only the result")
 
 
+def _console_lan_options(p: argparse.ArgumentParser, defaults: bool) -> None:
+    """The console's LAN options (on the main command and on `play`)."""
+
+    def d(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    lan = p.add_mutually_exclusive_group()
+    lan.add_argument(
+        "--host", action="store_true", default=d(False), help="console: host a LAN game (--players seats, bots fill)"
+    )
+    lan.add_argument(
+        "--join",
+        nargs="?",
+        const="",
+        default=d(None),
+        metavar="HOST:PORT",
+        help="console: join a LAN game (the games found on the network, or HOST:PORT)",
+    )
+    p.add_argument("--pin", default=d(None), help="console: the LAN game's PIN (host: default 6 random digits)")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lanopoly", description="The property-trading board game.")
     _table_options(p, defaults=True)
+    _console_lan_options(p, defaults=True)
     sub = p.add_subparsers(dest="command")
-    _table_options(
-        sub.add_parser("play", help="play against bots in the full-screen console (the default in a terminal)"),
-        defaults=False,
-    )
+    play_parser = sub.add_parser("play", help="play in the full-screen console (the default in a terminal)")
+    _table_options(play_parser, defaults=False)
+    _console_lan_options(play_parser, defaults=False)
     _table_options(
         sub.add_parser("watch", help="watch bots play and print the log (the default outside a terminal)"),
         defaults=False,

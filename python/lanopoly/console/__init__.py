@@ -1,12 +1,14 @@
-"""The terminal console: play against bots (and, later, friends on the LAN) in a full-screen app.
+"""The terminal console: play against bots, or with friends on the LAN, in a full-screen app.
 
 A start screen (name, token, bots, difficulty, board, rules, language) comes first unless the
-table is given on the command line; then the game screen.
+table is given on the command line; Enter plays alone, F2 hosts a LAN game and F3 joins one
+(the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from prompt_toolkit.input import Input
@@ -15,11 +17,26 @@ from prompt_toolkit.output import Output
 from lanopoly._core import Bot, Rules
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.console.app import ConsoleApp
-from lanopoly.console.session import LocalTable
+from lanopoly.console.lobby import HostScreen, JoinScreen
+from lanopoly.console.net_session import NetTable
+from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.i18n import default_board
+from lanopoly.net.mesh import Mesh
 
-__all__ = ["DIFFICULTIES", "ConsoleApp", "LocalTable", "Setup", "StartScreen", "play_console", "play_solo", "session"]
+__all__ = [
+    "DIFFICULTIES",
+    "ConsoleApp",
+    "HostScreen",
+    "JoinScreen",
+    "LocalTable",
+    "NetTable",
+    "Setup",
+    "StartScreen",
+    "play_console",
+    "play_solo",
+    "session",
+]
 
 DIFFICULTIES: dict[str, Callable[[], Policy]] = {
     "easy": SimpleBot,
@@ -51,23 +68,67 @@ async def session(
     input: Input | None = None,
     output: Output | None = None,
     started: Callable[[ConsoleApp], None] | None = None,
+    address: str = "",
+    pin: str = "",
 ) -> int:
     """The start screen (when ``ask``, pre-filled with ``setup``), then the game; the exit status.
-    ``started`` sees the game screen as it opens (tests drive it through it)."""
-    if ask:
-        chosen = await StartScreen(setup, input=input, output=output).run()
-        if chosen is None:
+    A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
+    to the start screen when the person leaves them). ``started`` sees the game screen as it
+    opens (tests drive it through it)."""
+    table: Table
+    while True:
+        if ask:
+            chosen = await StartScreen(setup, input=input, output=output).run()
+            if chosen is None:
+                return 0
+            setup = chosen
+        if setup.mode not in ("host", "join"):
+            table = table_for(setup, seed, rounds)
+            break
+        mesh = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, input=input, output=output)
+        if mesh is not None:
+            table = NetTable(mesh, bot=DIFFICULTIES[setup.difficulty], lang=setup.lang, bot_delay=delay)
+            delay = min(delay, 0.05)  # the session paces the bots; the screen follows at once
+            break
+        if not ask:
             return 0
-        setup = chosen
-    app = ConsoleApp(table_for(setup, seed, rounds), delay=delay, input=input, output=output)
+    app = ConsoleApp(table, delay=delay, input=input, output=output)
     if started is not None:
         started(app)
     return await app.run()
 
 
-def play_console(setup: Setup, *, ask: bool, seed: int | None = None, rounds: int = 0, delay: float = 0.3) -> int:
-    """The console in this terminal: start screen (if ``ask``) and game; returns the exit status."""
-    return asyncio.run(session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay))
+async def lan_lobby(
+    setup: Setup,
+    *,
+    rounds: int = 0,
+    address: str = "",
+    pin: str = "",
+    input: Input | None = None,
+    output: Output | None = None,
+) -> Mesh | None:
+    """The host's or the joiner's lobby screen; the agreed mesh, or None if the person left."""
+    if setup.mode == "host":
+        return await HostScreen(setup, rounds=rounds, pin=pin or None, input=input, output=output).run()
+    return await JoinScreen(setup, address=address, pin=pin, input=input, output=output).run()
+
+
+def play_console(
+    setup: Setup,
+    *,
+    ask: bool,
+    seed: int | None = None,
+    rounds: int = 0,
+    delay: float = 0.3,
+    address: str = "",
+    pin: str = "",
+) -> int:
+    """The console in this terminal: start screen (if ``ask``) and game; returns the exit status.
+    Log messages (of the LAN layer) go nowhere unless logging is configured: stderr would
+    scribble over the full-screen display; the game screen shows what matters."""
+    if not logging.getLogger().handlers:
+        logging.getLogger("lanopoly").addHandler(logging.NullHandler())
+    return asyncio.run(session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin))
 
 
 def play_solo(

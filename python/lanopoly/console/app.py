@@ -15,9 +15,10 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
@@ -35,7 +36,7 @@ from lanopoly.console.commands import (
     parse,
 )
 from lanopoly.console.names import fold
-from lanopoly.console.session import LocalTable
+from lanopoly.console.session import Table
 from lanopoly.i18n import ALIASES, money, t
 
 STYLE = Style.from_dict(
@@ -70,7 +71,7 @@ _PLAYER_COMMANDS = {"accept", "reject", "trade"}
 class CommandCompleter(Completer):
     """Completes command names, then property or player names as the command expects."""
 
-    def __init__(self, table: LocalTable) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
@@ -101,7 +102,7 @@ class ConsoleApp:
 
     def __init__(
         self,
-        table: LocalTable,
+        table: Table,
         *,
         delay: float = 0.3,
         input: Input | None = None,
@@ -115,6 +116,10 @@ class ConsoleApp:
             [
                 Window(FormattedTextControl(self._board), height=11),
                 Window(FormattedTextControl(self._log), wrap_lines=True),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._status), height=1),
+                    filter=Condition(lambda: self.table.status() is not None),
+                ),
                 Window(FormattedTextControl(lambda: [self.feedback]), height=1),
                 Window(
                     BufferControl(self.buffer),
@@ -143,6 +148,7 @@ class ConsoleApp:
             return await self.app.run_async()
         finally:
             driver.cancel()
+            await self.table.close()
 
     async def _drive(self) -> None:
         while True:
@@ -249,6 +255,9 @@ class ConsoleApp:
         if game.is_over:
             winner = game.winner
             return t(lang, "dec.game_over", winner=game.names[winner] if winner is not None else t(lang, "dec.nobody"))
+        status = table.status()
+        if status is not None and status[0] == "class:error" and not table.my_move:
+            return status[1]  # a LAN game frozen, or a peer gone
         if not table.my_move:
             seat = game.current_player
             if seat is None or seat < 0:
@@ -281,8 +290,13 @@ class ConsoleApp:
         return t(lang, "dec.move")
 
     def _log(self) -> board_view.Fragments:
-        rows = max(1, self.app.output.get_size().rows - 15) if self.app.is_running else 8
+        fixed = 15 if self.table.status() is None else 16
+        rows = max(1, self.app.output.get_size().rows - fixed) if self.app.is_running else 8
         return [("", "\n".join(self.table.lines[-rows:]))]
+
+    def _status(self) -> board_view.Fragments:
+        status = self.table.status()
+        return [status] if status is not None else []
 
     def _hints(self) -> board_view.Fragments:
         legal = self.table.legal()
@@ -292,7 +306,7 @@ class ConsoleApp:
         return [("class:hint", t(self.table.lang, "hints", words=", ".join(words)))]
 
 
-def deed_lines(table: LocalTable, square: int) -> list[str]:
+def deed_lines(table: Table, square: int) -> list[str]:
     """A title deed as log lines."""
     game, lang = table.game, table.lang
     info: dict[str, Any] = game.square(square)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
 from lanopoly.bots import Policy, SimpleBot
@@ -172,28 +172,14 @@ class LocalTable:
 
     def summary_lines(self) -> list[str]:
         """The end-of-game summary as log lines in the table's language."""
-        game, lang = self.game, self.lang
-        s = self.summary()
-        winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
-        lines = [t(lang, "end.title", rounds=s.rounds, winner=winner)]
-        for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
-            fields = {
-                "seat": row.seat + 1,
-                "name": row.name,
-                "worth": money(lang, game.currency, row.net_worth),
-                "paid": money(lang, game.currency, row.rent_paid),
-                "received": money(lang, game.currency, row.rent_received),
-            }
-            lines.append(t(lang, "end.bankrupt" if row.bankrupt else "end.player", **fields))
-            if row.longest is None:
-                lines.append(t(lang, "end.no_property"))
-            else:
-                square, turns = row.longest
-                lines.append(t(lang, "end.longest", square=game.square(square)["name"], turns=turns))
-        if s.record is not None:
-            seat, square, turns = s.record
-            lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
-        return lines
+        return summary_lines(self.game, self.summary(), self.lang)
+
+    def status(self) -> tuple[str, str] | None:
+        """A line about the table for the game screen (a LAN table has one; a local one not)."""
+        return None
+
+    async def close(self) -> None:
+        """Leave the table (nothing to do for a local one)."""
 
     def _apply(self, action: Action) -> None:
         events = self.game.apply(action)
@@ -206,3 +192,57 @@ class LocalTable:
         if self.game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(self.summary_lines())
+
+
+def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
+    """The end-of-game summary as log lines in ``lang``."""
+    winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
+    lines = [t(lang, "end.title", rounds=s.rounds, winner=winner)]
+    for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
+        fields = {
+            "seat": row.seat + 1,
+            "name": row.name,
+            "worth": money(lang, game.currency, row.net_worth),
+            "paid": money(lang, game.currency, row.rent_paid),
+            "received": money(lang, game.currency, row.rent_received),
+        }
+        lines.append(t(lang, "end.bankrupt" if row.bankrupt else "end.player", **fields))
+        if row.longest is None:
+            lines.append(t(lang, "end.no_property"))
+        else:
+            square, turns = row.longest
+            lines.append(t(lang, "end.longest", square=game.square(square)["name"], turns=turns))
+    if s.record is not None:
+        seat, square, turns = s.record
+        lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
+    return lines
+
+
+class Table(Protocol):
+    """What the game screen needs of a table: a local one (:class:`LocalTable`) or a LAN one
+    (:class:`lanopoly.console.net_session.NetTable`)."""
+
+    lang: str
+    me: int
+    lines: list[str]
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def my_move(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def step(self) -> bool: ...
+
+    def act(self, action: Action) -> None: ...
+
+    def legal(self) -> list[Action]: ...
+
+    def summary(self) -> Summary: ...
+
+    def status(self) -> tuple[str, str] | None: ...
+
+    async def close(self) -> None: ...

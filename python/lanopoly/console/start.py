@@ -1,9 +1,10 @@
 """The start screen: name, token, bots, difficulty, board, rules preset (its options shown) and
 language, in a small full-screen form. Enter starts at once with what is shown, so the defaults
-put a newcomer into a game with one key.
+put a newcomer into a game with one key. F2 hosts a LAN game instead (the seats are you and the
+bots, which people who join replace), F3 joins one (:mod:`lanopoly.console.lobby`).
 
 Keys: Up/Down (or Tab) choose a line, Left/Right change it, typing edits the name, Enter starts,
-Escape or Ctrl-C leaves.
+F2 hosts, F3 joins, Escape or Ctrl-C leaves.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class Setup:
     board: str = "classic"
     rules: str = "official"
     lang: str = "en"
+    mode: str = "solo"
+    """``solo`` (against bots here), ``host`` (open a LAN lobby) or ``join`` (find one)."""
 
     def player_name(self) -> str:
         return self.name.strip() or TOKENS[self.lang][self.token]
@@ -100,6 +103,7 @@ class StartScreen:
                 Window(height=1),
                 Window(FormattedTextControl(self._options), wrap_lines=True),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
+                Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
             ]
         )
         self.app: Application[Setup | None] = Application(
@@ -155,8 +159,8 @@ class StartScreen:
         if row == "language" and not self.board_chosen:
             self.setup = replace(self.setup, board=default_board(value))
 
-    def _start(self, buffer: Buffer) -> bool:
-        self.app.exit(result=replace(self.setup, name=buffer.text.strip()))
+    def _start(self, buffer: Buffer, mode: str = "solo") -> bool:
+        self.app.exit(result=replace(self.setup, name=buffer.text.strip(), mode=mode))
         return True
 
     def _keys(self) -> KeyBindings:
@@ -181,6 +185,14 @@ class StartScreen:
         @keys.add("left", filter=on_choice)
         def _previous(event: KeyPressEvent) -> None:
             self.change(-1)
+
+        @keys.add("f2")
+        def _host(event: KeyPressEvent) -> None:
+            self._start(self.name, "host")
+
+        @keys.add("f3")
+        def _join(event: KeyPressEvent) -> None:
+            self._start(self.name, "join")
 
         @keys.add("escape", eager=True)
         @keys.add("c-c")

@@ -1,0 +1,494 @@
+"""The LAN screens before a game: hosting a lobby, and finding and joining one.
+
+``HostScreen`` opens a lobby (listening and advertised on the configured interfaces), shows the
+game PIN and the lobby's address, fills the seats live as peers join; Left/Right choose how many
+free seats bots take, Enter starts. ``JoinScreen`` lists the lobbies discovered on the network as
+they appear, change and vanish (name, host, seats, rules, board); the person picks one (or types
+``host:port``), types the PIN and presses Enter. Both give the agreed :class:`Mesh` (or None when
+the person went back) for a :class:`~lanopoly.console.net_session.NetTable`.
+
+The network layer is used as it is; the few things it does not offer yet are wrapped here (the
+names of the peers in a lobby, starting with fewer seats than opened).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.output import Output
+
+from lanopoly._core import Rules
+from lanopoly.console.start import STYLE, Setup
+from lanopoly.i18n import t
+from lanopoly.net.discovery import (
+    Lobby,
+    LobbyAd,
+    LobbyAdvertiser,
+    LobbyBrowser,
+    advertised_addresses,
+    make_zeroconf,
+    service_type,
+)
+from lanopoly.net.interfaces import configured_interfaces
+from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
+from lanopoly.net.secure import new_pin
+
+log = logging.getLogger(__name__)
+
+LOBBY_TIMEOUT = 3600.0
+"""Seconds a joiner waits in a lobby for the host to start."""
+
+
+def lobby_names(lobby: HostLobby) -> list[str]:
+    """The names of the peers in a host's lobby, the host first (wraps the lobby's private list
+    until the network layer offers it)."""
+    joiners: list[Any] = getattr(lobby, "_joiners", [])
+    return [lobby.config.name] + [str(j.hello.name) for j in joiners]
+
+
+async def start_lobby(lobby: HostLobby, seats: int) -> Mesh:
+    """Start the game with ``seats`` seats: the peers in the lobby, bots in the others (the
+    network layer opens a lobby for a fixed number of seats; this starts it with fewer)."""
+    lobby.seats = max(seats, lobby.taken)
+    return await lobby.start()
+
+
+class _Advert:
+    """The lobby's advertisement: registered, updated and withdrawn in order in the background;
+    a failure only costs discovery (joining by address still works)."""
+
+    def __init__(self, advertiser: LobbyAdvertiser) -> None:
+        self.advertiser = advertiser
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._spawn(advertiser.register())
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        async def guarded() -> None:
+            try:
+                async with self._lock:
+                    await coro
+            except asyncio.CancelledError:
+                coro.close()  # never started: no "never awaited" warning
+                raise
+            except Exception as e:
+                log.warning("lobby advertisement failed: %s", e)
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def update(self, **changes: object) -> None:
+        self._spawn(self.advertiser.update(**changes))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.advertiser.close(), 3)
+
+
+def _line(style: str, text: str) -> StyleAndTextTuples:
+    return [(style, text), ("", "\n")]
+
+
+class HostScreen:
+    """Host a LAN game: the PIN, the address, the seats filling live; ``run()`` gives the mesh
+    once the person started the game, or None if they went back."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        *,
+        rounds: int = 0,
+        port: int = 0,
+        pin: str | None = None,
+        advertise: bool = True,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.setup = setup
+        self.lang = setup.lang
+        self.seats = max(2, setup.bots + 1)
+        self.bots = self.seats - 1
+        self.pin = pin or new_pin()
+        self.interfaces = configured_interfaces()
+        rules = Rules.preset(setup.rules, **({"round_limit": rounds} if rounds else {}))
+        self.lobby = HostLobby(
+            PeerConfig(setup.player_name(), self.interfaces, port, pin=self.pin),
+            self.seats,
+            self.seats,
+            setup.board,
+            rules.to_dict(),
+            on_change=self._changed,
+        )
+        self.advertise = advertise
+        self.advert: _Advert | None = None
+        self.address = ""
+        self.message: tuple[str, str] = ("class:hint", "")
+        self.starting: asyncio.Task[None] | None = None
+        self.failed = False
+        self.app: Application[Mesh | None] = Application(
+            layout=Layout(HSplit([Window(FormattedTextControl(self._text), wrap_lines=True)])),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    @property
+    def table_name(self) -> str:
+        return t(self.lang, "lobby.table", name=self.setup.player_name())
+
+    async def run(self) -> Mesh | None:
+        aiozc = None
+        mesh: Mesh | None = None
+        try:
+            port = await self.lobby.open()
+            addresses = advertised_addresses(self.interfaces)
+            self.address = f"{addresses[0]}:{port}"
+            if self.advertise:
+                aiozc = make_zeroconf(self.interfaces)
+                ad = LobbyAd(
+                    self.table_name, self.lobby.game_id.hex(), 1, self.seats, self.setup.rules, self.setup.board
+                )
+                self.advert = _Advert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
+            mesh = await self.app.run_async()
+            return mesh
+        finally:
+            if self.starting is not None and not self.starting.done():
+                self.starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self.starting
+            if self.advert is not None:
+                await self.advert.close()
+            if aiozc is not None:
+                await aiozc.async_close()
+            if mesh is None:
+                await self.lobby.close()
+
+    # -- the lobby ------------------------------------------------------------------------------
+
+    def _changed(self, taken: int) -> None:
+        if self.advert is not None:
+            self.advert.update(seats_taken=taken, state="full" if taken >= self.seats else "open")
+        self.app.invalidate()
+
+    def free(self) -> int:
+        return self.seats - self.lobby.taken
+
+    def bots_at_start(self) -> int:
+        return min(self.bots, self.free())
+
+    def start(self) -> None:
+        """Start the game with the peers in the lobby and the chosen bots."""
+        if self.starting is not None or self.failed:
+            return
+        taken = self.lobby.taken
+        if taken < 2:
+            self.message = ("class:error", t(self.lang, "lobby.need_player"))
+            return
+        seats = taken + self.bots_at_start()
+        self.message = ("class:hint", t(self.lang, "lobby.starting"))
+        if self.advert is not None:
+            self.advert.update(state="playing")
+
+        async def go() -> None:
+            try:
+                mesh = await start_lobby(self.lobby, seats)
+            except (MeshError, TimeoutError) as e:
+                self.failed = True
+                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=str(e) or "timeout"))
+                await self.lobby.close()
+                self.app.invalidate()
+                return
+            self.app.exit(result=mesh)
+
+        self.starting = asyncio.get_running_loop().create_task(go())
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+
+        @keys.add("right")
+        @keys.add("+")
+        def _more(event: KeyPressEvent) -> None:
+            self.bots = min(self.bots_at_start() + 1, self.free())
+
+        @keys.add("left")
+        @keys.add("-")
+        def _fewer(event: KeyPressEvent) -> None:
+            self.bots = max(self.bots_at_start() - 1, 0)
+
+        @keys.add("enter")
+        def _start(event: KeyPressEvent) -> None:
+            self.start()
+
+        @keys.add("escape", eager=True)
+        @keys.add("c-c")
+        @keys.add("c-q")
+        def _leave(event: KeyPressEvent) -> None:
+            event.app.exit(result=None)
+
+        return keys
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def seat_lines(self) -> list[str]:
+        """One line per seat: the host, the peers who joined, the bots, the free seats."""
+        lang = self.lang
+        names = lobby_names(self.lobby)
+        lines = []
+        for seat in range(self.seats):
+            if seat == 0:
+                what = t(lang, "lobby.seat_you", name=names[0])
+            elif seat < len(names):
+                what = t(lang, "lobby.seat_joined", name=names[seat])
+            elif seat < len(names) + self.bots_at_start():
+                what = t(lang, "lobby.seat_bot")
+            else:
+                what = t(lang, "lobby.seat_free")
+            lines.append(f"  {seat + 1}  {what}")
+        return lines
+
+    def _text(self) -> StyleAndTextTuples:
+        lang, s = self.lang, self.setup
+        out: StyleAndTextTuples = []
+        out += _line("class:title", " " + t(lang, "lobby.title", table=self.table_name))
+        out += _line("", "")
+        out += _line("class:value", " " + t(lang, "lobby.pin", pin=self.pin))
+        out += _line("class:value", " " + t(lang, "lobby.address", address=self.address or "..."))
+        out += _line("", " " + t(lang, "lobby.game", board=s.board, rules=s.rules))
+        out += _line("", "")
+        out += _line("", " " + t(lang, "lobby.seats", taken=self.lobby.taken, seats=self.seats))
+        for text in self.seat_lines():
+            out += _line("", text)
+        out += _line("", "")
+        out += _line("class:value", " " + t(lang, "lobby.bots", n=self.bots_at_start()))
+        out += _line(*self.message)
+        out += [("class:hint", " " + t(lang, "lobby.keys"))]
+        return out
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where to join: an address, and the game id when known from discovery."""
+
+    host: str
+    port: int
+    game_id: bytes = b""
+
+
+def split_address(text: str) -> tuple[str, int] | None:
+    """``host:port`` -> (host, port), or None."""
+    host, sep, port = text.strip().rpartition(":")
+    if sep and host and port.isdigit() and 0 < int(port) < 65536:
+        return host, int(port)
+    return None
+
+
+class JoinScreen:
+    """Find a LAN game and join it; ``run()`` gives the mesh once the host started the game, or
+    None if the person went back."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        *,
+        address: str = "",
+        pin: str = "",
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.setup = setup
+        self.lang = setup.lang
+        self.interfaces = configured_interfaces()
+        self.browser: LobbyBrowser | None = None
+        self.selected = 0
+        self.pin = Buffer(multiline=False, accept_handler=self._accept)
+        self.pin.text = pin
+        self.address = Buffer(multiline=False, accept_handler=self._accept)
+        self.address.text = address
+        self.message: tuple[str, str] = ("class:hint", "")
+        self.joining: asyncio.Task[None] | None = None
+        self.joiner: MeshJoiner | None = None
+        self.pin_control = BufferControl(self.pin)
+        self.address_control = BufferControl(self.address)
+        body = HSplit(
+            [
+                Window(FormattedTextControl(self._games)),
+                VSplit(
+                    [
+                        Window(FormattedTextControl(lambda: self._label("join.address")), width=26, height=1),
+                        Window(self.address_control, height=1),
+                    ]
+                ),
+                VSplit(
+                    [
+                        Window(FormattedTextControl(lambda: self._label("join.pin")), width=26, height=1),
+                        Window(self.pin_control, height=1),
+                    ]
+                ),
+                Window(FormattedTextControl(lambda: [self.message]), height=2, wrap_lines=True),
+                Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "join.keys"))]), height=1),
+            ]
+        )
+        self.app: Application[Mesh | None] = Application(
+            layout=Layout(body, focused_element=self.pin),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    async def run(self) -> Mesh | None:
+        aiozc = make_zeroconf(self.interfaces)
+        self.browser = LobbyBrowser(aiozc, service_type())
+        watcher: asyncio.Task[None] | None = None
+        mesh: Mesh | None = None
+        try:
+            await self.browser.start()
+            watcher = asyncio.get_running_loop().create_task(self._watch(self.browser))
+            mesh = await self.app.run_async()
+            return mesh
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+            if self.joining is not None and not self.joining.done():
+                self.joining.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self.joining
+            if mesh is None and self.joiner is not None:
+                await self.joiner.close()
+            await self.browser.close()
+            await aiozc.async_close()
+
+    async def _watch(self, browser: LobbyBrowser) -> None:
+        async for _ in browser.events():
+            self.app.invalidate()
+
+    def lobbies(self) -> list[Lobby]:
+        """The lobbies seen now, open ones first."""
+        found = list(self.browser.lobbies.values()) if self.browser is not None else []
+        return sorted(found, key=lambda lobby: (lobby.state != "open", lobby.table, lobby.instance))
+
+    def target(self) -> Target | None:
+        """The typed address if any, else the selected lobby."""
+        typed = self.address.text.strip()
+        if typed:
+            address = split_address(typed)
+            if address is None:
+                raise ValueError(t(self.lang, "join.bad_address", text=typed))
+            return Target(*address)
+        lobbies = self.lobbies()
+        if not lobbies:
+            return None
+        lobby = lobbies[min(self.selected, len(lobbies) - 1)]
+        if not lobby.addresses:
+            return None
+        game_id = b""
+        with contextlib.suppress(ValueError):
+            game_id = bytes.fromhex(lobby.game_id)
+        return Target(lobby.addresses[0], lobby.port, game_id)
+
+    def _accept(self, buffer: Buffer) -> bool:
+        self.join()
+        return True  # keep the text
+
+    def join(self) -> None:
+        """Join the chosen game with the typed PIN (in a task; the screen stays live)."""
+        if self.joining is not None and not self.joining.done():
+            return
+        lang = self.lang
+        try:
+            target = self.target()
+        except ValueError as e:
+            self.message = ("class:error", str(e))
+            return
+        if target is None:
+            self.message = ("class:error", t(lang, "join.choose"))
+            return
+        try:
+            joiner = MeshJoiner(PeerConfig(self.setup.player_name(), self.interfaces, pin=self.pin.text.strip()))
+        except ValueError as e:
+            self.message = ("class:error", t(lang, "join.bad_pin", reason=str(e)))
+            return
+        self.joiner = joiner
+        self.message = ("class:hint", t(lang, "join.waiting", address=f"{target.host}:{target.port}"))
+
+        async def go() -> None:
+            try:
+                mesh = await joiner.join(target.host, target.port, target.game_id, lobby_timeout=LOBBY_TIMEOUT)
+            except (MeshError, TimeoutError, OSError) as e:
+                self.message = ("class:error", t(lang, "join.failed", reason=str(e) or "timeout"))
+                await joiner.close()
+                self.joiner = None
+                self.app.invalidate()
+                return
+            self.app.exit(result=mesh)
+
+        self.joining = asyncio.get_running_loop().create_task(go())
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+
+        @keys.add("down")
+        def _down(event: KeyPressEvent) -> None:
+            self.selected = min(self.selected + 1, max(0, len(self.lobbies()) - 1))
+
+        @keys.add("up")
+        def _up(event: KeyPressEvent) -> None:
+            self.selected = max(self.selected - 1, 0)
+
+        @keys.add("tab")
+        @keys.add("s-tab")
+        def _field(event: KeyPressEvent) -> None:
+            layout = event.app.layout
+            layout.focus(self.address if layout.has_focus(self.pin) else self.pin)
+
+        @keys.add("escape", eager=True)
+        @keys.add("c-c")
+        @keys.add("c-q")
+        def _leave(event: KeyPressEvent) -> None:
+            event.app.exit(result=None)
+
+        return keys
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _label(self, key: str) -> StyleAndTextTuples:
+        focused = (key == "join.pin") == self.app.layout.has_focus(self.pin)
+        return [("class:selected" if focused else "", f" {t(self.lang, key)}:"), ("", " ")]
+
+    def lobby_line(self, lobby: Lobby) -> str:
+        lang = self.lang
+        state = t(lang, f"join.state.{lobby.state}") if lobby.state in ("open", "full", "playing") else lobby.state
+        seats = t(lang, "join.seats", taken=lobby.seats_taken, seats=lobby.seats_total)
+        return f"{lobby.table[:18]:<18} {lobby.address:<21} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
+
+    def _games(self) -> StyleAndTextTuples:
+        lang = self.lang
+        out: StyleAndTextTuples = []
+        out += _line("class:title", " " + t(lang, "join.title"))
+        out += _line("", "")
+        lobbies = self.lobbies()
+        if not lobbies:
+            out += _line("class:hint", "   " + t(lang, "join.none"))
+        for index, lobby in enumerate(lobbies):
+            chosen = index == min(self.selected, len(lobbies) - 1) and not self.address.text.strip()
+            out += _line("class:selected" if chosen else "", ("> " if chosen else "  ") + self.lobby_line(lobby))
+        return out
