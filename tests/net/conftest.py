@@ -12,6 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from .netns import in_test_subnet
+from .netns import lan as lan  # the network namespace fixture, for every test here
+
 TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
 
 
@@ -22,9 +25,16 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def peer_env(address: str) -> dict[str, str]:
-    """The environment of a peer subprocess bound to one loopback address."""
-    assert address.startswith("127."), "tests use loopback addresses only"
+def peer_env(address: str, netns: bool = False) -> dict[str, str]:
+    """The environment of a peer subprocess bound to one address: loopback, or (``netns``) a test namespace's.
+
+    Namespace addresses are only allowed from the private /24 that the tests' own namespaces use
+    (``netns.SUBNET``), so a typo can never point a peer at the machine's real network card.
+    """
+    if netns:
+        assert in_test_subnet(address), f"{address} is not in the test namespaces' subnet"
+    else:
+        assert address.startswith("127."), "tests use loopback addresses only"
     env = dict(os.environ)
     env["LANOPOLY_INTERFACES"] = address
     env["LANOPOLY_SERVICE_TYPE"] = TEST_SERVICE_TYPE

@@ -28,13 +28,18 @@ class PeerRun:
 
 
 def _spawn(
-    args: list[str], address: str, extra_env: dict[str, str] | None, workdir: Path, tag: str
+    args: list[str], address: str, extra_env: dict[str, str] | None, workdir: Path, tag: str, netns: str | None
 ) -> subprocess.Popen[str]:
-    env = peer_env(address) | (extra_env or {})
+    """Start one peer process bound to ``address``; inside network namespace ``netns`` when given.
+
+    ``ip netns exec`` execs the command in place, so the Popen pid is the peer itself (killable).
+    """
+    env = peer_env(address, netns=netns is not None) | (extra_env or {})
+    prefix = ["ip", "netns", "exec", netns] if netns is not None else []
     # The child gets its own copies of the file descriptors; ours are closed when Popen returns.
     with open(workdir / f"{tag}.out", "w") as out, open(workdir / f"{tag}.err", "w") as err:
         return subprocess.Popen(
-            [sys.executable, str(ENTRY), *args], env=env, cwd=workdir, stdout=out, stderr=err, text=True
+            [*prefix, sys.executable, str(ENTRY), *args], env=env, cwd=workdir, stdout=out, stderr=err, text=True
         )
 
 
@@ -49,13 +54,15 @@ def run_game(
     join_by_name: bool = False,
     pins: dict[int, str] | None = None,
     lobby_timeout: float | None = None,
+    namespaces: list[str] | None = None,
 ) -> list[PeerRun]:
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
     The host picks a random PIN and writes it to its ready file; joiners use it, except those that
     ``pins`` (joiner position 1.. -> PIN) gives another one. ``misbehave`` maps a joiner's
     position to a ``LANOPOLY_TEST_MISBEHAVE`` value. ``lobby_timeout`` is how long the peers wait
-    in the lobby (default: ``timeout``).
+    in the lobby (default: ``timeout``). ``namespaces[i]`` runs peer i inside that network namespace
+    (separate hosts; its address must be that namespace's).
     """
     pins = pins or {}
     misbehave = misbehave or {}
@@ -77,6 +84,7 @@ def run_game(
                 None,
                 workdir,
                 "p0",
+                namespaces[0] if namespaces else None,
             )
         )
         while not ready.exists():
@@ -89,7 +97,7 @@ def run_game(
             args = ["join", target, "--name", f"guest{i}", "--save", f"p{i}.log.json", "--result", f"p{i}.result.json"]
             args += ["--pin", pins.get(i, info["pin"])]
             env = {"LANOPOLY_TEST_MISBEHAVE": misbehave[i]} if i in misbehave else None
-            procs.append(_spawn(args + common, address, env, workdir, f"p{i}"))
+            procs.append(_spawn(args + common, address, env, workdir, f"p{i}", namespaces[i] if namespaces else None))
         for proc in procs:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
     finally:

@@ -1,13 +1,14 @@
-"""``lanopoly host``, ``lanopoly join`` and ``lanopoly list``: LAN play from scripts, without the console.
+"""``lanopoly host``, ``join``, ``list`` and ``verify``: LAN play from scripts, without the console.
 
 Wire into the main parser with ``add_commands(subparsers)`` and dispatch with ``run(args)``
-(``args.net_command`` is set for these three commands). The host prints the game PIN (6 random
+(``args.net_command`` is set for these commands). The host prints the game PIN (6 random
 digits unless ``--pin`` sets one); every joiner needs it (``--pin``). The PIN never goes into the
 mDNS advertisement: players pass it on by voice. Every seat is played by a SimpleBot on the
 peer that controls it: the host plays its own seat and the seats no joiner took, each joiner its own.
 
 Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, mesh, interfaces),
-3 the session froze (desync or a faulty peer; a desync report is written).
+3 the session froze (desync or a faulty peer; a desync report is written). ``verify``: 0 the file
+verifies, 1 it does not (the step and the reason are printed on stderr).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces,
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
 from lanopoly.net.secure import new_pin, normalize_pin
+from lanopoly.net.verify import VerifyError, verify_text
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_commands(subparsers: Any) -> None:
-    """Add ``host``, ``join`` and ``list`` to an argparse subparsers object."""
+    """Add ``host``, ``join``, ``list`` and ``verify`` to an argparse subparsers object."""
     host = subparsers.add_parser("host", help="host a LAN game: open a lobby, wait for peers, play")
     _common(host)
     host.add_argument("--peers", type=int, default=2, help="peers in the game, this one included (2-8)")
@@ -88,6 +90,12 @@ def add_commands(subparsers: Any) -> None:
     lst.add_argument("--interfaces", default=None, help="comma-separated IPv4 addresses to discover on")
     lst.add_argument("--json", action="store_true", help="one JSON object per lobby")
     lst.set_defaults(net_command="list")
+
+    ver = subparsers.add_parser(
+        "verify", help="verify a saved game offline: every state hash, and for a LAN game signatures and reveals"
+    )
+    ver.add_argument("file", type=Path, help="a game log saved with --save (or by `lanopoly --save`)")
+    ver.set_defaults(net_command="verify")
 
 
 def _interfaces(args: argparse.Namespace) -> list[str] | None:
@@ -308,6 +316,23 @@ async def list_main(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def verify_main(args: argparse.Namespace) -> int:
+    """``lanopoly verify FILE``: 0 when everything in the file verifies, 1 (with the step and reason) if not."""
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{args.file}: cannot read: {e}", file=sys.stderr)
+        return EXIT_SETUP
+    try:
+        verified = verify_text(text)
+    except VerifyError as e:
+        where = f"at {e}" if e.step else f"in the start record or the file: {e}"
+        print(f"{args.file}: verification FAILED {where}", file=sys.stderr)
+        return EXIT_SETUP
+    print(f"{args.file}: verified: {verified.summary()}")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
     """Run the command parsed by ``add_commands``; returns the exit code."""
     logging.basicConfig(
@@ -322,6 +347,8 @@ def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepS
             return asyncio.run(join_main(args, session_cls))
         if args.net_command == "list":
             return asyncio.run(list_main(args))
+        if args.net_command == "verify":
+            return verify_main(args)
     except InterfaceConfigError as e:
         print(e, file=sys.stderr)
         return EXIT_SETUP

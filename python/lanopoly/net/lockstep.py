@@ -22,7 +22,9 @@ Any disagreement freezes the session at that step: the peers whose hashes differ
 (or, with no majority, from this peer) are named, a ``FREEZE`` is broadcast and a desync report is
 written. A peer that disconnects, sends a malformed message, an illegal input or a bad reveal, or
 stays silent past the step deadline, also freezes the session and is named. The game log is saved
-continuously (atomically, off the event loop) so a game can be replayed offline.
+continuously (atomically, off the event loop) so a game can be replayed offline; with it goes a
+network record (the start record, every peer's signature of it, the signed action or reveals that
+decided each step), so that ``lanopoly verify`` can check authorship and fairness offline too.
 
 Out-of-turn inputs (bids or trades from seats other than ``current_player``) are not part of this
 slice: the engine's ``current_player`` already walks auctions and debts seat by seat.
@@ -61,6 +63,7 @@ from lanopoly.net.messages import (
     Reveal,
     parse,
 )
+from lanopoly.net.verify import NetworkRecord
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +193,8 @@ class LockstepSession:
         self._readers: list[asyncio.Task[None]] = []
         self._last_save = 0.0
         self._save_task: asyncio.Task[None] | None = None
+        self.net_record = NetworkRecord(mesh.me, mesh.start_payload, mesh.start_sigs)
+        self._step_signed: list[ActionMsg | Reveal] = []
 
     # ----------------------------------------------------------------------------- helpers
 
@@ -379,7 +384,8 @@ class LockstepSession:
             own = self.mesh.chain.reveal(index)
         except ChainExhausted as e:
             raise Frozen(FreezeInfo(step, f"randomness chain exhausted: {e}")) from None
-        await self.broadcast(Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own))
+        mine = Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own)
+        await self.broadcast(mine)
         got = await self.collect(Kind.REVEAL, step, self.others, "reveal")
         reveals: dict[int, bytes] = {self.me: own}
         for peer, message in got.items():
@@ -391,6 +397,8 @@ class LockstepSession:
                     FreezeInfo(step, f"{self.peer_label(peer)} revealed a link that breaks its chain", (peer,))
                 )
             reveals[peer] = message.link
+        signed = {self.me: mine} | {p: m for p, m in got.items() if isinstance(m, Reveal)}
+        self._step_signed = [signed[p] for p in sorted(signed)]
         seed = step_seed(self.game_id, step, prev, [reveals[p] for p in sorted(reveals)])
         return self.game.outcome_from_bytes(seed)
 
@@ -400,7 +408,9 @@ class LockstepSession:
         ctrl = self.controllers[seat]
         if ctrl == self.me:
             action = self.choose(seat)
-            await self.send_action(ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action))
+            signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
+            self._step_signed = [signed]
+            await self.send_action(signed)
             return action, ctrl
         got = await self.collect(Kind.ACTION, step, [ctrl], f"the action of seat {seat} ({self.game.names[seat]})")
         message = got[ctrl]
@@ -411,12 +421,14 @@ class LockstepSession:
             raise Frozen(
                 FreezeInfo(step, f"{self.peer_label(ctrl)} acted for seat {message.seat}, not {seat}", (ctrl,))
             )
+        self._step_signed = [message]
         return message.action, ctrl
 
     async def play_step(self) -> None:
         step = self.game.step + 1
         self._step = step
         prev = self.game.state_hash()
+        self._step_signed = []
         if self.game.is_chance_node:
             action, actor = await self.chance_input(step, prev), -1
         else:
@@ -428,6 +440,7 @@ class LockstepSession:
             who = self.peer_label(actor) if actor >= 0 else "the chance outcome"
             raise Frozen(FreezeInfo(step, f"{who} sent an illegal input {action!r}: {e}", blamed)) from None
         self.log.record(action, self.game)
+        self.net_record.record(step, self._step_signed)
         if self.on_events is not None:
             self.on_events(self.game, events)
         mine = (action_hash(action), self.game.state_hash())
@@ -475,7 +488,7 @@ class LockstepSession:
         if not force and (now - self._last_save < self.save_interval or self._save_task is not None):
             return
         self._last_save = now
-        text = self.log.to_json()
+        text = self.saved_text()
         path = self.log_path
         self._save_task = asyncio.get_running_loop().create_task(asyncio.to_thread(write_atomic, path, text))
         self._save_task.add_done_callback(self._saved)
@@ -486,6 +499,10 @@ class LockstepSession:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not save the game log: %s", task.exception())
 
+    def saved_text(self) -> str:
+        """The saved file: the game log plus the network record (start record, signatures, signed inputs)."""
+        return self.net_record.attach(self.log.to_json())
+
     async def save_now(self) -> None:
         """Save the log and wait until it is on disk."""
         if self.log_path is None:
@@ -493,7 +510,7 @@ class LockstepSession:
         if self._save_task is not None:
             with contextlib.suppress(Exception):
                 await self._save_task
-        await asyncio.to_thread(write_atomic, self.log_path, self.log.to_json())
+        await asyncio.to_thread(write_atomic, self.log_path, self.saved_text())
 
     # ----------------------------------------------------------------------------- the session
 

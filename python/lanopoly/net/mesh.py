@@ -92,7 +92,9 @@ class PeerConfig:
 class Mesh:
     """The agreed start record, one authenticated, encrypted connection to every other peer, this peer's key.
 
-    ``start_sigs[i]`` is peer i's signature of the start record hash (every peer's, this one's too).
+    ``start_sigs[i]`` is peer i's signature of the start record hash (every peer's, this one's too);
+    ``start_payload`` the exact start record bytes that were hashed (saved with the log, so that
+    ``lanopoly verify`` can check the record and its signatures offline).
     """
 
     me: int
@@ -103,6 +105,7 @@ class Mesh:
     listener: Listener
     key: Ed25519PrivateKey
     start_sigs: dict[int, bytes] = field(default_factory=dict)
+    start_payload: bytes = b""
 
     async def close(self) -> None:
         """Close every link and the listener."""
@@ -485,6 +488,7 @@ class HostLobby:
         except (ConnectionClosed, FrameError) as e:
             raise MeshError(f"could not send the start record: {e}") from None
         mesh = Mesh(0, record, start_hash(payload), links, self.chain, self.listener, self.config.sign_key)
+        mesh.start_payload = payload
         await _agree_on_start(mesh, self.config.handshake_timeout * 2)
         return mesh
 
@@ -610,6 +614,7 @@ class MeshJoiner:
         self._links[0] = conn
         self._start_known.set()
         mesh = Mesh(me, record, start_hash(payload), self._links, self.chain, self.listener, cfg.sign_key)
+        mesh.start_payload = payload
         try:
             for i in range(1, me):
                 peer = record.peers[i]

@@ -1,0 +1,212 @@
+"""``lanopoly verify FILE``: a networked game's saved log is checked offline, and tampering is caught.
+
+Two sources of saved games:
+
+- a real 3-peer game over loopback (one per module): every peer's file verifies, through
+  ``lanopoly verify`` in a separate process too; flipping bits of a signature, dropping a start
+  record signature or editing the header fails with the step and the reason;
+- synthetic games played here "as every peer" (own keys, own hash chains), which can make what an
+  honest peer never sends, correctly signed: a reveal off its chain, an action signed by a peer
+  that does not control the seat, a logged chance outcome that is not the one the reveals give
+  (with every later state hash recomputed, so only the fairness check can catch it).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lanopoly import Game, Rules
+from lanopoly.bots import SimpleBot
+from lanopoly.log import GameLog
+from lanopoly.net import cli, secure
+from lanopoly.net.chain import HashChain, step_seed
+from lanopoly.net.framing import pack
+from lanopoly.net.mesh import start_hash
+from lanopoly.net.messages import ActionMsg, PeerEntry, Reveal, StartRecord
+from lanopoly.net.verify import NetworkRecord, VerifyError, verify_text
+
+from .conftest import peer_env
+from .peers import run_game
+
+
+def verify_cli(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = cli.main(["verify", str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def synthetic(
+    path: Path,
+    *,
+    peers: int = 3,
+    rounds: int = 4,
+    bad_link_at: int = 0,
+    foreign_key_at: int = 0,
+    wrong_outcome_at: int = 0,
+) -> Path:
+    """Play a bot game as all ``peers`` (seat i controlled by peer i) and save it as a networked peer would.
+
+    The ``*_at`` options misbehave at the first chance step (or move) at or after that step.
+    """
+    keys = [Ed25519PrivateKey.generate() for _ in range(peers)]
+    chains = [HashChain(400) for _ in range(peers)]
+    rules = Rules.preset("official", round_limit=rounds)
+    names = [f"p{i}" for i in range(peers)]
+    game_id = secrets.token_bytes(16)
+    entries = tuple(
+        PeerEntry(secrets.token_bytes(16), n, "127.0.0.1", 1000 + i, c.anchor, secure.public_bytes(k))
+        for i, (n, c, k) in enumerate(zip(names, chains, keys, strict=True))
+    )
+    record = StartRecord(game_id, entries, tuple(names), tuple(range(peers)), "classic", rules.to_dict(), 400)
+    payload = pack(record.to_wire())
+    digest = start_hash(payload)
+    sigs = {i: k.sign(secure.start_sig_data(digest)) for i, k in enumerate(keys)}
+    net = NetworkRecord(0, payload, sigs)
+    game = Game(names, board="classic", rules=rules, seed=0)
+    log = GameLog.start(game)
+    bots = [SimpleBot() for _ in range(peers)]
+    chance = 0
+    while not game.is_over:
+        step, prev = game.step + 1, game.state_hash()
+        signed: list[ActionMsg | Reveal] = []
+        if game.is_chance_node:
+            chance += 1
+            links = [c.reveal(chance) for c in chains]
+            if bad_link_at and step >= bad_link_at:
+                links[1], bad_link_at = secrets.token_bytes(32), 0
+            signed = [Reveal.signed(keys[p], game_id, step, prev, p, chance, links[p]) for p in range(peers)]
+            action = game.outcome_from_bytes(step_seed(game_id, step, prev, links))
+            if wrong_outcome_at and step >= wrong_outcome_at:
+                for _ in range(100):
+                    other = game.outcome_from_bytes(secrets.token_bytes(32))
+                    if other != action:
+                        action, wrong_outcome_at = other, 0
+                        break
+        else:
+            seat = game.current_player
+            assert seat is not None
+            action = bots[seat].choose(game, seat, game.legal_actions(seat))
+            signer = seat
+            if foreign_key_at and step >= foreign_key_at:
+                signer, foreign_key_at = (seat + 1) % peers, 0
+            signed = [ActionMsg.signed(keys[signer], game_id, step, prev, seat, action)]
+        game.apply(action)
+        log.record(action, game)
+        net.record(step, signed)
+    path.write_text(net.attach(log.to_json()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def real_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
+    """The saved logs of one real 3-peer game over loopback (played once for the module)."""
+    workdir = tmp_path_factory.mktemp("verify-game")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LANOPOLY_INTERFACES", "127.0.0.1")
+        runs = run_game(workdir, ["127.0.0.81", "127.0.0.82", "127.0.0.83"], players=4, rounds=10, timeout=60)
+    assert all(run.code == 0 for run in runs), [run.err for run in runs]
+    yield [run.log for run in runs]
+
+
+def test_every_peers_saved_game_verifies(real_logs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    finals = set()
+    for path in real_logs:
+        code, out = verify_cli(path, capsys)
+        assert code == 0, out
+        assert "start record signed by all 3 peers" in out and "reveals on their peers' hash chains" in out
+        data = json.loads(path.read_text())
+        assert data["network"]["me"] in (0, 1, 2) and len(data["network"]["steps"]) == len(data["steps"])
+        finals.add(verify_text(path.read_text()).final_hash)
+        assert GameLog.load(path).replay().state_hash() in finals  # the core's loader ignores "network"
+    assert len(finals) == 1
+
+
+def test_lanopoly_verify_in_a_separate_process(real_logs: list[Path]) -> None:
+    env = peer_env("127.0.0.1")
+    run = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "verify", str(real_logs[1])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert run.returncode == 0 and "verified:" in run.stdout, run.stderr
+
+
+def _tampered(path: Path, tmp_path: Path, change: Any) -> Path:
+    data = json.loads(path.read_text())
+    change(data)
+    out = tmp_path / "tampered.json"
+    out.write_text(json.dumps(data))
+    return out
+
+
+def _flip_signature(data: dict[str, Any]) -> None:
+    body, sig = data["network"]["steps"][4]["signed"][0]
+    raw = bytearray(base64.b64decode(sig))
+    raw[0] ^= 1
+    data["network"]["steps"][4]["signed"][0] = [body, base64.b64encode(bytes(raw)).decode()]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_flip_signature, "at step 5: "),
+        (lambda d: d["network"]["start_sigs"].pop("2"), "signature of the start record is missing"),
+        (lambda d: d["names"].__setitem__(0, "mallory"), "seats or board differ from the signed start record"),
+        (lambda d: d["rules"].__setitem__("starting_cash", 9999), "rules differ from the signed start record"),
+        (lambda d: d["steps"][9]["input"].__setitem__("dice", [6, 6]), "at step 10: "),
+        (lambda d: d["network"]["steps"].pop(), "in the network record"),
+    ],
+    ids=["signature-bit", "start-signature-missing", "seat-name", "rules", "input", "record-truncated"],
+)
+def test_tampered_real_log_fails(
+    real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, message: str
+) -> None:
+    code, out = verify_cli(_tampered(real_logs[0], tmp_path, change), capsys)
+    assert code == 1 and "verification FAILED" in out and message in out, out
+
+
+def test_a_plain_log_verifies_its_hashes_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = synthetic(tmp_path / "g.json")
+    data = json.loads(path.read_text())
+    del data["network"]
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(data))
+    code, out = verify_cli(plain, capsys)
+    assert code == 0 and "signatures and reveals were not checked" in out, out
+    code, out = verify_cli(tmp_path / "missing.json", capsys)
+    assert code == 1 and "cannot read" in out
+
+
+def test_synthetic_honest_game_verifies(tmp_path: Path) -> None:
+    verified = verify_text(synthetic(tmp_path / "g.json").read_text())
+    assert verified.networked and verified.peers == 3 and verified.chance_steps > 10
+    assert verified.reveals == 3 * verified.chance_steps and verified.actions + verified.chance_steps == verified.steps
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"bad_link_at": 20}, "peer 1 (p1)'s reveal is not the next link of its hash chain"),
+        ({"foreign_key_at": 20}, "the action is not signed by peer"),
+        ({"wrong_outcome_at": 20}, "the reveals give"),
+    ],
+    ids=["reveal-off-its-chain", "action-signed-by-another-peer", "outcome-not-from-the-reveals"],
+)
+def test_correctly_signed_cheating_is_caught(tmp_path: Path, options: dict[str, int], message: str) -> None:
+    text = synthetic(tmp_path / "g.json", **options).read_text()
+    GameLog.from_json(text).replay()  # every state hash is consistent: only the network checks can tell
+    with pytest.raises(VerifyError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
+        verify_text(text)
+    assert info.value.step >= 20
