@@ -142,3 +142,20 @@ def test_a_game_offers_the_integer_action_space():
     assert game.observation(seat).shape == (OBSERVATION_SIZE,)
     with pytest.raises(IllegalAction, match="needs a VecGame"):
         game.action_from_index(seat, 212)  # start a trade draft with the next seat
+
+
+def test_two_threads_give_the_same_outputs_as_one():
+    def run(threads: int) -> list[np.ndarray]:
+        v = VecGame(6, players=3, rules=SHORT, seed=21, threads=threads)
+        _, mask, _ = v.reset()
+        rng = np.random.default_rng(5)
+        outs = []
+        for _ in range(200):
+            obs, mask, _, rewards, _, _ = v.step(random_actions(mask, rng))
+            outs.extend([obs.copy(), rewards.copy()])
+        return outs
+
+    one, two = run(1), run(2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+    with pytest.raises(IllegalAction):
+        VecGame(2, threads=0)

@@ -252,9 +252,14 @@ class VecGame:
         max_steps: int = 20_000,
         learner: int | None = None,
         opponents: list[str] | None = None,
-    ) -> VecGame: ...
+        threads: int = 1,
+    ) -> VecGame:
+        """``threads``: step contiguous chunks of the games on that many threads (the GIL
+        released); the outputs are the same whatever the count."""
     @property
     def num_envs(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
     @property
     def num_players(self) -> int: ...
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:

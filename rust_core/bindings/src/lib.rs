@@ -791,7 +791,7 @@ fn to_numpy(py: Python<'_>, out: Outputs, n: usize, players: usize) -> PyResult<
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None))]
+    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None, threads = 1))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -802,10 +802,14 @@ impl VecGame {
         max_steps: u32,
         learner: Option<u8>,
         opponents: Option<Vec<String>>,
+        threads: usize,
     ) -> PyResult<Self> {
+        if threads == 0 {
+            return Err(pyerr("threads must be at least 1"));
+        }
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let opponents = opponents.unwrap_or_else(|| vec!["heuristic".to_string()]);
-        let inner = sim::vecgame::VecGame::with_opponents(
+        let mut inner = sim::vecgame::VecGame::with_opponents(
             n,
             players,
             board_id(board)?,
@@ -816,6 +820,7 @@ impl VecGame {
             &opponents,
         )
         .map_err(pyerr)?;
+        inner.set_threads(threads);
         Ok(VecGame { inner })
     }
 
@@ -833,6 +838,12 @@ impl VecGame {
     #[setter]
     fn set_autoreset(&mut self, on: bool) {
         self.inner.autoreset = on;
+    }
+
+    /// Threads a step uses (contiguous chunks of the games; the outputs do not depend on it).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.inner.threads()
     }
 
     /// The observation and action mask of game `i` from any seat's point of view.

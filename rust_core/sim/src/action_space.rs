@@ -204,7 +204,7 @@ pub fn is_legal(game: &Game, seat: u8, draft: &Draft, index: usize) -> bool {
 }
 
 /// Could `seat` propose some trade now (so that composing one is worth allowing)?
-fn may_trade(game: &Game, seat: u8) -> bool {
+pub fn may_trade(game: &Game, seat: u8) -> bool {
     game.auction.is_none()
         && game.placing.is_none()
         && !game.is_chance_node()
@@ -238,14 +238,40 @@ pub fn mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool; SIZE]) {
         }
     }
     if may_trade(game, seat) {
-        for (i, slot) in out.iter_mut().enumerate().skip(DRAFT_START) {
-            *slot = match decode(game, seat, draft, i) {
-                Some(Decoded::Draft(_)) => true,
-                Some(Decoded::Move(action)) => game.check(Move { player: seat, action }).is_ok(),
-                None => false,
-            };
-        }
+        draft_mask(game, seat, draft, &mut out[DRAFT_START..]);
     }
+}
+
+/// The draft range of the mask (`out` from [`DRAFT_START`]) when `seat` may trade: what
+/// [`decode`] accepts there, computed directly (the proposal alone goes through the engine's
+/// check).
+fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
+    let n = game.num_players as usize;
+    for (relative, slot) in out[..DRAFT_TOGGLE - DRAFT_START].iter_mut().enumerate() {
+        let to = ((seat as usize + relative) % n.max(1)) as u8;
+        *slot = relative < n && relative != 0 && !game.player(to).bankrupt;
+    }
+    let open = draft.is_open();
+    if !open {
+        out[DRAFT_TOGGLE - DRAFT_START..].fill(false);
+        return;
+    }
+    let toggles = &mut out[DRAFT_TOGGLE - DRAFT_START..DRAFT_CASH - DRAFT_START];
+    for (slot, &owner) in toggles.iter_mut().zip(game.owner.iter()) {
+        *slot = owner == seat || owner == draft.to;
+    }
+    for k in 0..4 {
+        let giving = k < 2;
+        let (payer, bundle) = if giving { (seat, &draft.give) } else { (draft.to, &draft.get) };
+        out[DRAFT_CASH - DRAFT_START + k] = bundle.cash + CASH_STEPS[k % 2] <= game.player(payer).cash;
+    }
+    let cards = game.player(seat).jail_cards | game.player(draft.to).jail_cards;
+    for k in 0..2 {
+        out[DRAFT_CARD - DRAFT_START + k] = cards & (1 << k) != 0;
+    }
+    let proposal = Action::ProposeTrade { to: draft.to, give: draft.give, get: draft.get };
+    out[DRAFT_PROPOSE - DRAFT_START] = game.check(Move { player: seat, action: proposal }).is_ok();
+    out[DRAFT_DISCARD - DRAFT_START] = true;
 }
 
 fn first_street(group: u8) -> u8 {

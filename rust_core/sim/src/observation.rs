@@ -50,7 +50,8 @@ fn money(amount: impl Into<u64>) -> f32 {
     amount.into() as f32 / 1000.0
 }
 
-/// Writes consecutive values into the observation buffer.
+/// Writes consecutive values into the observation buffer, which starts all zeros: only the
+/// non-zero values are stored, the zeros are skipped over.
 struct Writer<'a> {
     out: &'a mut [f32],
     at: usize,
@@ -61,18 +62,28 @@ impl Writer<'_> {
         self.out[self.at] = value;
         self.at += 1;
     }
+    fn skip(&mut self, size: usize) {
+        self.at += size;
+    }
     fn flag(&mut self, on: bool) {
-        self.put(if on { 1.0 } else { 0.0 });
+        if on {
+            self.out[self.at] = 1.0;
+        }
+        self.at += 1;
     }
     fn one_hot(&mut self, size: usize, hot: Option<usize>) {
-        for i in 0..size {
-            self.flag(hot == Some(i));
+        if let Some(i) = hot.filter(|&i| i < size) {
+            self.out[self.at + i] = 1.0;
         }
+        self.at += size;
     }
     fn mask(&mut self, size: usize, bits: u32) {
-        for i in 0..size {
-            self.flag(bits & (1 << i) != 0);
+        let mut bits = if size >= 32 { bits } else { bits & ((1 << size) - 1) };
+        while bits != 0 {
+            self.out[self.at + bits.trailing_zeros() as usize] = 1.0;
+            bits &= bits - 1;
         }
+        self.at += size;
     }
     fn bundle(&mut self, b: &Bundle) {
         self.mask(PROPERTIES, b.properties);
@@ -84,6 +95,7 @@ impl Writer<'_> {
 /// Fill `out` (length [`SIZE`]) with the game as `me` sees it, given `me`'s trade draft.
 pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     assert_eq!(out.len(), SIZE, "observation buffer of the wrong size");
+    out.fill(0.0);
     let n = game.num_players as usize;
     let relative = |seat: u8| (seat as usize + n - me as usize) % n;
     let absolute = |slot: usize| ((me as usize + slot) % n) as u8;
@@ -91,9 +103,7 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     let actor = game.actor();
     for slot in 0..MAX_PLAYERS {
         if slot >= n {
-            for _ in 0..PLAYER {
-                w.put(0.0);
-            }
+            w.skip(PLAYER);
             continue;
         }
         let seat = absolute(slot);
@@ -156,9 +166,7 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
             w.put(money(max));
         }
         None => {
-            for _ in 0..LAYOUT[4].1 {
-                w.put(0.0);
-            }
+            w.skip(LAYOUT[4].1);
         }
     }
     match game.offers.iter().find(|o| o.to == me) {
@@ -169,9 +177,7 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
             w.bundle(&o.get);
         }
         None => {
-            for _ in 0..LAYOUT[5].1 {
-                w.put(0.0);
-            }
+            w.skip(LAYOUT[5].1);
         }
     }
     if draft.is_open() {
@@ -180,9 +186,7 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
         w.bundle(&draft.give);
         w.bundle(&draft.get);
     } else {
-        for _ in 0..LAYOUT[6].1 {
-            w.put(0.0);
-        }
+        w.skip(LAYOUT[6].1);
     }
     w.put(game.houses_left as f32 / 32.0);
     w.put(game.hotels_left as f32 / 12.0);

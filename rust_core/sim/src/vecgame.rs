@@ -53,6 +53,8 @@ pub struct VecGame {
     /// With opponents: the seat the agent plays, and a bot name for every other seat.
     learner: Option<u8>,
     opponents: Vec<String>,
+    /// Threads a step uses (1, the default: the calling thread only).
+    threads: usize,
 }
 
 impl VecGame {
@@ -94,6 +96,7 @@ impl VecGame {
             autoreset: true,
             learner,
             opponents,
+            threads: 1,
         };
         for i in 0..n {
             let slot = v.fresh(i as u64, 0);
@@ -112,6 +115,17 @@ impl VecGame {
 
     pub fn players(&self) -> u8 {
         self.players
+    }
+
+    /// Threads a step uses.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Step contiguous chunks of the games on up to `threads` threads (0 counts as 1). The
+    /// outputs are the same whatever the count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// A new game for slot `index`, its `episode`-th, advanced to the first decision.
@@ -149,7 +163,7 @@ impl VecGame {
     /// Write the current observation, mask and player of every game (after a reset, say).
     pub fn observe_all(&self, out: &mut StepOut<'_>) {
         for (i, slot) in self.slots.iter().enumerate() {
-            write_view(slot, i, self.players, out);
+            write_view(slot, i, out);
         }
     }
 
@@ -170,53 +184,145 @@ impl VecGame {
     }
 
     /// Apply one action index in every game (for the seat it waits for) and write the outputs.
-    /// An illegal index is an error naming the game; games before it have already moved.
+    /// An illegal index is an error naming the game (the first such game); games before it have
+    /// already moved (with several threads, games of the other threads' chunks may have moved
+    /// too). The outputs are the same whatever the thread count.
     pub fn step(&mut self, actions: &[u32], out: &mut StepOut<'_>) -> Result<(), String> {
-        if actions.len() != self.slots.len() {
-            return Err(format!("{} actions for {} games", actions.len(), self.slots.len()));
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(format!("{} actions for {} games", actions.len(), n));
         }
         let players = self.players as usize;
-        out.rewards.fill(0.0);
-        for (i, &index) in actions.iter().enumerate() {
-            let index = index as usize;
-            let slot = &mut self.slots[i];
-            if slot.game.is_over() || slot.steps >= self.max_steps {
-                return Err(format!("game {i} is over: reset it"));
+        let threads = self.threads.min(n).max(1);
+        // `fresh` needs the settings only, not the slots: lend the slots out while stepping.
+        let mut slots = std::mem::take(&mut self.slots);
+        let env = Env { vec: &*self, players };
+        let result = if threads == 1 {
+            step_chunk(&env, 0, &mut slots, actions, out.reborrow())
+        } else {
+            let chunk = n.div_ceil(threads);
+            let mut parts = Vec::with_capacity(threads);
+            let mut rest = out.reborrow();
+            let mut first = 0;
+            for (games, acts) in slots.chunks_mut(chunk).zip(actions.chunks(chunk)) {
+                let len = games.len();
+                let (head, tail) = rest.split_at(len, players);
+                parts.push((first, games, acts, head));
+                rest = tail;
+                first += len;
             }
-            let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
-            if !action_space::is_legal(&slot.game, seat, &slot.drafts[seat as usize], index) {
-                return Err(format!("game {i}: action {index} is not legal for seat {seat} now"));
-            }
-            match decode(&slot.game, seat, &slot.drafts[seat as usize], index).expect("legal") {
-                Decoded::Draft(d) => slot.drafts[seat as usize] = d,
-                Decoded::Move(action) => {
-                    slot.game.apply_input(Input::Move(Move { player: seat, action })).map_err(|e| e.reason)?;
-                    if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
-                        slot.drafts[seat as usize] = Draft::closed();
-                    }
-                }
-            }
-            slot.steps += 1;
-            advance(slot);
-            let over = slot.game.is_over();
-            let cut = !over && slot.steps >= self.max_steps;
-            out.terminated[i] = over;
-            out.truncated[i] = cut;
-            if over {
-                if let Some(w) = slot.game.winner() {
-                    for p in 0..players {
-                        out.rewards[i * players + p] = if p == w as usize { 1.0 } else { -1.0 / (players - 1) as f32 };
-                    }
-                }
-            }
-            if (over || cut) && self.autoreset {
-                let episode = slot.episode + 1;
-                self.slots[i] = self.fresh(i as u64, episode);
-            }
-            write_view(&self.slots[i], i, self.players, out);
-        }
-        Ok(())
+            let env = &env;
+            std::thread::scope(|scope| {
+                let mut parts = parts.into_iter();
+                let (first0, games0, acts0, out0) = parts.next().expect("at least one chunk");
+                let handles: Vec<_> = parts
+                    .map(|(first, games, acts, part)| scope.spawn(move || step_chunk(env, first, games, acts, part)))
+                    .collect();
+                let mine = step_chunk(env, first0, games0, acts0, out0);
+                let theirs = handles.into_iter().map(|h| h.join().expect("a stepping thread panicked"));
+                std::iter::once(mine).chain(theirs).collect::<Result<Vec<()>, String>>().map(|_| ())
+            })
+        };
+        self.slots = slots;
+        result
     }
+}
+
+impl StepOut<'_> {
+    /// The same buffers, borrowed for a shorter time.
+    fn reborrow(&mut self) -> StepOut<'_> {
+        StepOut {
+            obs: &mut *self.obs,
+            mask: &mut *self.mask,
+            player: &mut *self.player,
+            rewards: &mut *self.rewards,
+            terminated: &mut *self.terminated,
+            truncated: &mut *self.truncated,
+        }
+    }
+
+    /// The rows of the first `games` games, and the rest.
+    fn split_at<'b>(self, games: usize, players: usize) -> (StepOut<'b>, StepOut<'b>)
+    where
+        Self: 'b,
+    {
+        let (obs, obs_rest) = self.obs.split_at_mut(games * observation::SIZE);
+        let (mask, mask_rest) = self.mask.split_at_mut(games * action_space::SIZE);
+        let (player, player_rest) = self.player.split_at_mut(games);
+        let (rewards, rewards_rest) = self.rewards.split_at_mut(games * players);
+        let (terminated, terminated_rest) = self.terminated.split_at_mut(games);
+        let (truncated, truncated_rest) = self.truncated.split_at_mut(games);
+        (
+            StepOut { obs, mask, player, rewards, terminated, truncated },
+            StepOut {
+                obs: obs_rest,
+                mask: mask_rest,
+                player: player_rest,
+                rewards: rewards_rest,
+                terminated: terminated_rest,
+                truncated: truncated_rest,
+            },
+        )
+    }
+}
+
+/// What stepping a game needs besides its slot: the batch's settings (its slots are lent out).
+struct Env<'a> {
+    vec: &'a VecGame,
+    players: usize,
+}
+
+/// Step the games `first..first + slots.len()` of the batch; `out` holds their rows only.
+fn step_chunk(
+    env: &Env<'_>,
+    first: usize,
+    slots: &mut [Slot],
+    actions: &[u32],
+    out: StepOut<'_>,
+) -> Result<(), String> {
+    let players = env.players;
+    let max_steps = env.vec.max_steps;
+    out.rewards.fill(0.0);
+    for (j, (slot, &index)) in slots.iter_mut().zip(actions).enumerate() {
+        let i = first + j;
+        let index = index as usize;
+        if slot.game.is_over() || slot.steps >= max_steps {
+            return Err(format!("game {i} is over: reset it"));
+        }
+        let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
+        let illegal = || format!("game {i}: action {index} is not legal for seat {seat} now");
+        let draft = &slot.drafts[seat as usize];
+        match decode(&slot.game, seat, draft, index) {
+            Some(Decoded::Draft(d)) if action_space::may_trade(&slot.game, seat) => slot.drafts[seat as usize] = d,
+            Some(Decoded::Move(action)) => {
+                // The engine checks the move and changes nothing when it is refused.
+                slot.game.apply_input(Input::Move(Move { player: seat, action })).map_err(|_| illegal())?;
+                if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
+                    slot.drafts[seat as usize] = Draft::closed();
+                }
+            }
+            _ => return Err(illegal()),
+        }
+        slot.steps += 1;
+        advance(slot);
+        let over = slot.game.is_over();
+        let cut = !over && slot.steps >= max_steps;
+        out.terminated[j] = over;
+        out.truncated[j] = cut;
+        if over {
+            if let Some(w) = slot.game.winner() {
+                for p in 0..players {
+                    out.rewards[j * players + p] = if p == w as usize { 1.0 } else { -1.0 / (players - 1) as f32 };
+                }
+            }
+        }
+        if (over || cut) && env.vec.autoreset {
+            let episode = slot.episode + 1;
+            *slot = env.vec.fresh(i as u64, episode);
+        }
+        write_row(slot, j, out.obs, out.mask, out.player);
+    }
+    Ok(())
 }
 
 /// Sample chance and let the opponents' bots move until the agent must decide (or the game is
@@ -239,15 +345,19 @@ fn advance(slot: &mut Slot) {
     }
 }
 
-fn write_view(slot: &Slot, i: usize, players: u8, out: &mut StepOut<'_>) {
+fn write_view(slot: &Slot, i: usize, out: &mut StepOut<'_>) {
+    write_row(slot, i, out.obs, out.mask, out.player);
+}
+
+/// Row `i` of the observation, mask and player outputs for a game.
+fn write_row(slot: &Slot, i: usize, obs: &mut [f32], mask: &mut [bool], player: &mut [i8]) {
     let seat = slot.game.actor();
-    out.player[i] = seat.map_or(-1, |s| s as i8);
+    player[i] = seat.map_or(-1, |s| s as i8);
     let me = seat.unwrap_or(0);
-    let obs = &mut out.obs[i * observation::SIZE..(i + 1) * observation::SIZE];
+    let obs = &mut obs[i * observation::SIZE..(i + 1) * observation::SIZE];
     observation::observe(&slot.game, me, &slot.drafts[me as usize], obs);
-    let mask: &mut [bool; action_space::SIZE] = (&mut out.mask[i * action_space::SIZE..(i + 1) * action_space::SIZE])
+    let mask: &mut [bool; action_space::SIZE] = (&mut mask[i * action_space::SIZE..(i + 1) * action_space::SIZE])
         .try_into()
         .expect("mask row of the right size");
     action_space::mask(&slot.game, me, &slot.drafts[me as usize], mask);
-    let _ = players;
 }

@@ -165,4 +165,99 @@ fn an_illegal_index_is_refused_with_the_game_named() {
     let err = v.step(&[bad, 0], &mut b.out()).unwrap_err();
     assert!(err.starts_with("game 0: action"), "{err}");
     assert!(v.step(&[0], &mut b.out()).unwrap_err().contains("1 actions for 2 games"));
+
+    // With two threads (one game each) the error names the same game.
+    let mut v = VecGame::new(2, 2, BoardId::Classic, Rules::default(), 1, 100).unwrap();
+    v.set_threads(2);
+    v.observe_all(&mut b.out());
+    let good = (0..SIZE).find(|&i| b.mask[SIZE + i]).unwrap() as u32;
+    let bad = (0..SIZE).find(|&i| !b.mask[SIZE + i]).unwrap() as u32;
+    let err = v.step(&[good, bad], &mut b.out()).unwrap_err();
+    assert!(err.starts_with("game 1: action"), "{err}");
+}
+
+/// FNV-1a over every output of `steps` batch steps with random masked actions.
+fn golden_digest(n: usize, players: usize, seed: u64, steps: usize, threads: usize, learner: Option<u8>) -> u64 {
+    let rules = Rules { round_limit: 30, ..Rules::default() };
+    let opponents = ["random".to_string()];
+    let mut v =
+        VecGame::with_opponents(n, players as u8, BoardId::Classic, rules, seed, 3_000, learner, &opponents).unwrap();
+    v.set_threads(threads);
+    let mut b = Buffers::new(n, players);
+    v.observe_all(&mut b.out());
+    let mut rng = Resolver::new(seed ^ 0xABCD);
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |x: u64| {
+        for byte in x.to_le_bytes() {
+            h = (h ^ byte as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    for _ in 0..steps {
+        let actions: Vec<u32> = (0..n).map(|i| pick(&b.mask[i * SIZE..(i + 1) * SIZE], &mut rng) as u32).collect();
+        v.step(&actions, &mut b.out()).unwrap();
+        b.obs.iter().for_each(|x| eat(x.to_bits() as u64));
+        b.mask.iter().for_each(|&x| eat(x as u64));
+        b.player.iter().for_each(|&x| eat(x as u64));
+        b.rewards.iter().for_each(|x| eat(x.to_bits() as u64));
+        b.terminated.iter().chain(&b.truncated).for_each(|&x| eat(x as u64));
+    }
+    h
+}
+
+/// The outputs are pinned to those of the first (unoptimised) VecGame: the faster observation
+/// and mask must not change a single value, and neither may the thread count.
+#[test]
+fn vecgame_outputs_match_the_recorded_digests_on_any_thread_count() {
+    for threads in [1, 2, 3] {
+        let got = [
+            golden_digest(8, 4, 1, 1500, threads, None),
+            golden_digest(5, 2, 2, 1500, threads, None),
+            golden_digest(7, 3, 3, 800, threads, Some(1)),
+        ];
+        assert_eq!(got, GOLDEN, "threads {threads}");
+    }
+}
+
+const GOLDEN: [u64; 3] = [6149906633044252695, 17760423659250177059, 10074091953232290008];
+
+/// The mask equals `is_legal` index by index with trade drafts open too (the mask computes the
+/// draft range directly).
+#[test]
+fn the_mask_matches_is_legal_with_drafts_open() {
+    let rules = Rules { round_limit: 12, ..Rules::default() };
+    for seed in 0..3u64 {
+        let mut game = Game::new(3, BoardId::Classic, rules).unwrap();
+        let mut rng = Resolver::new(seed);
+        let mut drafts = [Draft::closed(); 3];
+        let mut m = [false; SIZE];
+        let mut open_checked = 0;
+        while !game.is_over() {
+            if game.is_chance_node() {
+                let o = game.sample_outcome(&mut rng).unwrap();
+                game.apply_chance(o).unwrap();
+                continue;
+            }
+            for seat in 0..3u8 {
+                let draft = &drafts[seat as usize];
+                mask(&game, seat, draft, &mut m);
+                for (i, &allowed) in m.iter().enumerate() {
+                    assert_eq!(allowed, is_legal(&game, seat, draft, i), "seat {seat} index {i} draft {draft:?}");
+                }
+                open_checked += draft.is_open() as usize;
+            }
+            let seat = game.actor().unwrap();
+            mask(&game, seat, &drafts[seat as usize], &mut m);
+            let index = pick(&m, &mut rng);
+            match decode(&game, seat, &drafts[seat as usize], index).unwrap() {
+                Decoded::Draft(d) => drafts[seat as usize] = d,
+                Decoded::Move(action) => {
+                    game.apply(Move { player: seat, action }).unwrap();
+                    if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
+                        drafts[seat as usize] = Draft::closed();
+                    }
+                }
+            }
+        }
+        assert!(open_checked > 100, "{open_checked}");
+    }
 }

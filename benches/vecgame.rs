@@ -1,0 +1,128 @@
+//! Criterion benchmark of `VecGame::step`: 64 games (4 players, official rules, all seats the
+//! agent's), random legal actions from the mask, auto-reset. The actions are recorded once and
+//! replayed from a fresh `VecGame` (same seed, so the same states), so the timing is the step
+//! alone: apply, chance, observation and mask of every game.
+//!
+//! Run: `cargo bench -p lanopoly-sim --bench vecgame`; figures go in benches/README.md.
+//! Profile: `LANOPOLY_VECGAME_PROFILE=<steps>[,threads[,games]] target/release/deps/vecgame-*` runs
+//! that many batch steps without criterion (for `valgrind --tool=callgrind`).
+
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
+use lanopoly_engine::{BoardId, Resolver, Rules};
+use lanopoly_sim::action_space;
+use lanopoly_sim::observation;
+use lanopoly_sim::vecgame::{StepOut, VecGame};
+
+const PLAYERS: usize = 4;
+const SEED: u64 = 11;
+
+struct Buffers {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    player: Vec<i8>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+}
+
+impl Buffers {
+    fn new(n: usize) -> Self {
+        Buffers {
+            obs: vec![0.0; n * observation::SIZE],
+            mask: vec![false; n * action_space::SIZE],
+            player: vec![0; n],
+            rewards: vec![0.0; n * PLAYERS],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+        }
+    }
+    fn out(&mut self) -> StepOut<'_> {
+        StepOut {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            player: &mut self.player,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
+fn vecgame(n: usize, threads: usize) -> VecGame {
+    let mut v = VecGame::new(n, PLAYERS as u8, BoardId::Classic, Rules::default(), SEED, 20_000).unwrap();
+    v.set_threads(threads);
+    v
+}
+
+/// Random legal actions for `steps` batch steps of `n` games, one row per step.
+fn record(n: usize, steps: usize) -> Vec<Vec<u32>> {
+    let mut v = vecgame(n, 1);
+    let mut b = Buffers::new(n);
+    v.observe_all(&mut b.out());
+    let mut rng = Resolver::new(SEED);
+    let mut trace = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let actions: Vec<u32> = (0..n)
+            .map(|i| {
+                let row = &b.mask[i * action_space::SIZE..(i + 1) * action_space::SIZE];
+                let legal = row.iter().filter(|&&m| m).count() as u32;
+                let k = rng.below(legal) as usize;
+                row.iter().enumerate().filter(|(_, &m)| m).nth(k).unwrap().0 as u32
+            })
+            .collect();
+        v.step(&actions, &mut b.out()).unwrap();
+        trace.push(actions);
+    }
+    trace
+}
+
+/// Replay a trace from a fresh batch.
+#[inline(never)]
+fn replay(v: &mut VecGame, b: &mut Buffers, trace: &[Vec<u32>]) {
+    for actions in trace {
+        v.step(actions, &mut b.out()).unwrap();
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    const STEPS: usize = 200;
+    let mut group = c.benchmark_group("vecgame");
+    for (n, threads) in [(64, 1), (64, 2), (256, 1), (256, 2)] {
+        let trace = record(n, STEPS);
+        group.throughput(Throughput::Elements((n * STEPS) as u64));
+        group.bench_function(format!("step, {n} games, {threads} thread(s), {STEPS} steps"), |bench| {
+            bench.iter_batched_ref(
+                || (vecgame(n, threads), Buffers::new(n)),
+                |(v, b)| replay(v, b, &trace),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn profile(spec: &str) {
+    let mut parts = spec.split(',');
+    let steps: usize =
+        parts.next().and_then(|s| s.parse().ok()).expect("LANOPOLY_VECGAME_PROFILE=<steps>[,threads[,games]]");
+    let threads: usize = parts.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let n: usize = parts.next().and_then(|s| s.parse().ok()).unwrap_or(64);
+    let trace = record(n, steps);
+    let mut v = vecgame(n, threads);
+    let mut b = Buffers::new(n);
+    let start = std::time::Instant::now();
+    replay(&mut v, &mut b, &trace);
+    let secs = start.elapsed().as_secs_f64();
+    println!("{} game steps in {secs:.3} s: {:.0} steps/s", n * steps, (n * steps) as f64 / secs);
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    if let Ok(spec) = std::env::var("LANOPOLY_VECGAME_PROFILE") {
+        profile(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
