@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +32,7 @@ from lanopoly._core import Rules
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
 from lanopoly.net.discovery import (
+    BackgroundAdvert,
     Lobby,
     LobbyAd,
     LobbyAdvertiser,
@@ -63,42 +63,6 @@ async def start_lobby(lobby: HostLobby, seats: int) -> Mesh:
     network layer opens a lobby for a fixed number of seats; this starts it with fewer)."""
     lobby.seats = max(seats, lobby.taken)
     return await lobby.start()
-
-
-class _Advert:
-    """The lobby's advertisement: registered, updated and withdrawn in order in the background;
-    a failure only costs discovery (joining by address still works)."""
-
-    def __init__(self, advertiser: LobbyAdvertiser) -> None:
-        self.advertiser = advertiser
-        self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._spawn(advertiser.register())
-
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        async def guarded() -> None:
-            try:
-                async with self._lock:
-                    await coro
-            except asyncio.CancelledError:
-                coro.close()  # never started: no "never awaited" warning
-                raise
-            except Exception as e:
-                log.warning("lobby advertisement failed: %s", e)
-
-        task = asyncio.get_running_loop().create_task(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def update(self, **changes: object) -> None:
-        self._spawn(self.advertiser.update(**changes))
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.advertiser.close(), 3)
 
 
 def _line(style: str, text: str) -> StyleAndTextTuples:
@@ -136,7 +100,7 @@ class HostScreen:
             on_change=self._changed,
         )
         self.advertise = advertise
-        self.advert: _Advert | None = None
+        self.advert: BackgroundAdvert | None = None
         self.address = ""
         self.message: tuple[str, str] = ("class:hint", "")
         self.starting: asyncio.Task[None] | None = None
@@ -166,7 +130,7 @@ class HostScreen:
                 ad = LobbyAd(
                     self.table_name, self.lobby.game_id.hex(), 1, self.seats, self.setup.rules, self.setup.board
                 )
-                self.advert = _Advert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
+                self.advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
             mesh = await self.app.run_async()
             return mesh
         finally:

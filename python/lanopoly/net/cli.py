@@ -26,6 +26,7 @@ from lanopoly._core import Game, Rules, boards
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.net.discovery import (
+    BackgroundAdvert,
     LobbyAd,
     LobbyAdvertiser,
     advertised_addresses,
@@ -159,37 +160,6 @@ def _report(args: argparse.Namespace, session: LockstepSession, result: SessionR
     sys.stdout.flush()
 
 
-class _Advert:
-    """The host's lobby advertisement: registered in the background, updated in order, withdrawn at the end."""
-
-    def __init__(self, advertiser: LobbyAdvertiser) -> None:
-        self.advertiser = advertiser
-        self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._spawn(self.advertiser.register())
-
-    def _spawn(self, coro: Any) -> None:
-        async def guarded() -> None:
-            async with self._lock:
-                try:
-                    await coro
-                except Exception as e:  # discovery is a convenience: joining by address still works
-                    log.warning("lobby advertisement failed: %s", e)
-
-        task = asyncio.get_running_loop().create_task(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def update(self, **changes: object) -> None:
-        self._spawn(self.advertiser.update(**changes))
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.advertiser.close()
-
-
 async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
     """``lanopoly host``: open a lobby, wait for the peers, start, play; returns the exit code."""
     interfaces = _interfaces(args)
@@ -205,7 +175,7 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         return EXIT_SETUP
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     aiozc = None if args.no_advertise else make_zeroconf(interfaces)
-    advert: _Advert | None = None
+    advert: BackgroundAdvert | None = None
 
     def changed(taken: int) -> None:
         if advert is not None:
@@ -225,7 +195,8 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         gid = lobby.game_id.hex()
         if aiozc is not None:
             ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
-            advert = _Advert(LobbyAdvertiser(aiozc, ad, advertised_addresses(interfaces), port, service_type()))
+            addresses = advertised_addresses(interfaces)
+            advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
         print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
         if args.ready_file:

@@ -14,12 +14,13 @@ real lobbies.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 import ifaddr
 from zeroconf import BadTypeInNameException, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
@@ -300,3 +301,40 @@ async def list_lobbies(
             return sorted(browser.lobbies.values(), key=lambda lobby: lobby.instance)
     finally:
         await aiozc.async_close()
+
+
+class BackgroundAdvert:
+    """A lobby's advertisement kept in the background: registered, updated and withdrawn in
+    order, never blocking the caller; a failure only costs discovery (joining by address still
+    works). Used by ``lanopoly host`` and by the console's host screen."""
+
+    def __init__(self, advertiser: LobbyAdvertiser) -> None:
+        self.advertiser = advertiser
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._spawn(advertiser.register())
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        async def guarded() -> None:
+            try:
+                async with self._lock:
+                    await coro
+            except asyncio.CancelledError:
+                coro.close()  # never started: no "never awaited" warning
+                raise
+            except Exception as e:
+                log.warning("lobby advertisement failed: %s", e)
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def update(self, **changes: object) -> None:
+        self._spawn(self.advertiser.update(**changes))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.advertiser.close(), 3)
