@@ -10,43 +10,10 @@
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use lanopoly_engine::{BoardId, Resolver, Rules};
 use lanopoly_sim::action_space;
-use lanopoly_sim::observation;
-use lanopoly_sim::vecgame::{StepOut, VecGame};
+use lanopoly_sim::vecgame::{StepBuffers, VecGame};
 
 const PLAYERS: usize = 4;
 const SEED: u64 = 11;
-
-struct Buffers {
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    player: Vec<i8>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-}
-
-impl Buffers {
-    fn new(n: usize) -> Self {
-        Buffers {
-            obs: vec![0.0; n * observation::SIZE],
-            mask: vec![false; n * action_space::SIZE],
-            player: vec![0; n],
-            rewards: vec![0.0; n * PLAYERS],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-        }
-    }
-    fn out(&mut self) -> StepOut<'_> {
-        StepOut {
-            obs: &mut self.obs,
-            mask: &mut self.mask,
-            player: &mut self.player,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-        }
-    }
-}
 
 fn vecgame(n: usize, threads: usize) -> VecGame {
     let mut v = VecGame::new(n, PLAYERS as u8, BoardId::Classic, Rules::default(), SEED, 20_000).unwrap();
@@ -57,8 +24,8 @@ fn vecgame(n: usize, threads: usize) -> VecGame {
 /// Random legal actions for `steps` batch steps of `n` games, one row per step.
 fn record(n: usize, steps: usize) -> Vec<Vec<u32>> {
     let mut v = vecgame(n, 1);
-    let mut b = Buffers::new(n);
-    v.observe_all(&mut b.out());
+    let mut b = StepBuffers::new(n, PLAYERS);
+    v.observe_all(&mut b.view());
     let mut rng = Resolver::new(SEED);
     let mut trace = Vec::with_capacity(steps);
     for _ in 0..steps {
@@ -70,7 +37,7 @@ fn record(n: usize, steps: usize) -> Vec<Vec<u32>> {
                 row.iter().enumerate().filter(|(_, &m)| m).nth(k).unwrap().0 as u32
             })
             .collect();
-        v.step(&actions, &mut b.out()).unwrap();
+        v.step(&actions, &mut b.view()).unwrap();
         trace.push(actions);
     }
     trace
@@ -78,9 +45,9 @@ fn record(n: usize, steps: usize) -> Vec<Vec<u32>> {
 
 /// Replay a trace from a fresh batch.
 #[inline(never)]
-fn replay(v: &mut VecGame, b: &mut Buffers, trace: &[Vec<u32>]) {
+fn replay(v: &mut VecGame, b: &mut StepBuffers, trace: &[Vec<u32>]) {
     for actions in trace {
-        v.step(actions, &mut b.out()).unwrap();
+        v.step(actions, &mut b.view()).unwrap();
     }
 }
 
@@ -92,7 +59,7 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Elements((n * STEPS) as u64));
         group.bench_function(format!("step, {n} games, {threads} thread(s), {STEPS} steps"), |bench| {
             bench.iter_batched_ref(
-                || (vecgame(n, threads), Buffers::new(n)),
+                || (vecgame(n, threads), StepBuffers::new(n, PLAYERS)),
                 |(v, b)| replay(v, b, &trace),
                 BatchSize::LargeInput,
             )
@@ -109,7 +76,7 @@ fn profile(spec: &str) {
     let n: usize = parts.next().and_then(|s| s.parse().ok()).unwrap_or(64);
     let trace = record(n, steps);
     let mut v = vecgame(n, threads);
-    let mut b = Buffers::new(n);
+    let mut b = StepBuffers::new(n, PLAYERS);
     let start = std::time::Instant::now();
     replay(&mut v, &mut b, &trace);
     let secs = start.elapsed().as_secs_f64();

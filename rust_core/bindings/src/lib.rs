@@ -726,40 +726,6 @@ struct VecGame {
     inner: sim::vecgame::VecGame,
 }
 
-/// The numpy outputs of a VecGame step, built from plain buffers.
-struct Outputs {
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    player: Vec<i8>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-}
-
-impl Outputs {
-    fn new(n: usize, players: usize) -> Self {
-        Outputs {
-            obs: vec![0.0; n * sim::observation::SIZE],
-            mask: vec![false; n * sim::action_space::SIZE],
-            player: vec![0; n],
-            rewards: vec![0.0; n * players],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-        }
-    }
-
-    fn view(&mut self) -> sim::vecgame::StepOut<'_> {
-        sim::vecgame::StepOut {
-            obs: &mut self.obs,
-            mask: &mut self.mask,
-            player: &mut self.player,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-        }
-    }
-}
-
 type StepArrays<'py> = (
     Bound<'py, numpy::PyArray2<f32>>,
     Bound<'py, numpy::PyArray2<bool>>,
@@ -776,7 +742,7 @@ type SeatView<'py> = (Bound<'py, numpy::PyArray1<f32>>, Bound<'py, numpy::PyArra
 type ViewArrays<'py> =
     (Bound<'py, numpy::PyArray2<f32>>, Bound<'py, numpy::PyArray2<bool>>, Bound<'py, numpy::PyArray1<i8>>);
 
-fn to_numpy(py: Python<'_>, out: Outputs, n: usize, players: usize) -> PyResult<StepArrays<'_>> {
+fn to_numpy(py: Python<'_>, out: sim::vecgame::StepBuffers, n: usize, players: usize) -> PyResult<StepArrays<'_>> {
     use numpy::{PyArray1, PyArrayMethods};
     Ok((
         PyArray1::from_vec(py, out.obs).reshape([n, sim::observation::SIZE])?,
@@ -893,7 +859,7 @@ impl VecGame {
     /// Start every game afresh; returns (obs, mask, current player) for all games.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
-        let mut out = Outputs::new(n, players);
+        let mut out = sim::vecgame::StepBuffers::new(n, players);
         let inner = &mut self.inner;
         py.detach(|| {
             inner.reset();
@@ -906,7 +872,7 @@ impl VecGame {
     /// The current (obs, mask, current player) without stepping.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
-        let mut out = Outputs::new(n, players);
+        let mut out = sim::vecgame::StepBuffers::new(n, players);
         self.inner.observe_all(&mut out.view());
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
@@ -921,7 +887,7 @@ impl VecGame {
             .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
             .collect::<PyResult<_>>()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
-        let mut out = Outputs::new(n, players);
+        let mut out = sim::vecgame::StepBuffers::new(n, players);
         let inner = &mut self.inner;
         py.detach(|| inner.step(&actions, &mut out.view())).map_err(pyerr)?;
         to_numpy(py, out, n, players)

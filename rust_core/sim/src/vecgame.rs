@@ -28,6 +28,41 @@ pub struct StepOut<'a> {
     pub truncated: &'a mut [bool],
 }
 
+/// Owned output buffers for [`StepOut`], sized for `n` games of `players` seats.
+pub struct StepBuffers {
+    pub obs: Vec<f32>,
+    pub mask: Vec<bool>,
+    pub player: Vec<i8>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+}
+
+impl StepBuffers {
+    pub fn new(n: usize, players: usize) -> Self {
+        StepBuffers {
+            obs: vec![0.0; n * observation::SIZE],
+            mask: vec![false; n * action_space::SIZE],
+            player: vec![0; n],
+            rewards: vec![0.0; n * players],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+        }
+    }
+
+    /// Borrow the buffers as the outputs of a step.
+    pub fn view(&mut self) -> StepOut<'_> {
+        StepOut {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            player: &mut self.player,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
 /// One game of the batch.
 struct Slot {
     game: Game,

@@ -5,7 +5,7 @@ use lanopoly_engine::{BoardId, Game, Rules};
 use lanopoly_engine::{Move, Resolver};
 use lanopoly_sim::action_space::{self, decode, index_of, is_legal, mask, Decoded, Draft, SIZE};
 use lanopoly_sim::observation;
-use lanopoly_sim::vecgame::{StepOut, VecGame};
+use lanopoly_sim::vecgame::{StepBuffers, VecGame};
 
 fn pick(mask: &[bool], rng: &mut Resolver) -> usize {
     let legal: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
@@ -82,50 +82,18 @@ fn a_trade_is_composed_by_small_actions() {
     assert_eq!(game.offers[0].give.cash, 500);
 }
 
-struct Buffers {
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    player: Vec<i8>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-}
-
-impl Buffers {
-    fn new(n: usize, players: usize) -> Self {
-        Buffers {
-            obs: vec![0.0; n * observation::SIZE],
-            mask: vec![false; n * SIZE],
-            player: vec![0; n],
-            rewards: vec![0.0; n * players],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-        }
-    }
-    fn out(&mut self) -> StepOut<'_> {
-        StepOut {
-            obs: &mut self.obs,
-            mask: &mut self.mask,
-            player: &mut self.player,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-        }
-    }
-}
-
 /// Run a VecGame with random masked actions; returns (finished games, a digest of all outputs).
 fn run(seed: u64, steps: usize) -> (usize, u64) {
     let (n, players) = (6, 3);
     let rules = Rules { round_limit: 20, ..Rules::default() };
     let mut v = VecGame::new(n, players as u8, BoardId::Classic, rules, seed, 5_000).unwrap();
-    let mut b = Buffers::new(n, players);
-    v.observe_all(&mut b.out());
+    let mut b = StepBuffers::new(n, players);
+    v.observe_all(&mut b.view());
     let mut rng = Resolver::new(seed);
     let (mut finished, mut digest) = (0, 0u64);
     for _ in 0..steps {
         let actions: Vec<u32> = (0..n).map(|i| pick(&b.mask[i * SIZE..(i + 1) * SIZE], &mut rng) as u32).collect();
-        v.step(&actions, &mut b.out()).unwrap();
+        v.step(&actions, &mut b.view()).unwrap();
         for i in 0..n {
             if b.terminated[i] {
                 finished += 1;
@@ -159,20 +127,20 @@ fn the_observation_layout_adds_up() {
 #[test]
 fn an_illegal_index_is_refused_with_the_game_named() {
     let mut v = VecGame::new(2, 2, BoardId::Classic, Rules::default(), 1, 100).unwrap();
-    let mut b = Buffers::new(2, 2);
-    v.observe_all(&mut b.out());
+    let mut b = StepBuffers::new(2, 2);
+    v.observe_all(&mut b.view());
     let bad = (0..SIZE).find(|&i| !b.mask[i]).unwrap() as u32;
-    let err = v.step(&[bad, 0], &mut b.out()).unwrap_err();
+    let err = v.step(&[bad, 0], &mut b.view()).unwrap_err();
     assert!(err.starts_with("game 0: action"), "{err}");
-    assert!(v.step(&[0], &mut b.out()).unwrap_err().contains("1 actions for 2 games"));
+    assert!(v.step(&[0], &mut b.view()).unwrap_err().contains("1 actions for 2 games"));
 
     // With two threads (one game each) the error names the same game.
     let mut v = VecGame::new(2, 2, BoardId::Classic, Rules::default(), 1, 100).unwrap();
     v.set_threads(2);
-    v.observe_all(&mut b.out());
+    v.observe_all(&mut b.view());
     let good = (0..SIZE).find(|&i| b.mask[SIZE + i]).unwrap() as u32;
     let bad = (0..SIZE).find(|&i| !b.mask[SIZE + i]).unwrap() as u32;
-    let err = v.step(&[good, bad], &mut b.out()).unwrap_err();
+    let err = v.step(&[good, bad], &mut b.view()).unwrap_err();
     assert!(err.starts_with("game 1: action"), "{err}");
 }
 
@@ -183,8 +151,8 @@ fn golden_digest(n: usize, players: usize, seed: u64, steps: usize, threads: usi
     let mut v =
         VecGame::with_opponents(n, players as u8, BoardId::Classic, rules, seed, 3_000, learner, &opponents).unwrap();
     v.set_threads(threads);
-    let mut b = Buffers::new(n, players);
-    v.observe_all(&mut b.out());
+    let mut b = StepBuffers::new(n, players);
+    v.observe_all(&mut b.view());
     let mut rng = Resolver::new(seed ^ 0xABCD);
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |x: u64| {
@@ -194,7 +162,7 @@ fn golden_digest(n: usize, players: usize, seed: u64, steps: usize, threads: usi
     };
     for _ in 0..steps {
         let actions: Vec<u32> = (0..n).map(|i| pick(&b.mask[i * SIZE..(i + 1) * SIZE], &mut rng) as u32).collect();
-        v.step(&actions, &mut b.out()).unwrap();
+        v.step(&actions, &mut b.view()).unwrap();
         b.obs.iter().for_each(|x| eat(x.to_bits() as u64));
         b.mask.iter().for_each(|&x| eat(x as u64));
         b.player.iter().for_each(|&x| eat(x as u64));
