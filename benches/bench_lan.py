@@ -2,6 +2,7 @@
 
     python benches/bench_lan.py                      # 2, 4 and 8 peers, one full game each
     python benches/bench_lan.py --peers 4 --profile  # also profile the host peer (cProfile, top functions)
+    python benches/bench_lan.py --in-turn-only       # bots never act out of turn (signed acks only)
 
 Every peer is a separate process on its own loopback address (127.0.0.1xx), exactly as in a real
 game: PIN handshake, encrypted links, signed actions, reveals, an ack from every peer on every
@@ -39,6 +40,7 @@ from typing import Any
 SERVICE_TYPE = "_lanopoly-bench._tcp.local."
 TIMINGS_ENV = "LANOPOLY_BENCH_TIMINGS"
 PROFILE_ENV = "LANOPOLY_BENCH_PROFILE"
+IN_TURN_ENV = "LANOPOLY_BENCH_IN_TURN_ONLY"
 
 
 def peer_main(argv: list[str]) -> int:
@@ -52,6 +54,11 @@ def peer_main(argv: list[str]) -> int:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.times: list[float] = []
+
+        def next_interjection(self) -> tuple[int, dict[str, Any]] | None:
+            if os.environ.get(IN_TURN_ENV):
+                return None  # --in-turn-only: the bots never act out of turn (signed acks, no interjections)
+            return super().next_interjection()
 
         async def play_step(self) -> None:
             t = time.perf_counter()
@@ -154,7 +161,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="games per peer count (figures pool them)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds before a game is killed")
     parser.add_argument("--profile", action="store_true", help="profile the host peer and print the top functions")
+    parser.add_argument(
+        "--in-turn-only", action="store_true", help="bots never act out of turn (to compare with in-turn-only play)"
+    )
     args = parser.parse_args()
+    if args.in_turn_only:
+        os.environ[IN_TURN_ENV] = "1"  # inherited by every peer process
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}")
     heads = ("peers", "seats", "steps", "p50 ms", "p99 ms", "max ms", "steps/s", "CPU ms")
     print(" ".join(f"{h:>{w}}" for h, w in zip(heads, (5, 5, 6, 7, 7, 7, 8, 7), strict=True)))

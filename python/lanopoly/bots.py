@@ -20,10 +20,26 @@ class Policy(Protocol):
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action: ...
 
 
+class Interjecting(Policy, Protocol):
+    """A policy that may also act out of turn. The method is optional: a plain ``Policy`` never does.
+
+    ``interject`` is asked after every step for each seat the policy plays that is not the one to
+    act (``legal`` is that seat's legal moves now, never empty: bids and passes in an open auction,
+    building, selling, mortgages, trade answers...; trade proposals are legal too though not listed).
+    It returns one legal action of that seat, or None to stay quiet. An action returned may not be
+    taken (another seat's may go first): the policy is then asked again with the new state.
+    """
+
+    def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None: ...
+
+
 class SimpleBot:
     """Buys what it can afford while keeping a reserve, builds when rich, bids up to the price,
     raises money by selling then mortgaging, buys the last street of a colour group for twice its
-    price, and sells a street for 1.5 times its price unless that breaks a group of its own."""
+    price, and sells a street for 1.5 times its price unless that breaks a group of its own.
+
+    Out of turn (``interject``) it answers the trade offers made to it, raises a running auction by
+    a tenth of the price while that stays within its limit, and offers to complete a group."""
 
     def __init__(self, reserve: int = 150) -> None:
         self.reserve = reserve
@@ -73,6 +89,31 @@ class SimpleBot:
         if "pay_jail_fine" in by_type and cash > 4 * self.reserve:
             return by_type["pay_jail_fine"][0]
         return first("roll", "end_turn", "decline", "end_game") or legal[0]
+
+    def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
+        """An out-of-turn move: answer an offer, raise the auction, or offer to complete a group."""
+        by_type: dict[str, list[Action]] = {}
+        for action in legal:
+            by_type.setdefault(action["type"], []).append(action)
+        if game.debts and any(d["debtor"] == seat for d in game.debts):
+            return None
+        for accept in by_type.get("accept_trade", []):
+            if self._good_offer(game, seat, accept["from"]):
+                return accept
+        if "reject_trade" in by_type:
+            return by_type["reject_trade"][0]
+        auction = game.auction
+        if auction is not None and "bid" in by_type and auction.get("high_bidder") != seat:
+            span = game.bid_range(seat)
+            value = int(game.square(auction["square"])["price"]) if auction.get("lot") == "property" else 0
+            limit = min(value, int(game.player(seat)["cash"]) - self.reserve)
+            if span is not None and span[0] <= limit:
+                amount = min(max(span[0], int(auction.get("high_bid") or 0) + max(1, value // 10)), limit, span[1])
+                return {"type": "bid", "player": seat, "amount": amount}
+            return None
+        if auction is None and game.step % 10 == seat % 10:
+            return self._offer_to_complete_a_group(game, seat, int(game.player(seat)["cash"]))
+        return None
 
     def _bid(self, game: Game, seat: int, by_type: dict[str, list[Action]]) -> Action:
         auction = game.auction or {}

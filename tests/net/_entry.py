@@ -7,7 +7,14 @@ faulty one, for the fault tests only:
   its own key (the only one it has);
 - ``replay:K``: from step K on, once, re-send byte for byte a signed action another peer sent
   earlier, and one of its own earlier signed actions;
-- ``lie:K``: send a wrong state hash in the ack of step K.
+- ``lie:K``: send a wrong state hash in the ack of step K;
+- ``badbid:K``: from step K on, in an auction, interject (in its acks) a correctly signed bid far
+  above its cash for one of its seats, until its own session has rejected one (every peer rejects
+  the same one: the session checks its own interjections like anyone's);
+- ``equivocate:K``: from step K on, interject a legal out-of-turn action in its ack to peer 0 only
+  (the others get an ack without it), every step it can, until the game freezes;
+- ``equivocate-action:K``: at its first in-turn move from step K on, send one legal action to peer
+  0 and another legal action to the other peers, both signed.
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ import sys
 from typing import Any
 
 from lanopoly.net import cli
+from lanopoly.net.framing import pack
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.messages import Ack, ActionMsg, Message
+from lanopoly.net.order import interjections_open
 
 
 class Forger(LockstepSession):
@@ -70,8 +79,71 @@ class Liar(LockstepSession):
 
     def ack_for(self, peer: int, ack: Ack) -> Ack:
         if ack.step == self.lie_at:
-            return Ack(ack.game_id, ack.step, ack.action_hash, bytes(32))
+            return Ack.signed(self.mesh.key, ack.game_id, ack.step, self.me, ack.action_hash, bytes(32))
         return ack
+
+
+def _can_interject(session: LockstepSession) -> bool:
+    game = session.game
+    return not game.is_over and not game.is_chance_node and interjections_open(session._run, len(session.peer_names))
+
+
+class BadBidder(LockstepSession):
+    """Interjects an out-of-range bid during an auction until one has been rejected."""
+
+    bad_at = 0
+
+    def next_interjection(self) -> tuple[int, dict[str, Any]] | None:
+        game = self.game
+        rejected = any(f.kind == "illegal_action" and f.peer == self.me for f in self.faults)
+        if not rejected and game.step + 1 >= self.bad_at and _can_interject(self) and game.auction is not None:
+            for seat in self.policies:
+                bidding = seat in game.auction.get("bidders", []) and game.auction.get("high_bidder") != seat
+                if seat != game.current_player and bidding:
+                    amount = int(game.player(seat)["cash"]) + 10_000
+                    return seat, {"type": "bid", "player": seat, "amount": amount}
+        return super().next_interjection()
+
+
+class AckEquivocator(LockstepSession):
+    """Tells peer 0 about an out-of-turn action in its ack and the other peers nothing."""
+
+    equivocate_at = 0
+    secret: ActionMsg | None = None
+
+    def next_interjection(self) -> tuple[int, dict[str, Any]] | None:
+        self.secret = None
+        game = self.game
+        if game.step + 1 >= self.equivocate_at and _can_interject(self):
+            for seat in self.policies:
+                legal = [] if seat == game.current_player else game.legal_actions(seat)
+                if legal:
+                    step, prev = game.step + 1, game.state_hash()
+                    self.secret = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, legal[0])
+                    return None
+        return super().next_interjection()
+
+    def ack_for(self, peer: int, ack: Ack) -> Ack:
+        if peer != 0 or self.secret is None or ack.interjection is not None:
+            return ack
+        return Ack.signed(self.mesh.key, ack.game_id, ack.step, self.me, ack.action_hash, ack.state_hash, self.secret)
+
+
+class ActionEquivocator(LockstepSession):
+    """Sends one in-turn action to peer 0 and another to the other peers, once."""
+
+    equivocate_at = 0
+    done = False
+
+    async def send_action(self, message: ActionMsg) -> None:
+        others = [a for a in self.game.legal_actions(message.seat) if a != message.action]
+        if self.done or message.step < self.equivocate_at or not others:
+            await super().send_action(message)
+            return
+        self.done = True
+        twin = ActionMsg.signed(self.mesh.key, self.game_id, message.step, message.prev_hash, message.seat, others[0])
+        first, second = pack(message.to_wire()), pack(twin.to_wire())
+        await self.send_each({p: first if p == 0 else second for p in self.others})
 
 
 def main() -> int:
@@ -86,6 +158,15 @@ def main() -> int:
     elif mode == "lie":
         Liar.lie_at = int(at)
         session_cls = Liar
+    elif mode == "badbid":
+        BadBidder.bad_at = int(at)
+        session_cls = BadBidder
+    elif mode == "equivocate":
+        AckEquivocator.equivocate_at = int(at)
+        session_cls = AckEquivocator
+    elif mode == "equivocate-action":
+        ActionEquivocator.equivocate_at = int(at)
+        session_cls = ActionEquivocator
     return cli.main(sys.argv[1:], session_cls)
 
 

@@ -9,14 +9,29 @@
   step) and attributed to the replaying peer; the game goes on to the same final hash.
 - A peer that announces a wrong state hash in an ack: the honest peers freeze at that step, name
   that peer (the majority disagrees with it), and write desync reports with every peer's hashes.
+- A peer that interjects an out-of-range bid (correctly signed, in its ack): every peer, itself
+  included, rejects it with the engine's reason and logs an ``illegal_action`` fault naming it; the
+  game goes on to the same final hash.
+- A peer that sends different things to different peers (an out-of-turn action in its ack to one
+  peer only; or two different in-turn actions): the inputs diverge, the peers exchange evidence, and
+  every honest peer blames it with two messages it signed for the same slot; the proof in the
+  result and the desync report checks offline against the keys of the signed start record.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
+import pytest
+
 from lanopoly.log import GameLog
+from lanopoly.net import secure
+from lanopoly.net.evidence import Proof, check_proof
+from lanopoly.net.framing import unpack
+from lanopoly.net.messages import Ack, ActionMsg, Kind, StartRecord, parse
+from lanopoly.net.verify import verify_text
 
 from .peers import run_game
 
@@ -78,3 +93,64 @@ def test_wrong_state_hash_in_ack_freezes_and_names_the_liar(tmp_path: Path) -> N
         assert len(report["hashes"]) == 3 and len(report["log"]["steps"]) == lie_at
         assert "state hashes differ" in report["reason"]
         assert "desync report" in run.err
+
+
+def test_out_of_range_bid_interjection_is_rejected_and_the_game_goes_on(tmp_path: Path) -> None:
+    runs = run_game(
+        tmp_path, ["127.0.0.91", "127.0.0.92", "127.0.0.93"], players=3, rounds=30, misbehave={2: "badbid:1"}
+    )
+    results = [run.result for run in runs]
+    assert all(r is not None for r in results), [run.err for run in runs]
+    bidder = results[2]["me"]  # type: ignore[index]
+    for run, result in zip(runs, results, strict=True):
+        assert run.code == 0 and result is not None and result["outcome"] == "over", run.err
+        illegal = [f for f in result["faults"] if f["kind"] == "illegal_action"]
+        assert len(illegal) == 1 and illegal[0]["peer"] == bidder, result["faults"]
+        assert "interjected an illegal action {'type': 'bid'" in illegal[0]["detail"], illegal
+        assert "(your cash)" in illegal[0]["detail"]
+        assert result["faults"] == illegal
+    assert len({r["state_hash"] for r in results if r}) == 1
+    assert verify_text(runs[0].log.read_text()).final_hash.hex() == results[0]["state_hash"]  # type: ignore[index]
+
+
+def _start_keys(log: Path) -> tuple[StartRecord, list[object]]:
+    network = json.loads(log.read_text())["network"]
+    record = parse(unpack(base64.b64decode(network["start"])))
+    assert isinstance(record, StartRecord)
+    return record, [secure.load_public(p.sign_key) for p in record.peers]
+
+
+def _proof(data: dict[str, object]) -> Proof:
+    messages: list[ActionMsg | Ack] = []
+    for kind, body, sig in data["signed"]:  # type: ignore[attr-defined]
+        code = Kind.ACK if kind == "ACK" else Kind.ACTION
+        message = parse([code, unpack(base64.b64decode(body))[1], base64.b64decode(body), base64.b64decode(sig)])
+        assert isinstance(message, ActionMsg | Ack)
+        messages.append(message)
+    slot = data["slot"]
+    return Proof(data["peer"], (slot[0], slot[1]), messages[0], messages[1])  # type: ignore[arg-type,index]
+
+
+@pytest.mark.parametrize(
+    ("mode", "slot"), [("equivocate:30", "ack"), ("equivocate-action:30", "action")], ids=["acks", "actions"]
+)
+def test_different_messages_to_different_peers_are_proven_by_two_signatures(
+    tmp_path: Path, mode: str, slot: str
+) -> None:
+    addresses = ["127.0.0.94", "127.0.0.95", "127.0.0.96"]
+    runs = run_game(tmp_path, addresses, players=3, rounds=30, misbehave={2: mode})
+    results = [run.result for run in runs]
+    assert all(r is not None for r in results), [run.err for run in runs]
+    cheat = results[2]["me"]  # type: ignore[index]
+    record, keys = _start_keys(runs[0].log)
+    for run, result in zip(runs, results, strict=True):
+        assert run.code == 3 and result is not None and result["outcome"] == "frozen", run.err
+        if result["me"] == cheat:
+            continue
+        freeze = result["freeze"]
+        assert freeze["blamed"] == [cheat] and "equivocation" in freeze["reason"], freeze
+        assert len(freeze["proofs"]) >= 1 and all(p["peer"] == cheat for p in freeze["proofs"])
+        proof = _proof(freeze["proofs"][0])
+        assert proof.slot[0] == slot and check_proof(proof, record.controllers, keys)  # type: ignore[arg-type]
+        report = json.loads(Path(result["report"]).read_text())
+        assert [b["peer"] for b in report["blamed"]] == [cheat] and report["proofs"] == freeze["proofs"]

@@ -3,10 +3,16 @@
 Every peer must reach game over with the same final state hash, and each saved log must replay
 offline (``GameLog.replay``, which checks every step's hash) to that same hash; the host's log also
 passes ``lanopoly verify`` (every signature, reveal and seed). 2, 3, 4 and 8 peers.
+
+The bots act out of turn too (``SimpleBot.interject``): they raise auctions and offer and answer
+trades while another seat is to act, several peers at once. With 4 peers the test checks that
+this happened (bids and trade moves out of turn, by several peers, with contested steps) and that
+``lanopoly verify`` accepted those out-of-turn moves.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -46,3 +52,11 @@ def test_bot_game_reaches_the_end_with_identical_hashes(
         assert game.is_over and game.state_hash().hex() == final
     verified = verify_text(runs[0].log.read_text())  # signatures, reveals and seeds, offline
     assert verified.networked and verified.peers == len(addresses) and verified.final_hash.hex() == final
+    results = [run.result for run in runs if run.result]
+    assert len({json.dumps(r["interjections"], sort_keys=True) for r in results}) == 1  # the same on every peer
+    if len(addresses) == 4:
+        out_of_turn = results[0]["interjections"]
+        assert out_of_turn.get("bid", 0) > 0, out_of_turn
+        assert sum(out_of_turn.get(k, 0) for k in ("propose_trade", "accept_trade", "reject_trade")) > 0, out_of_turn
+        assert len(results[0]["interjectors"]) >= 2 and results[0]["contested"] > 0, results[0]
+        assert verified.out_of_turn == sum(out_of_turn.values())

@@ -10,10 +10,13 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
 - ``discovery``: advertising and browsing lobbies with python-zeroconf.
 - ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
-- ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
+- ``lockstep``: the step loop (actions, reveals, acks, out-of-turn interjections) and desync detection.
+- ``order``: which out-of-turn action takes a step (a fixed rule on data every peer holds).
+- ``evidence``: proof of equivocation (two messages one peer signed for the same slot).
+- ``verify``: offline verification of a saved networked game (``lanopoly verify``).
 - ``desync``: the desync report written when peers disagree.
 - ``cli``: ``lanopoly host``, ``lanopoly join`` and ``lanopoly list``.
 """
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Version of the wire protocol, sent in every message and in the lobby's TXT record."""

@@ -1,8 +1,10 @@
 """The desync report: what a peer writes when the session freezes, so the divergence can be debugged.
 
 Like Factorio's desync reports and 0 A.D.'s ``oos_dump``: the step, why it froze, who is blamed,
-the action and state hashes every peer announced for that step, this peer's own state (snapshot),
-and the whole game log so far (which replays offline with ``GameLog.replay``). JSON, hashes in hex.
+the action and state hashes every peer announced for that step, the proofs of equivocation (two
+different messages signed by the blamed peer for one slot, see ``evidence``), this peer's own state
+(snapshot), and the whole game log so far (which replays offline with ``GameLog.replay``). JSON,
+hashes in hex, signed messages as [type, base64 body, base64 signature].
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def build_report(
     hashes: Mapping[int, tuple[bytes, bytes]],
     game: Game,
     log: GameLog,
+    proofs: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The report as a JSON-able dict."""
     return {
@@ -58,6 +61,7 @@ def build_report(
             str(p): {"name": peer_names[p], "action_hash": a.hex(), "state_hash": s.hex()}
             for p, (a, s) in sorted(hashes.items())
         },
+        "proofs": list(proofs),
         "local_state_hash": game.state_hash().hex(),
         "local_state": game.snapshot(),
         "log": json.loads(log.to_json()),

@@ -5,10 +5,17 @@ Step k (the k-th input) goes like this on every peer:
 - At a chance node every peer reveals its next hash-chain link (``REVEAL``), checked against its
   previous one; the seed is ``SHA-256(tag, game id, k, previous state hash, reveals in peer order)``
   and the outcome is ``game.outcome_from_bytes(seed)``, with the engine's exact odds.
+- Otherwise, if the acks of step k-1 carried out-of-turn actions ("interjections", below), one of
+  them is step k's input, picked by the fixed rule of ``order``: the first valid one in seat order
+  after the seat to act. Every peer holds the same acks, so every peer picks the same one with no
+  extra message.
 - Otherwise the seat that must act (``game.current_player``) is played by the peer that controls it
   in the start record; that peer alone broadcasts the input (``ACTION``, bound to game id, k and the
   previous state hash, signed with its key). An action from any other peer is rejected, logged and
-  counted as a fault.
+  counted as a fault. An illegal one (the engine's ``check`` refuses it) is never applied: it is a
+  fault, and the session freezes at once naming its sender, since an honest peer checks its move
+  before sending it and waiting for another could not be told apart from a peer sending different
+  moves to different peers.
 - ACTION and REVEAL are checked on arrival: the signature must verify with the key the start record
   lists for the seat's controller (for a reveal: for the revealing peer), and the message must
   come on that peer's own link. A signature by another peer's key is attributed to that signer (it
@@ -16,18 +23,35 @@ Step k (the k-th input) goes like this on every peer:
   signed message on someone else's link, or for a step already played, is a replay: rejected and
   attributed to the link that sent it.
 - Every peer applies the input, records it in the game log and broadcasts ``ACK`` (k, hash of the
-  input, resulting state hash). Step k+1 starts only when every ack agrees with its own.
+  input, resulting state hash), signed. Step k+1 starts only when every ack agrees with its own.
 
-Any disagreement freezes the session at that step: the peers whose hashes differ from the majority
-(or, with no majority, from this peer) are named, a ``FREEZE`` is broadcast and a desync report is
-written. A peer that disconnects, sends a malformed message, an illegal input or a bad reveal, or
-stays silent past the step deadline, also freezes the session and is named. The game log is saved
-continuously (atomically, off the event loop) so a game can be replayed offline; with it goes a
-network record (the start record, every peer's signature of it, the signed action or reveals that
-decided each step), so that ``lanopoly verify`` can check authorship and fairness offline too.
+**Out-of-turn actions.** The engine lets any seat act at any time in some ways (bids in an open
+auction, building, selling, mortgages, trade offers and answers, rent claims). A peer's ack of step
+k may carry one signed ``ACTION`` for step k+1, bound to k+1 and the state after k, for a seat it
+controls that is not the one to act: from the queue of ``interject`` (the console), else from the
+seat's policy's optional ``interject(game, seat, legal)``. It is checked with the engine before it
+is sent. At step k+1 every peer tries the carried interjections in the order of ``order``; an
+invalid one (bad binding or signature, the seat to act, or illegal: an out-of-range bid) is
+rejected, logged as a fault naming its sender and skipped, identically on every peer; the game goes
+on. Interjections that were not taken are dropped; their policies are asked again after the step.
+After as many interjected steps in a row as there are peers, the seat to act plays.
 
-Out-of-turn inputs (bids or trades from seats other than ``current_player``) are not part of this
-slice: the engine's ``current_player`` already walks auctions and debts seat by seat.
+**Equivocation.** Acks are signed (verified lazily: links are already authenticated, signatures are
+only needed as transferable proof). When the inputs of a step diverge (acks disagree on the action
+hash, or the peer whose input this peer waits for acks the step without having sent it), every peer
+that notices broadcasts ``EVIDENCE``: the signed input it applied and every ack it holds for that
+step and the one before (which carry the interjections). A peer holding two different messages
+signed by the same peer for the same slot (``evidence``) blames that peer, with the two signed
+messages as proof in the freeze and the desync report.
+
+Any disagreement freezes the session at that step: proven equivocators are blamed; otherwise the
+peers whose hashes differ from the majority (or, with no majority, from this peer) are named, a
+``FREEZE`` is broadcast and a desync report is written. A peer that disconnects, sends a malformed
+message, an illegal input or a bad reveal, or stays silent past the step deadline, also freezes the
+session and is named. The game log is saved continuously (atomically, off the event loop) so a
+game can be replayed offline; with it goes a network record (the start record, every peer's
+signature of it, the signed action or reveals that decided each step), so that ``lanopoly verify``
+can check authorship and fairness offline too.
 """
 
 from __future__ import annotations
@@ -44,25 +68,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from lanopoly._core import Game, Rules
-from lanopoly.bots import Policy
+from lanopoly._core import Game, IllegalAction, Rules
+from lanopoly.bots import Action, Policy
 from lanopoly.log import GameLog
 from lanopoly.net import secure
 from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
+from lanopoly.net.evidence import Proof, find_proofs
 from lanopoly.net.framing import ConnectionClosed, FrameError, pack
 from lanopoly.net.mesh import Mesh
 from lanopoly.net.messages import (
     Ack,
     ActionMsg,
     Bye,
+    Evidence,
     Freeze,
     Kind,
     Message,
     ProtocolError,
     Reveal,
+    Signed,
     parse,
 )
+from lanopoly.net.order import interjection_order, interjections_open
 from lanopoly.net.verify import NetworkRecord
 
 log = logging.getLogger(__name__)
@@ -70,6 +98,9 @@ log = logging.getLogger(__name__)
 ACTION_TAG = b"lanopoly/action/v1\x00"
 FREEZE_GRACE = 1.0
 """Seconds a peer keeps waiting for the current step's messages after another peer froze."""
+EVIDENCE_WAIT = 3.0
+"""Seconds a peer waits for the others' evidence after the inputs of a step diverged (less if a
+proof turns up or every peer has answered)."""
 
 
 def action_hash(action: Mapping[str, Any]) -> bytes:
@@ -99,10 +130,19 @@ class FreezeInfo:
     reason: str
     blamed: tuple[int, ...] = ()
     hashes: Mapping[int, tuple[bytes, bytes]] = field(default_factory=dict)
+    proofs: tuple[Proof, ...] = ()
 
 
 class Frozen(Exception):
     """Raised inside the step loop to freeze the session."""
+
+    def __init__(self, info: FreezeInfo) -> None:
+        super().__init__(info.reason)
+        self.info = info
+
+
+class Diverged(Exception):
+    """Raised inside the step loop when peers applied different inputs: the evidence round follows."""
 
     def __init__(self, info: FreezeInfo) -> None:
         super().__init__(info.reason)
@@ -121,6 +161,12 @@ class SessionResult:
     freeze: FreezeInfo | None = None
     report: Path | None = None
     seconds: float = 0.0
+    interjections: Mapping[str, int] = field(default_factory=dict)
+    """Steps decided by an out-of-turn action, by action type."""
+    interjectors: tuple[int, ...] = ()
+    """The peers whose out-of-turn actions were taken."""
+    contested: int = 0
+    """Steps for which several peers interjected at once (one was taken, the others dropped)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,9 +182,13 @@ class SessionResult:
                 "reason": self.freeze.reason,
                 "blamed": list(self.freeze.blamed),
                 "hashes": {str(p): [a.hex(), s.hex()] for p, (a, s) in self.freeze.hashes.items()},
+                "proofs": [p.to_json() for p in self.freeze.proofs],
             },
             "report": None if self.report is None else str(self.report),
             "seconds": round(self.seconds, 3),
+            "interjections": dict(self.interjections),
+            "interjectors": list(self.interjectors),
+            "contested": self.contested,
         }
 
 
@@ -146,7 +196,12 @@ EventsCallback = Callable[[Game, list[dict[str, Any]]], None]
 
 
 class LockstepSession:
-    """Plays one game over an agreed mesh. ``policies`` choose the inputs of the seats this peer controls."""
+    """Plays one game over an agreed mesh. ``policies`` choose the inputs of the seats this peer controls.
+
+    A policy with an ``interject(game, seat, legal)`` method (see ``lanopoly.bots.Interjecting``) is
+    also asked, after every step, for an out-of-turn action of its seat; ``interject(action)``
+    queues one (the console's way).
+    """
 
     def __init__(
         self,
@@ -185,6 +240,17 @@ class LockstepSession:
         self._chance_index = 0
         self._step = 1
         self._inbox: dict[tuple[Kind, int], dict[int, Message]] = {}
+        self._acks: dict[int, dict[int, Ack]] = {}
+        """Every peer's ack (this peer's too) of the last two steps: the interjections and the evidence."""
+        self._applied: dict[int, ActionMsg] = {}
+        """The signed move this peer applied at each of the last two steps (evidence)."""
+        self._evidence: dict[int, dict[int, Evidence]] = {}
+        self._queued: list[Action] = []
+        self._run = 0
+        """Steps in a row decided by interjections, up to the last one played."""
+        self.interjected: Counter[str] = Counter()
+        self.interjectors: set[int] = set()
+        self.contested = 0
         self._byes: dict[int, Bye] = {}
         self._lost: dict[int, str] = {}
         self._remote_freeze: tuple[int, Freeze] | None = None
@@ -251,7 +317,7 @@ class LockstepSession:
 
     def dispatch(self, peer: int, message: Message) -> None:
         """File a received message for the step loop, or reject it (logged as a fault)."""
-        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye):
+        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye | Evidence):
             self.fault(peer, "unexpected", f"unexpected {type(message).__name__} during the game")
             return
         if message.game_id != self.game_id:
@@ -265,6 +331,16 @@ class LockstepSession:
         if isinstance(message, Bye):
             self._byes[peer] = message
             self._wake.set()
+            return
+        if isinstance(message, Evidence):
+            if message.step + 1 < self._step or message.step > self._step + 1:
+                self.fault(peer, "wrong_step", f"EVIDENCE for step {message.step} while at step {self._step}")
+                return
+            self._evidence.setdefault(message.step, {}).setdefault(peer, message)
+            self._wake.set()
+            return
+        if isinstance(message, Ack) and message.peer != peer:
+            self.fault(peer, "replayed", f"sent an ACK of {self.peer_label(message.peer)} on its own link (a replay)")
             return
         kind = (
             Kind.ACTION if isinstance(message, ActionMsg) else Kind.REVEAL if isinstance(message, Reveal) else Kind.ACK
@@ -328,12 +404,15 @@ class LockstepSession:
             self.fault(signer, kind_name, f"signed {what}{via}")
         return False
 
-    async def collect(self, kind: Kind, step: int, peers: list[int], what: str) -> dict[int, Message]:
+    async def collect(
+        self, kind: Kind, step: int, peers: list[int], what: str, diverged: Callable[[], str | None] | None = None
+    ) -> dict[int, Message]:
         """Wait until each of ``peers`` has sent its ``kind`` message for ``step``; freeze on loss or timeout.
 
         When another peer has frozen the session, keep waiting a moment (``FREEZE_GRACE``) for the
         messages of this step so that this peer makes its own diagnosis (a desync names the peer
-        that diverged) instead of only repeating "someone froze".
+        that diverged) instead of only repeating "someone froze". Raises ``Diverged`` when another
+        peer sent evidence (it saw the inputs diverge) or ``diverged`` returns a reason.
         """
         deadline = time.monotonic() + self.step_timeout
         while True:
@@ -341,6 +420,13 @@ class LockstepSession:
             box = self._inbox.get((kind, step), {})
             if all(p in box for p in peers):
                 return {p: box[p] for p in peers}
+            if self._evidence:
+                at = min(self._evidence)
+                by = ", ".join(self.peer_label(p) for p in sorted(self._evidence[at]))
+                raise Diverged(FreezeInfo(at, f"inputs diverged at step {at} (evidence from {by})"))
+            reason = diverged() if diverged is not None else None
+            if reason is not None:
+                raise Diverged(FreezeInfo(step, reason))
             missing = [p for p in peers if p not in box]
             now = time.monotonic()
             left = deadline - now
@@ -362,6 +448,120 @@ class LockstepSession:
                     raise Frozen(FreezeInfo(step, reason, tuple(missing)))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(left, 0.001))
+
+    # ----------------------------------------------------------------------------- out-of-turn actions
+
+    def interject(self, action: Action) -> None:
+        """Queue an out-of-turn action of a seat this peer controls; it goes out with the next ack.
+
+        Checked now against the current state: raises ``IllegalAction`` with the reason (and queues
+        nothing) if the seat is not this peer's, is the seat to act (its move is played in turn), or
+        the engine refuses the action. Queued actions are sent in order, one per step, each checked
+        again against the state of its step: one that is no longer legal then (or whose seat is now
+        the one to act) is dropped and logged. Whether it is taken is decided by ``order``.
+        """
+        seat = action.get("player") if isinstance(action, dict) else None
+        if not isinstance(seat, int) or seat not in self.policies:
+            raise IllegalAction(f"seat {seat} is not played on this peer")
+        if self.game.is_over:
+            raise IllegalAction("the game is over")
+        if seat == self.game.current_player:
+            raise IllegalAction(f"seat {seat} is the one to act: its move is played in turn, not out of turn")
+        self.game.check(action)
+        self._queued.append(dict(action))
+
+    @property
+    def queued(self) -> list[Action]:
+        """Out-of-turn actions queued with ``interject`` and not sent yet."""
+        return list(self._queued)
+
+    def next_interjection(self) -> tuple[int, Action] | None:
+        """The out-of-turn action this peer offers for the next step (seat, action), or None.
+
+        None when the next step cannot take one (game over, chance node, too many in a row). The
+        queue of ``interject`` comes first; then each seat this peer controls, in seat order after
+        the seat to act, whose policy has ``interject``. Whatever is offered is legal now.
+        """
+        game = self.game
+        if game.is_over or game.is_chance_node or not interjections_open(self._run, len(self.peer_names)):
+            return None
+        current = game.current_player
+        assert current is not None
+        while self._queued:
+            action = self._queued.pop(0)
+            seat = action["player"]
+            try:
+                if seat == current:
+                    raise IllegalAction(f"seat {seat} is now the one to act")
+                game.check(action)
+            except (ValueError, TypeError, KeyError) as e:
+                log.info("queued out-of-turn action %r dropped: %s", action, e)
+                continue
+            return seat, action
+        seats = game.num_players
+        for seat in sorted(self.policies, key=lambda s: (s - current - 1) % seats):
+            interject = getattr(self.policies[seat], "interject", None)
+            if seat == current or interject is None:
+                continue
+            legal = game.legal_actions(seat)
+            if not legal:
+                continue
+            action = interject(game, seat, legal)
+            if action is None:
+                continue
+            try:
+                if action.get("player") != seat:
+                    raise IllegalAction(f"it is for seat {action.get('player')}")
+                game.check(action)
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
+                log.warning("the policy of seat %d offered an illegal out-of-turn action %r: %s", seat, action, e)
+                continue
+            return seat, action
+        return None
+
+    def pick_interjection(self, step: int, prev: bytes) -> ActionMsg | None:
+        """The interjection that is step ``step``'s input, from the acks of the step before (or None).
+
+        The order is ``order``'s; each candidate is validated in that order until one passes;
+        those that fail are faults of their senders. Only shared data is used, so every peer picks
+        the same one.
+        """
+        carried = {p: a.interjection for p, a in self._acks.get(step - 1, {}).items() if a.interjection is not None}
+        if not carried:
+            return None
+        if self.game.is_chance_node or not interjections_open(self._run, len(self.peer_names)):
+            for peer in sorted(carried):
+                self.fault(peer, "out_of_turn", f"interjected at step {step}, which takes no out-of-turn action")
+            return None
+        current = self.game.current_player
+        assert current is not None and current >= 0
+        self.contested += len(carried) > 1
+        order = interjection_order({p: m.seat for p, m in carried.items()}, current, self.game.num_players)
+        for peer in order:
+            message = carried[peer]
+            if self.valid_interjection(peer, message, step, prev, current):
+                return message
+        return None
+
+    def valid_interjection(self, peer: int, message: ActionMsg, step: int, prev: bytes, current: int) -> bool:
+        """Whether ``peer``'s interjection may be step ``step``'s input; a fault naming ``peer`` if not."""
+        if message.game_id != self.game_id or message.step != step or message.prev_hash != prev:
+            self.fault(peer, "stale", f"interjected an action bound to another game, step or state: {message.action}")
+            return False
+        if not self.check_signed(peer, message):
+            return False
+        if message.action.get("player") != message.seat:
+            self.fault(peer, "forged_action", f"interjected for seat {message.seat} an action of another seat")
+            return False
+        if message.seat == current:
+            self.fault(peer, "out_of_turn", f"interjected for seat {current}, the seat to act (it acts in turn)")
+            return False
+        try:
+            self.game.check(message.action)
+        except (ValueError, TypeError, KeyError) as e:
+            self.fault(peer, "illegal_action", f"interjected an illegal action {message.action}: {e}")
+            return False
+        return True
 
     # ----------------------------------------------------------------------------- the steps
 
@@ -403,16 +603,30 @@ class LockstepSession:
         return self.game.outcome_from_bytes(seed)
 
     async def move_input(self, step: int, prev: bytes) -> tuple[dict[str, Any], int]:
+        """The in-turn move of step ``step``: chosen here, or received from the seat's controller.
+
+        Either way it is checked with the engine before anything else: an illegal move is never
+        applied; the session freezes naming its sender (see the module docstring for why).
+        """
         seat = self.game.current_player
         assert seat is not None and seat >= 0
         ctrl = self.controllers[seat]
         if ctrl == self.me:
             action = self.choose(seat)
+            self.check_move(step, self.me, action, "this peer's policy chose")
             signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
             self._step_signed = [signed]
+            self._applied[step] = signed
             await self.send_action(signed)
             return action, ctrl
-        got = await self.collect(Kind.ACTION, step, [ctrl], f"the action of seat {seat} ({self.game.names[seat]})")
+
+        def acked_without_input() -> str | None:
+            if ctrl in self._inbox.get((Kind.ACK, step), {}):
+                return f"{self.peer_label(ctrl)} acked step {step} without sending this peer its input"
+            return None
+
+        what = f"the action of seat {seat} ({self.game.names[seat]})"
+        got = await self.collect(Kind.ACTION, step, [ctrl], what, acked_without_input)
         message = got[ctrl]
         assert isinstance(message, ActionMsg)
         if message.prev_hash != prev:
@@ -422,17 +636,45 @@ class LockstepSession:
                 FreezeInfo(step, f"{self.peer_label(ctrl)} acted for seat {message.seat}, not {seat}", (ctrl,))
             )
         self._step_signed = [message]
+        self._applied[step] = message
+        self.check_move(step, ctrl, message.action, "sent")
         return message.action, ctrl
+
+    def check_move(self, step: int, peer: int, action: Action, verb: str) -> None:
+        """Fault and freeze (naming ``peer``) unless the engine accepts ``action`` now; nothing is applied."""
+        try:
+            self.game.check(action)
+        except (ValueError, TypeError, KeyError) as e:
+            detail = f"{verb} an illegal action {action!r}: {e}"
+            self.fault(peer, "illegal_action", detail)
+            raise Frozen(FreezeInfo(step, f"{self.peer_label(peer)} {detail}", (peer,))) from None
 
     async def play_step(self) -> None:
         step = self.game.step + 1
         self._step = step
         prev = self.game.state_hash()
         self._step_signed = []
+        try:
+            await self.play_input(step, prev)
+        except Diverged as d:
+            raise await self.investigate(d.info) from None
+
+    async def play_input(self, step: int, prev: bytes) -> None:
+        """Decide, apply and acknowledge step ``step``; raises Frozen or Diverged."""
+        interjection = self.pick_interjection(step, prev)
         if self.game.is_chance_node:
             action, actor = await self.chance_input(step, prev), -1
+            self._run = 0
+        elif interjection is not None:
+            action, actor = interjection.action, self.controllers[interjection.seat]
+            self._step_signed = [interjection]
+            self._applied[step] = interjection
+            self._run += 1
+            self.interjected[str(action.get("type"))] += 1
+            self.interjectors.add(actor)
         else:
             action, actor = await self.move_input(step, prev)
+            self._run = 0
         try:
             events = self.game.apply(action)
         except (ValueError, TypeError, KeyError) as e:
@@ -444,24 +686,36 @@ class LockstepSession:
         if self.on_events is not None:
             self.on_events(self.game, events)
         mine = (action_hash(action), self.game.state_hash())
-        ack = Ack(self.game_id, step, *mine)
+        offer = self.next_interjection()
+        nested = None
+        if offer is not None:
+            seat, move = offer
+            nested = ActionMsg.signed(self.mesh.key, self.game_id, step + 1, mine[1], seat, move)
+        ack = Ack.signed(self.mesh.key, self.game_id, step, self.me, *mine, nested)
         await self.send_each({p: pack(self.ack_for(p, ack).to_wire()) for p in self.others})
         got = await self.collect(Kind.ACK, step, self.others, f"the ack of step {step}")
-        hashes: dict[int, tuple[bytes, bytes]] = {self.me: mine}
-        for peer, message in got.items():
-            assert isinstance(message, Ack)
-            hashes[peer] = (message.action_hash, message.state_hash)
-        self.check_agreement(step, hashes)
+        acks = {self.me: ack} | {p: m for p, m in got.items() if isinstance(m, Ack)}
+        self._acks[step] = acks
+        for old in [s for s in self._acks if s < step - 1]:
+            del self._acks[old]
+        for old in [s for s in self._applied if s < step - 1]:
+            del self._applied[old]
+        self.check_agreement(step, {p: (a.action_hash, a.state_hash) for p, a in acks.items()})
+        applied = self._step_signed[0] if self._step_signed else None
         for (kind, s), box in list(self._inbox.items()):
             if s == step:
-                for peer in box:
-                    if kind is Kind.ACTION and peer != actor:
+                for peer, message in box.items():
+                    if kind is Kind.ACTION and message is not applied:
                         self.fault(peer, "out_of_turn", f"sent an action at step {step} when it was not its turn")
                 del self._inbox[(kind, s)]
         self.maybe_save()
 
     def check_agreement(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
-        """Freeze unless every peer announced the same (action hash, state hash) as this peer."""
+        """Freeze unless every peer announced the same (action hash, state hash) as this peer.
+
+        Different action hashes mean different inputs: ``Diverged`` (the evidence round, which may
+        prove an equivocation); the same inputs with different states: ``Frozen``.
+        """
         mine = hashes[self.me]
         if all(h == mine for h in hashes.values()):
             return
@@ -473,10 +727,63 @@ class LockstepSession:
         else:
             blamed = tuple(p for p, h in sorted(hashes.items()) if h != mine)
             basis = f"{self.peer_label(self.me)} (no majority)"
-        what = "action" if len({a for a, _ in hashes.values()}) > 1 else "state"
+        inputs_differ = len({a for a, _ in hashes.values()}) > 1
+        what = "action" if inputs_differ else "state"
         names = ", ".join(self.peer_label(p) for p in blamed)
         reason = f"desync at step {step}: {what} hashes differ; {names} diverged from {basis}"
-        raise Frozen(FreezeInfo(step, reason, blamed, dict(hashes)))
+        info = FreezeInfo(step, reason, blamed, dict(hashes))
+        raise Diverged(info) if inputs_differ else Frozen(info)
+
+    # ----------------------------------------------------------------------------- evidence
+
+    def evidence_for(self, step: int) -> Evidence:
+        """What this peer holds for ``step``: the move it applied, every ack of ``step - 1`` and ``step``."""
+        items: list[Signed] = []
+        if step in self._applied:
+            items.append(self._applied[step])
+        for s in (step - 1, step):
+            acks = dict(self._acks.get(s, {}))
+            acks.update({p: m for p, m in self._inbox.get((Kind.ACK, s), {}).items() if isinstance(m, Ack)})
+            items.extend(acks[p] for p in sorted(acks))
+        for m in self._inbox.get((Kind.ACTION, step), {}).values():
+            if isinstance(m, ActionMsg) and m is not self._applied.get(step):
+                items.append(m)
+        return Evidence(self.game_id, step, tuple(items))
+
+    async def investigate(self, info: FreezeInfo) -> Frozen:
+        """The evidence round after the inputs of ``info.step`` diverged; returns the freeze to raise.
+
+        Broadcast what this peer holds, gather the others' (until every live peer answered, a proof
+        turns up, or ``EVIDENCE_WAIT``), and look for two signatures of one peer on different
+        messages of one slot. Proven equivocators are blamed (with the proof); otherwise the
+        blame of ``info`` stands.
+        """
+        step = info.step
+        mine = self.evidence_for(step)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.broadcast(mine), 2)
+        deadline = time.monotonic() + min(EVIDENCE_WAIT, self.step_timeout)
+        while True:
+            self._wake.clear()
+            theirs = self._evidence.get(step, {})
+            pool: list[Signed] = list(mine.signed)
+            for peer in sorted(theirs):
+                pool.extend(m for m in theirs[peer].signed if m.game_id == self.game_id)
+            proofs = find_proofs(pool, self.controllers, self._keys)
+            left = deadline - time.monotonic()
+            if proofs or left <= 0 or all(p in theirs or p in self._lost for p in self.others):
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), left)
+        if not proofs:
+            log.error("step %d: inputs diverged; no equivocation proven (%d peers sent evidence)", step, len(theirs))
+            return Frozen(info)
+        blamed = tuple(sorted({p.peer for p in proofs}))
+        proven = "; ".join(f"{self.peer_label(p.peer)} signed {p.describe()}" for p in proofs)
+        reason = f"equivocation at step {step}: {proven}"
+        for p in proofs:
+            self.fault(p.peer, "equivocation", f"signed {p.describe()}")
+        return Frozen(FreezeInfo(step, reason, blamed, info.hashes, tuple(proofs)))
 
     # ----------------------------------------------------------------------------- saving
 
@@ -547,6 +854,9 @@ class LockstepSession:
             freeze=freeze,
             report=report,
             seconds=time.monotonic() - started,
+            interjections=dict(self.interjected),
+            interjectors=tuple(sorted(self.interjectors)),
+            contested=self.contested,
         )
 
     async def finish(self) -> None:
@@ -586,6 +896,7 @@ class LockstepSession:
             hashes=freeze.hashes,
             game=self.game,
             log=self.log,
+            proofs=[p.to_json() for p in freeze.proofs],
         )
         report["faults"] = [f.__dict__ for f in self.faults]
         path = report_path(self.report_dir, self.game_id, self.me, freeze.step)

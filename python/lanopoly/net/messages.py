@@ -6,12 +6,17 @@ and the connection it came from is closed. Hashes, ids and chain links are ``bin
 there are no floats and no ExtTypes. Game inputs (action dicts) are the only maps, checked to be
 small JSON-like trees; the rules engine decides whether they are legal.
 
-``ACTION`` and ``REVEAL`` are signed: on the wire they are ``[type, version, body, signature]``
-where ``body`` is the msgpack encoding of the unsigned message ``[type, version, game id, step,
-previous state hash, ...]`` and ``signature`` is the Ed25519 signature of ``tag || body`` by the
-key the start record lists for the acting peer. The signature covers the exact bytes sent (no
-re-encoding, msgpack is not canonical), and the body binds it to the game, the step and the state
-it was made for, so it can be neither moved to another seat nor replayed. The receiver checks it.
+``ACTION``, ``REVEAL`` and ``ACK`` are signed: on the wire they are ``[type, version, body,
+signature]`` where ``body`` is the msgpack encoding of the unsigned message ``[type, version, game
+id, step, ...]`` and ``signature`` is the Ed25519 signature of ``tag || body`` by the key the start
+record lists for the acting (revealing, acknowledging) peer. The signature covers the exact bytes
+sent (no re-encoding, msgpack is not canonical), and the body binds it to the game, the step and
+the state it was made for, so it can be neither moved to another seat nor replayed. Actions and
+reveals are checked on arrival; ack signatures only when they are needed as proof (``EVIDENCE``).
+
+An ``ACK`` may carry one signed ``ACTION`` for the next step (an out-of-turn "interjection"),
+nested in its body, so one ack signature covers what the peer announced and what it interjected:
+two different acks signed by one peer for one step prove that it told peers different things.
 """
 
 from __future__ import annotations
@@ -37,8 +42,13 @@ CONFIRM_LEN = 32
 KEY_LEN = 32
 SIG_LEN = 64
 MAX_BODY = 16 * 1024
+MAX_ACK_BODY = MAX_BODY + 512
+"""An ack's body: its own fields plus, at most, one nested signed action (body and signature)."""
+MAX_EVIDENCE = 4 * MAX_PEERS
+"""Signed messages in one ``EVIDENCE``: an input and two steps of acks from every peer fit."""
 ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
 REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
+ACK_SIG_TAG = b"lanopoly/sig/ack/v1\x00"
 
 
 class ProtocolError(Exception):
@@ -62,6 +72,7 @@ class Kind(IntEnum):
     AUTH_OFFER = 12
     AUTH_REPLY = 13
     AUTH_CONFIRM = 14
+    EVIDENCE = 15
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -296,15 +307,45 @@ class Reveal:
 
 @dataclass(frozen=True)
 class Ack:
-    """Every peer -> all after applying ``step``: the hash of the input and of the resulting state."""
+    """Every peer -> all after applying ``step``: the hash of the input and of the resulting state, signed.
+
+    ``peer`` is the signer (its index in the start record). ``interjection``, when set, is a signed
+    ``ACTION`` for step ``step + 1`` of a seat ``peer`` controls and that is not the one to act: the
+    peer's out-of-turn move, offered for the next step (see ``lockstep``). Build one with ``signed``.
+    """
 
     game_id: bytes
     step: int
+    peer: int
     action_hash: bytes
     state_hash: bytes
+    interjection: ActionMsg | None
+    body: bytes
+    signature: bytes
+
+    @classmethod
+    def signed(
+        cls,
+        key: Ed25519PrivateKey,
+        game_id: bytes,
+        step: int,
+        peer: int,
+        action_hash: bytes,
+        state_hash: bytes,
+        interjection: ActionMsg | None = None,
+    ) -> Ack:
+        """Encode the body once (the interjection nested as its exact signed bytes) and sign it."""
+        nested = None if interjection is None else [interjection.body, interjection.signature]
+        body = pack([Kind.ACK, PROTOCOL_VERSION, game_id, step, peer, action_hash, state_hash, nested])
+        return cls(game_id, step, peer, action_hash, state_hash, interjection, body, key.sign(ACK_SIG_TAG + body))
+
+    @property
+    def signed_data(self) -> bytes:
+        """The bytes the signature covers."""
+        return ACK_SIG_TAG + self.body
 
     def to_wire(self) -> list[Any]:
-        return [Kind.ACK, PROTOCOL_VERSION, self.game_id, self.step, self.action_hash, self.state_hash]
+        return [Kind.ACK, PROTOCOL_VERSION, self.body, self.signature]
 
 
 @dataclass(frozen=True)
@@ -329,6 +370,28 @@ class Bye:
 
     def to_wire(self) -> list[Any]:
         return [Kind.BYE, PROTOCOL_VERSION, self.game_id, self.step, self.state_hash]
+
+
+Signed = ActionMsg | Ack
+"""A message that can serve as evidence: an honest peer signs at most one per slot (see ``evidence``)."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Any peer -> all when the inputs of ``step`` diverged: the signed messages this peer holds for it.
+
+    ``signed`` is the input it applied for ``step`` (an ``ACTION``) and every ack it holds for
+    ``step - 1`` (they carry the interjections for ``step``) and ``step``. Two different messages
+    signed by one peer for the same slot prove that this peer equivocated.
+    """
+
+    game_id: bytes
+    step: int
+    signed: tuple[Signed, ...]
+
+    def to_wire(self) -> list[Any]:
+        items = [[Kind.ACTION if isinstance(m, ActionMsg) else Kind.ACK, m.body, m.signature] for m in self.signed]
+        return [Kind.EVIDENCE, PROTOCOL_VERSION, self.game_id, self.step, items]
 
 
 @dataclass(frozen=True)
@@ -378,6 +441,7 @@ Message = (
     | AuthOffer
     | AuthReply
     | AuthConfirm
+    | Evidence
 )
 
 _FIELDS = {
@@ -389,14 +453,16 @@ _FIELDS = {
     Kind.START_ACK: 3,
     Kind.ACTION: 2,
     Kind.REVEAL: 2,
-    Kind.ACK: 4,
+    Kind.ACK: 2,
     Kind.FREEZE: 3,
     Kind.BYE: 3,
     Kind.AUTH_OFFER: 2,
     Kind.AUTH_REPLY: 2,
     Kind.AUTH_CONFIRM: 1,
+    Kind.EVIDENCE: 3,
 }
-_BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6}
+_BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6}
+_MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY}
 
 
 def _game_id(value: Any, allow_empty: bool = False) -> bytes:
@@ -443,17 +509,18 @@ def _start(f: list[Any]) -> StartRecord:
     )
 
 
-def _signed_body(kind: Kind, f: list[Any]) -> tuple[list[Any], bytes, bytes]:
+def _signed_body(kind: Kind, f: list[Any], version: int) -> tuple[list[Any], bytes, bytes]:
     """Decode the body of a signed message strictly; check it is a body of the same type and version."""
     body = f[0]
-    if type(body) is not bytes or not 0 < len(body) <= MAX_BODY:
-        raise ProtocolError(f"{kind.name}: expected a body of at most {MAX_BODY} bytes")
+    limit = _MAX_BODY[kind]
+    if type(body) is not bytes or not 0 < len(body) <= limit:
+        raise ProtocolError(f"{kind.name}: expected a body of at most {limit} bytes")
     signature = _bin(f[1], "signature", SIG_LEN)
     try:
         inner = unpack(body)
     except FrameError as e:
         raise ProtocolError(f"{kind.name} body: {e}") from None
-    if inner[0] != kind or inner[1] != PROTOCOL_VERSION:
+    if type(inner) is not list or len(inner) < 2 or inner[0] != kind or inner[1] != version:
         raise ProtocolError(f"{kind.name} body: type or version does not match the envelope")
     fields = inner[2:]
     if len(fields) != _BODY_FIELDS[kind]:
@@ -461,14 +528,65 @@ def _signed_body(kind: Kind, f: list[Any]) -> tuple[list[Any], bytes, bytes]:
     return fields, body, signature
 
 
-def parse(message: list[Any]) -> Message:
-    """Validate a decoded frame and turn it into its dataclass; ProtocolError if it is not valid."""
+def _action(f: list[Any], version: int) -> ActionMsg:
+    b, body, signature = _signed_body(Kind.ACTION, f, version)
+    action = check_json_like(b[4], "action")
+    if type(action) is not dict:
+        raise ProtocolError("action: expected a map")
+    return ActionMsg(
+        _game_id(b[0]),
+        _int(b[1], "step", 1),
+        _bin(b[2], "prev hash", HASH_LEN),
+        _int(b[3], "seat", 0, MAX_SEATS - 1),
+        action,
+        body,
+        signature,
+    )
+
+
+def _ack(f: list[Any], version: int) -> Ack:
+    b, body, signature = _signed_body(Kind.ACK, f, version)
+    interjection = None
+    if b[5] is not None:
+        pair = _list(b[5], "interjection", 2)
+        if len(pair) != 2:
+            raise ProtocolError("interjection: expected [body, signature]")
+        interjection = _action(pair, version)
+    return Ack(
+        _game_id(b[0]),
+        _int(b[1], "step", 1),
+        _int(b[2], "peer", 0, MAX_PEERS - 1),
+        _bin(b[3], "action hash", HASH_LEN),
+        _bin(b[4], "state hash", HASH_LEN),
+        interjection,
+        body,
+        signature,
+    )
+
+
+def _evidence(f: list[Any], version: int) -> Evidence:
+    items: list[Signed] = []
+    for item in _list(f[2], "evidence", MAX_EVIDENCE):
+        fields = _list(item, "evidence item", 3)
+        if len(fields) != 3 or fields[0] not in (Kind.ACTION, Kind.ACK):
+            raise ProtocolError("evidence item: expected [ACTION or ACK, body, signature]")
+        items.append(_action(fields[1:], version) if fields[0] == Kind.ACTION else _ack(fields[1:], version))
+    return Evidence(_game_id(f[0]), _int(f[1], "step", 1), tuple(items))
+
+
+def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
+    """Validate a decoded frame and turn it into its dataclass; ProtocolError if it is not valid.
+
+    ``version`` is the protocol expected: another one only to read the signed messages of games
+    saved by an older version (``verify``).
+    """
     try:
         kind = Kind(message[0])
     except ValueError:
         raise ProtocolError(f"unknown message type {message[0]}") from None
-    if message[1] != PROTOCOL_VERSION:
-        raise ProtocolError(f"protocol version {message[1]} (this peer speaks {PROTOCOL_VERSION})")
+    if message[1] != version:
+        raise ProtocolError(f"protocol version {message[1]} (this peer speaks {version})")
+
     f = message[2:]
     if len(f) != _FIELDS[kind]:
         raise ProtocolError(f"{kind.name}: expected {_FIELDS[kind]} fields, got {len(f)}")
@@ -498,21 +616,9 @@ def parse(message: list[Any]) -> Message:
     if kind is Kind.START_ACK:
         return StartAck(_game_id(f[0]), _bin(f[1], "start hash", HASH_LEN), _bin(f[2], "signature", SIG_LEN))
     if kind is Kind.ACTION:
-        b, body, signature = _signed_body(kind, f)
-        action = check_json_like(b[4], "action")
-        if type(action) is not dict:
-            raise ProtocolError("action: expected a map")
-        return ActionMsg(
-            _game_id(b[0]),
-            _int(b[1], "step", 1),
-            _bin(b[2], "prev hash", HASH_LEN),
-            _int(b[3], "seat", 0, MAX_SEATS - 1),
-            action,
-            body,
-            signature,
-        )
+        return _action(f, version)
     if kind is Kind.REVEAL:
-        b, body, signature = _signed_body(kind, f)
+        b, body, signature = _signed_body(kind, f, version)
         return Reveal(
             _game_id(b[0]),
             _int(b[1], "step", 1),
@@ -530,7 +636,9 @@ def parse(message: list[Any]) -> Message:
     if kind is Kind.AUTH_CONFIRM:
         return AuthConfirm(_bin(f[0], "confirmation", CONFIRM_LEN))
     if kind is Kind.ACK:
-        return Ack(_game_id(f[0]), _int(f[1], "step", 1), _bin(f[2], "action hash", HASH_LEN), _bin(f[3], "hash", 32))
+        return _ack(f, version)
+    if kind is Kind.EVIDENCE:
+        return _evidence(f, version)
     if kind is Kind.FREEZE:
         return Freeze(_game_id(f[0]), _int(f[1], "step", 0), _str(f[2], "reason", MAX_REASON, allow_empty=True))
     return Bye(_game_id(f[0]), _int(f[1], "step", 0), _bin(f[2], "state hash", HASH_LEN))

@@ -4,20 +4,23 @@ A networked peer saves the rules core's ``GameLog`` JSON plus an optional ``"net
 (``GameLog.load`` ignores it, so ``lanopoly replay`` still works on the same file)::
 
     "network": {
-      "format": 1, "protocol": 2, "me": <index of the peer that saved it>,
+      "format": 1, "protocol": 3, "me": <index of the peer that saved it>,
       "start": <base64 of the exact start record bytes every peer hashed>,
       "start_sigs": {"0": <base64 Ed25519 signature>, ...},   # every peer's, of the start hash
       "steps": [{"step": k, "signed": [[<base64 body>, <base64 signature>], ...]}, ...]
     }
 
-``signed`` holds the exact signed bytes of step k: the one ``ACTION`` of the seat that acted, or
-at a chance node every peer's ``REVEAL`` in peer order. Nothing here needs trusting the saver:
-every claim is checked against the start record, which every peer signed.
+``signed`` holds the exact signed bytes of step k: the one ``ACTION`` of the seat that acted (in
+turn, or out of turn: an interjection carried in an ack), or at a chance node every peer's
+``REVEAL`` in peer order. Nothing here needs trusting the saver: every claim is checked against the
+start record, which every peer signed. ``protocol`` is the version the signed bodies were made
+with (2 and 3 have the same ACTION and REVEAL layouts; 3 added signed acks and interjections).
 
 ``verify_text`` replays the log and checks every state hash; with a network section it also
 checks, for the start record, its hash and every peer's signature, and that the log's seats, board
 and rules are the record's; for each move, that the signed action is the logged input, for that
-step and previous state, and signed by the key of the peer controlling the seat to act; for each
+step and previous state, and signed by the key of the peer controlling its seat (the seat to act,
+or for an out-of-turn move any other seat, whose move the engine then accepts); for each
 chance step, that every peer revealed the next link of its hash chain (from its anchor in the start
 record), signed by it, and that the seed those reveals give yields exactly the logged outcome. So
 a saved game proves, offline, who made every move and that no peer chose a roll or a card.
@@ -41,6 +44,8 @@ from lanopoly.net.mesh import start_hash
 from lanopoly.net.messages import ActionMsg, Kind, ProtocolError, Reveal, StartRecord, parse
 
 RECORD_FORMAT = 1
+READABLE_PROTOCOLS = (2, 3)
+"""Protocol versions whose signed ACTION and REVEAL bodies this verifier reads (same layout)."""
 
 
 def b64(data: bytes) -> str:
@@ -110,6 +115,7 @@ class Verified:
     networked: bool
     peers: int = 0
     actions: int = 0
+    out_of_turn: int = 0
     chance_steps: int = 0
     reveals: int = 0
 
@@ -118,15 +124,15 @@ class Verified:
         if self.networked:
             text += (
                 f"; start record signed by all {self.peers} peers; {self.actions} actions signed by the seat's"
-                f" controller; {self.chance_steps} chance steps with {self.reveals} reveals on their peers'"
-                " hash chains, each seed giving the logged outcome"
+                f" controller ({self.out_of_turn} of them out of turn); {self.chance_steps} chance steps with"
+                f" {self.reveals} reveals on their peers' hash chains, each seed giving the logged outcome"
             )
         else:
             text += "; no network record in this file, so signatures and reveals were not checked"
         return f"{text}; final hash {self.final_hash.hex()}"
 
 
-def _signed(entry: Any, step: int) -> list[ActionMsg | Reveal]:
+def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:
     """Decode a step entry's signed messages with the wire parser (the same strict checks)."""
     if not isinstance(entry, dict) or entry.get("step") != step or not isinstance(entry.get("signed"), list):
         raise VerifyError(step, "the network record has no entry for this step")
@@ -137,7 +143,7 @@ def _signed(entry: Any, step: int) -> list[ActionMsg | Reveal]:
         body, signature = _unb64(item[0], "body"), _unb64(item[1], "signature")
         try:
             kind = unpack(body)[0]
-            message = parse([kind, PROTOCOL_VERSION, body, signature])
+            message = parse([kind, version, body, signature], version)
         except (FrameError, ProtocolError) as e:
             raise VerifyError(step, f"undecodable signed message: {e}") from None
         if not isinstance(message, ActionMsg | Reveal):
@@ -195,10 +201,14 @@ def verify_text(text: str) -> Verified:
     if net is not None and (not isinstance(net, dict) or net.get("format") != RECORD_FORMAT):
         raise VerifyError(0, "unsupported network record format")
     record: StartRecord | None = None
+    version = PROTOCOL_VERSION
     keys: list[Any] = []
     entries: list[Any] = []
     chains: list[ChainVerifier] = []
     if net is not None:
+        version = net.get("protocol", PROTOCOL_VERSION)
+        if version not in READABLE_PROTOCOLS:
+            raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
         record, keys = _start(net, log)
         steps = net.get("steps")
         entries = steps if isinstance(steps, list) else []
@@ -211,7 +221,7 @@ def verify_text(text: str) -> Verified:
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
         prev = game.state_hash()
         if record is not None:
-            signed = _signed(entries[step - 1], step)
+            signed = _signed(entries[step - 1], step, version)
             for message in signed:
                 if message.game_id != record.game_id or message.step != step or message.prev_hash != prev:
                     raise VerifyError(step, "a signed message is bound to another game, step or state")
@@ -234,18 +244,23 @@ def verify_text(text: str) -> Verified:
                 result.chance_steps += 1
                 result.reveals += len(links)
             else:
-                seat = game.current_player
                 if len(signed) != 1 or not isinstance(signed[0], ActionMsg):
                     raise VerifyError(step, "a move needs exactly one signed action")
                 m = signed[0]
-                if seat is None or m.seat != seat:
-                    raise VerifyError(step, f"the signed action is for seat {m.seat}, but seat {seat} was to act")
+                seat = m.seat
+                if seat >= len(record.controllers) or m.action.get("player") != seat:
+                    raise VerifyError(step, f"the signed action for seat {seat} is not a move of that seat")
+                if seat != game.current_player and version < 3:
+                    raise VerifyError(
+                        step, f"the signed action is for seat {seat}, but seat {game.current_player} was to act"
+                    )
                 ctrl = record.controllers[seat]
                 if not secure.verify(keys[ctrl], m.signature, m.signed_data):
                     raise VerifyError(step, f"the action is not signed by peer {ctrl}, which controls seat {seat}")
                 if not _same_input(m.action, action):
                     raise VerifyError(step, f"the signed action {m.action} is not the logged input {action}")
                 result.actions += 1
+                result.out_of_turn += seat != game.current_player
         try:
             game.apply(action)
         except (ValueError, TypeError, KeyError) as e:
