@@ -25,7 +25,7 @@ fn vecgame(n: usize, threads: usize) -> VecGame {
 fn record(n: usize, steps: usize) -> Vec<Vec<u32>> {
     let mut v = vecgame(n, 1);
     let mut b = StepBuffers::new(n, PLAYERS);
-    v.observe_all(&mut b.view());
+    v.observe_all(&mut b.view()).unwrap();
     let mut rng = Resolver::new(SEED);
     let mut trace = Vec::with_capacity(steps);
     for _ in 0..steps {

@@ -17,6 +17,7 @@ Move types and their fields:
 - ``accept_trade``, ``reject_trade``: ``from`` (the proposer's seat)
 """
 
+from collections.abc import Mapping
 from typing import Any, Final, final
 
 import numpy as np
@@ -46,7 +47,15 @@ STATE_FORMAT: Final[str]
 """Tag of the canonical state encoding (``to_bytes``); changes when the encoding does."""
 
 class IllegalAction(ValueError):
-    """An action or input the rules do not allow now; the message says why and the game is unchanged."""
+    """An action or input the rules do not allow now; the message says why and the game is unchanged.
+
+    ``code`` is the English template the message was made from (``"you do not own {square}"``),
+    a stable key for translations (None for a free text, such as a malformed state), and
+    ``fields`` its values (``{"square": "Boardwalk"}``; seats as numbers). A refusal that wraps
+    another (``{cause}``) has it as ``__cause__``. See ``lanopoly.refusals``."""
+
+    code: str | None
+    fields: Mapping[str, str]
 
 @final
 class Rules:
@@ -255,7 +264,8 @@ class VecGame:
         threads: int = 1,
     ) -> VecGame:
         """``threads``: step contiguous chunks of the games on that many threads (the GIL
-        released); the outputs are the same whatever the count."""
+        released; the caller's thread and ``threads - 1`` persistent workers, joined when the
+        VecGame is freed); the outputs are the same whatever the count."""
     @property
     def num_envs(self) -> int: ...
     @property
@@ -263,7 +273,8 @@ class VecGame:
     @property
     def num_players(self) -> int: ...
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
-        """Start every game afresh: (obs, mask, current player)."""
+        """Start every game afresh: (obs, mask, current player). Also makes a VecGame whose step
+        failed with ``RuntimeError`` usable again."""
     def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
         """The current (obs, mask, current player) without stepping."""
     def view(self, i: int, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -278,7 +289,9 @@ class VecGame:
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]:
-        """One action per game: (obs, mask, current player, rewards, terminated, truncated)."""
+        """One action per game: (obs, mask, current player, rewards, terminated, truncated).
+        An illegal action raises ``IllegalAction`` naming the game. A bug inside the step (a
+        Rust panic, caught) raises ``RuntimeError``, and so does every later call but ``reset``."""
     def game(self, i: int) -> Game:
         """A copy of game ``i``."""
 

@@ -23,7 +23,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from lanopoly._core import IllegalAction
+from lanopoly._core import Game, IllegalAction
 from lanopoly.console import board_view
 from lanopoly.console.commands import (
     COMMANDS,
@@ -35,9 +35,11 @@ from lanopoly.console.commands import (
     one_square,
     parse,
 )
+from lanopoly.console.log_view import LogView
 from lanopoly.console.names import fold
-from lanopoly.console.session import Table
+from lanopoly.console.session import Table, summary_lines
 from lanopoly.i18n import ALIASES, money, t
+from lanopoly.refusals import explain
 
 STYLE = Style.from_dict(
     {
@@ -111,10 +113,12 @@ class ConsoleApp:
         self.table = table
         self.delay = delay
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
+        self.log_view = LogView()
+        self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         body = HSplit(
             [
-                Window(FormattedTextControl(self._board), height=11),
+                Window(FormattedTextControl(self._board), height=board_view.ROWS),
                 Window(FormattedTextControl(self._log), wrap_lines=True),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
@@ -151,10 +155,15 @@ class ConsoleApp:
             await self.table.close()
 
     async def _drive(self) -> None:
+        """Move the game on one step at a time, pausing ``delay`` seconds after each so the person
+        sees every move (and may act out of turn meanwhile: bid, build, mortgage, answer an
+        offer); never pausing at a pending chance event, when nobody may act."""
+        table = self.table
         while True:
-            if self.table.step():
+            if table.step():
                 self.app.invalidate()
-                await asyncio.sleep(self.delay)
+                if not table.game.is_chance_node:
+                    await asyncio.sleep(self.delay)
             else:
                 await asyncio.sleep(0.02)
 
@@ -172,6 +181,15 @@ class ConsoleApp:
                 self.execute(command)
 
             keys.add(key)(run)
+
+        @keys.add("pageup")
+        def _page_up(event: KeyPressEvent) -> None:
+            self.log_view.page_up(self.table.lines, *self._log_size())
+
+        @keys.add("pagedown")
+        def _page_down(event: KeyPressEvent) -> None:
+            self.log_view.page_down(self.table.lines, *self._log_size())
+
         return keys
 
     def _accept(self, buffer: Buffer) -> bool:
@@ -189,9 +207,12 @@ class ConsoleApp:
                 self._local(parsed)
             else:
                 table.act(parsed)
+                self.log_view.follow()
                 self.feedback = ("class:hint", t(table.lang, "ok", text=text.strip()))
-        except (CommandError, IllegalAction) as e:
+        except CommandError as e:
             self.feedback = ("class:error", str(e))
+        except IllegalAction as e:
+            self.feedback = ("class:error", explain(e, table.game, table.lang))
         self.app.invalidate()
 
     def _local(self, command: Local) -> None:
@@ -199,6 +220,7 @@ class ConsoleApp:
             self.app.exit(result=0)
         elif command.name == "help":
             lang = self.table.lang
+            self.log_view.anchor(len(self.table.lines))
             self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
             self.feedback = ("class:hint", t(lang, "help.where"))
         else:
@@ -262,17 +284,9 @@ class ConsoleApp:
             seat = game.current_player
             if seat is None or seat < 0:
                 return t(lang, "dec.chance")
-            return t(lang, "dec.waiting", player=game.names[seat])
+            return self._out_of_turn() or t(lang, "dec.waiting", player=game.names[seat])
         if game.auction:
-            a = game.auction
-            lot = game.square(a["square"])["name"] if a["lot"] == "property" else t(lang, f"dec.lot.{a['lot']}")
-            leader = a["high_bidder"]
-            lead = (
-                t(lang, "dec.lead", amount=cash(a["high_bid"]), player=game.names[leader])
-                if leader is not None
-                else t(lang, "dec.no_bid")
-            )
-            return t(lang, "dec.auction", lot=lot, lead=lead)
+            return self._auction()
         mine = [d for d in game.debts if d["debtor"] == table.me]
         if mine:
             return t(lang, "dec.owe", amount=cash(mine[0]["amount"]))
@@ -289,21 +303,81 @@ class ConsoleApp:
             return t(lang, "dec.end")
         return t(lang, "dec.move")
 
+    def _auction(self) -> str:
+        """The running auction: the lot, who leads and for how much."""
+        game, lang = self.table.game, self.table.lang
+        a = game.auction
+        assert a is not None
+        lot = game.square(a["square"])["name"] if a["lot"] == "property" else t(lang, f"dec.lot.{a['lot']}")
+        leader = a["high_bidder"]
+        lead = (
+            t(lang, "dec.lead", amount=money(lang, game.currency, a["high_bid"]), player=game.names[leader])
+            if leader is not None
+            else t(lang, "dec.no_bid")
+        )
+        return t(lang, "dec.auction", lot=lot, lead=lead)
+
+    def _out_of_turn(self) -> str | None:
+        """While the game waits for someone else: an auction the person is still in (anyone in
+        bids at any time), or a trade offered to them; None if nothing waits for their answer."""
+        table, game, lang = self.table, self.table.game, self.table.lang
+        if game.auction and table.me in game.auction["bidders"]:
+            return self._auction()
+        for offer in game.offers:
+            if offer["to"] == table.me:
+                give, get = items_text(game, offer["give"], lang), items_text(game, offer["get"], lang)
+                return t(lang, "dec.offer", player=game.names[offer["from"]], give=give, get=get)
+        return None
+
+    def _log_size(self) -> tuple[int, int]:
+        """Rows and columns of the log window: the screen less the board and the 3 lines under the
+        log (4 with a LAN status line)."""
+        if not self.app.is_running:
+            return 8, 80
+        size = self.app.output.get_size()
+        fixed = board_view.ROWS + 3 + (self.table.status() is not None)
+        return max(1, size.rows - fixed), size.columns
+
     def _log(self) -> board_view.Fragments:
-        fixed = 15 if self.table.status() is None else 16
-        rows = max(1, self.app.output.get_size().rows - fixed) if self.app.is_running else 8
-        return [("", "\n".join(self.table.lines[-rows:]))]
+        if self.table.game.is_over and not self.summary_anchored:
+            self.summary_anchored = True
+            self._anchor_summary()
+        page = self.log_view.page(self.table.lines, *self._log_size())
+        return [("", "\n".join(page.lines))]
+
+    def _anchor_summary(self) -> None:
+        """Show the log from the start of the end-of-game summary (PageUp for what came before)."""
+        table = self.table
+        title = summary_lines(table.game, table.summary(), table.lang)[0]
+        starts = [i for i, line in enumerate(table.lines) if line == title]
+        if starts:
+            self.log_view.anchor(starts[-1])
 
     def _status(self) -> board_view.Fragments:
         status = self.table.status()
         return [status] if status is not None else []
 
     def _hints(self) -> board_view.Fragments:
+        lang = self.table.lang
+        below = self.log_view.page(self.table.lines, *self._log_size()).below
+        if below:
+            return [("class:hint", t(lang, "log.below", n=below))]
+        if self.table.game.is_over:
+            return [("class:hint", t(lang, "log.over"))]
         legal = self.table.legal()
         if not legal:
             return [("class:hint", "")]
         words = sorted({command_for(a, self.table.game).split(" ")[0] for a in legal})
-        return [("class:hint", t(self.table.lang, "hints", words=", ".join(words)))]
+        return [("class:hint", t(lang, "hints", words=", ".join(words)))]
+
+
+def items_text(game: Game, bundle: dict[str, Any], lang: str) -> str:
+    """A trade bundle in words: properties, cash, jail cards ("nothing" when empty)."""
+    items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
+    if bundle.get("cash"):
+        items.append(money(lang, game.currency, bundle["cash"]))
+    items += [t(lang, "dec.jail_card") for _ in bundle.get("jail_cards", [])]
+    return ", ".join(items) or t(lang, "dec.nothing")
 
 
 def deed_lines(table: Table, square: int) -> list[str]:

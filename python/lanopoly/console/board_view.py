@@ -15,6 +15,8 @@ from lanopoly.console.names import labels
 Fragments = StyleAndTextTuples
 
 CELL = 7
+ROWS = 11
+"""Rows of the board on the screen."""
 GROUP_STYLES = [
     "class:group.brown",
     "class:group.lightblue",

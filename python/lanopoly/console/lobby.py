@@ -23,12 +23,13 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 
 from lanopoly._core import Rules
+from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
 from lanopoly.net.discovery import (
@@ -184,30 +185,20 @@ class HostScreen:
 
         self.starting = asyncio.get_running_loop().create_task(go())
 
-    def _keys(self) -> KeyBindings:
+    def _keys(self) -> KeyBindingsBase:
         keys = KeyBindings()
-
-        @keys.add("right")
-        @keys.add("+")
-        def _more(event: KeyPressEvent) -> None:
-            self.bots = min(self.bots_at_start() + 1, self.free())
-
-        @keys.add("left")
-        @keys.add("-")
-        def _fewer(event: KeyPressEvent) -> None:
-            self.bots = max(self.bots_at_start() - 1, 0)
 
         @keys.add("enter")
         def _start(event: KeyPressEvent) -> None:
             self.start()
 
-        @keys.add("escape", eager=True)
-        @keys.add("c-c")
-        @keys.add("c-q")
-        def _leave(event: KeyPressEvent) -> None:
-            event.app.exit(result=None)
+        return merge_key_bindings([stepping(self._fewer, self._more, ("left", "-"), ("right", "+")), keys, leaving()])
 
-        return keys
+    def _more(self) -> None:
+        self.bots = min(self.bots_at_start() + 1, self.free())
+
+    def _fewer(self) -> None:
+        self.bots = max(self.bots_at_start() - 1, 0)
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -407,16 +398,8 @@ class JoinScreen:
 
         self.joining = asyncio.get_running_loop().create_task(go())
 
-    def _keys(self) -> KeyBindings:
+    def _keys(self) -> KeyBindingsBase:
         keys = KeyBindings()
-
-        @keys.add("down")
-        def _down(event: KeyPressEvent) -> None:
-            self.selected = min(self.selected + 1, max(0, len(self.lobbies()) - 1))
-
-        @keys.add("up")
-        def _up(event: KeyPressEvent) -> None:
-            self.selected = max(self.selected - 1, 0)
 
         @keys.add("tab")
         @keys.add("s-tab")
@@ -424,13 +407,13 @@ class JoinScreen:
             layout = event.app.layout
             layout.focus(self.address if layout.has_focus(self.pin) else self.pin)
 
-        @keys.add("escape", eager=True)
-        @keys.add("c-c")
-        @keys.add("c-q")
-        def _leave(event: KeyPressEvent) -> None:
-            event.app.exit(result=None)
+        return merge_key_bindings([stepping(self._up, self._down, ("up",), ("down",)), keys, leaving()])
 
-        return keys
+    def _down(self) -> None:
+        self.selected = min(self.selected + 1, max(0, len(self.lobbies()) - 1))
+
+    def _up(self) -> None:
+        self.selected = max(self.selected - 1, 0)
 
     # -- drawing --------------------------------------------------------------------------------
 

@@ -18,13 +18,14 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import Rules, boards
+from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
 DIFFICULTY_LEVELS = ("easy", "normal")
@@ -163,28 +164,8 @@ class StartScreen:
         self.app.exit(result=replace(self.setup, name=buffer.text.strip(), mode=mode))
         return True
 
-    def _keys(self) -> KeyBindings:
+    def _keys(self) -> KeyBindingsBase:
         keys = KeyBindings()
-        on_choice = Condition(lambda: self.row != 0)
-
-        @keys.add("down")
-        @keys.add("tab")
-        def _down(event: KeyPressEvent) -> None:
-            self.row = (self.row + 1) % len(ROWS)
-
-        @keys.add("up")
-        @keys.add("s-tab")
-        def _up(event: KeyPressEvent) -> None:
-            self.row = (self.row - 1) % len(ROWS)
-
-        @keys.add("right", filter=on_choice)
-        @keys.add("space", filter=on_choice)
-        def _next(event: KeyPressEvent) -> None:
-            self.change(1)
-
-        @keys.add("left", filter=on_choice)
-        def _previous(event: KeyPressEvent) -> None:
-            self.change(-1)
 
         @keys.add("f2")
         def _host(event: KeyPressEvent) -> None:
@@ -194,13 +175,26 @@ class StartScreen:
         def _join(event: KeyPressEvent) -> None:
             self._start(self.name, "join")
 
-        @keys.add("escape", eager=True)
-        @keys.add("c-c")
-        @keys.add("c-q")
-        def _leave(event: KeyPressEvent) -> None:
-            event.app.exit(result=None)
+        return merge_key_bindings(
+            [
+                stepping(self._up, self._down, ("up", "s-tab"), ("down", "tab")),
+                stepping(
+                    lambda: self.change(-1),
+                    lambda: self.change(1),
+                    ("left",),
+                    ("right", "space"),
+                    filter=Condition(lambda: self.row != 0),
+                ),
+                keys,
+                leaving(),
+            ]
+        )
 
-        return keys
+    def _down(self) -> None:
+        self.row = (self.row + 1) % len(ROWS)
+
+    def _up(self) -> None:
+        self.row = (self.row - 1) % len(ROWS)
 
     # -- drawing ------------------------------------------------------------------------------
 

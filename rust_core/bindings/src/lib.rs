@@ -22,8 +22,31 @@ create_exception!(
     "An action or input the rules do not allow now; the message says why and the game is unchanged."
 );
 
+/// The engine's refusal as `IllegalAction`: the English reason as the message, the template as
+/// `code` (None for a free text), its fields as the dict `fields`, and the refusal it wraps (if
+/// any) as `__cause__`; user interfaces translate refusals from `code` and `fields`.
 fn illegal(e: engine::IllegalAction) -> PyErr {
-    IllegalAction::new_err(e.reason)
+    Python::attach(|py| refusal(py, e))
+}
+
+fn refusal(py: Python<'_>, e: engine::IllegalAction) -> PyErr {
+    let err = IllegalAction::new_err(e.reason);
+    let value = err.value(py);
+    let fields = PyDict::new(py);
+    let attached = (|| -> PyResult<()> {
+        for (name, text) in e.args {
+            fields.set_item(name, text)?;
+        }
+        if !e.code.is_empty() {
+            value.setattr("code", e.code)?;
+        }
+        value.setattr("fields", fields)
+    })();
+    attached.expect("an exception instance takes attributes");
+    if let Some(cause) = e.cause {
+        err.set_cause(py, Some(refusal(py, *cause)));
+    }
+    err
 }
 
 fn pyerr(e: impl std::fmt::Display) -> PyErr {
@@ -754,6 +777,16 @@ fn to_numpy(py: Python<'_>, out: sim::vecgame::StepBuffers, n: usize, players: u
     ))
 }
 
+impl VecGame {
+    /// A `RuntimeError` if a step panicked (a bug): the games cannot be trusted until `reset`.
+    fn healthy(&self) -> PyResult<()> {
+        match self.inner.poisoned() {
+            Some(why) => Err(pyo3::exceptions::PyRuntimeError::new_err(why.to_string())),
+            None => Ok(()),
+        }
+    }
+}
+
 #[pymethods]
 impl VecGame {
     #[new]
@@ -814,6 +847,7 @@ impl VecGame {
 
     /// The observation and action mask of game `i` from any seat's point of view.
     fn view<'py>(&self, py: Python<'py>, i: usize, seat: u8) -> PyResult<SeatView<'py>> {
+        self.healthy()?;
         if i >= self.inner.len() || seat >= self.inner.players() {
             return Err(pyerr(format!("there is no game {i} seat {seat}")));
         }
@@ -863,17 +897,19 @@ impl VecGame {
         let inner = &mut self.inner;
         py.detach(|| {
             inner.reset();
-            inner.observe_all(&mut out.view());
-        });
+            inner.observe_all(&mut out.view())
+        })
+        .map_err(pyerr)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
     }
 
     /// The current (obs, mask, current player) without stepping.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
+        self.healthy()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);
-        self.inner.observe_all(&mut out.view());
+        self.inner.observe_all(&mut out.view()).map_err(pyerr)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
     }
@@ -888,13 +924,18 @@ impl VecGame {
             .collect::<PyResult<_>>()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);
+        self.healthy()?;
         let inner = &mut self.inner;
-        py.detach(|| inner.step(&actions, &mut out.view())).map_err(pyerr)?;
+        let stepped = py.detach(|| inner.step(&actions, &mut out.view()));
+        // A panic inside the step poisoned the batch: a RuntimeError, not an illegal action.
+        self.healthy()?;
+        stepped.map_err(pyerr)?;
         to_numpy(py, out, n, players)
     }
 
     /// A copy of game `i` as a `Game` (for inspection or display).
     fn game(&self, py: Python<'_>, i: usize) -> PyResult<Game> {
+        self.healthy()?;
         if i >= self.inner.len() {
             return Err(pyerr(format!("there is no game {i}")));
         }
@@ -970,9 +1011,22 @@ mod _core {
     #[pymodule_export]
     use super::{boards, bots, simulate, square_names, Bot, Game, IllegalAction, Rules, VecGame};
 
+    use pyo3::prelude::*;
+    use pyo3::types::{PyDict, PyMapping, PyMappingProxy};
+
     #[pymodule_export]
     const CHANCE: i32 = super::CHANCE;
 
     #[pymodule_export]
     const STATE_FORMAT: &str = "lanopoly/s1";
+
+    /// `IllegalAction.code` and `.fields` exist on every instance (a refusal without a template,
+    /// or raised from Python, has code None and no fields).
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        let class = m.py().get_type::<IllegalAction>();
+        class.setattr("code", m.py().None())?;
+        let empty = PyDict::new(m.py()).into_any().cast_into::<PyMapping>()?;
+        class.setattr("fields", PyMappingProxy::new(m.py(), &empty))
+    }
 }

@@ -71,10 +71,10 @@ impl Game {
     pub(crate) fn check_bid(&self, p: u8, amount: u32) -> Legal {
         let Some(a) = &self.auction else { deny!("there is no auction") };
         ensure!(a.bidders & (1 << p) != 0, "you have left this auction");
-        ensure!(a.high_bidder != p, "you already lead this auction with {}", a.high_bid);
+        ensure!(a.high_bidder != p, "you already lead this auction with {amount}", amount = a.high_bid);
         let Some((min, max)) = self.bid_range(p) else { deny!("you cannot take part in this auction") };
-        ensure!(amount >= min, "the lowest bid now is {min}");
-        ensure!(amount <= max, "you can bid at most {max} (your cash)");
+        ensure!(amount >= min, "the lowest bid now is {min}", min = min);
+        ensure!(amount <= max, "you can bid at most {max} (your cash)", max = max);
         Ok(())
     }
 
@@ -143,7 +143,12 @@ impl Game {
         let placement = self.placing.expect("only called while placing");
         ensure!(placement.player == p, "another player is placing a building");
         let hotel = self.check_build(p, square)?;
-        ensure!(hotel == placement.hotel, "you won a {}", if placement.hotel { "hotel" } else { "house" });
+        if hotel != placement.hotel {
+            match placement.hotel {
+                true => deny!("you won a hotel"),
+                false => deny!("you won a house"),
+            }
+        }
         Ok(())
     }
 

@@ -68,9 +68,9 @@ impl Game {
         let cash = self.player(player).cash;
         ensure!(
             cash >= debt.amount,
-            "you owe {} but have {}: sell buildings, mortgage or trade first",
-            debt.amount,
-            cash
+            "you owe {amount} but have {cash}: sell buildings, mortgage or trade first",
+            amount = debt.amount,
+            cash = cash
         );
         Ok(())
     }
@@ -85,7 +85,12 @@ impl Game {
         let owed = self.owed_by(player);
         ensure!(owed > 0, "you owe nothing: bankruptcy is only for debts you cannot pay");
         let can_raise = self.liquidation_value(player);
-        ensure!(can_raise < owed, "you owe {owed} and could raise {can_raise} by selling and mortgaging: pay instead");
+        ensure!(
+            can_raise < owed,
+            "you owe {owed} and could raise {can_raise} by selling and mortgaging: pay instead",
+            owed = owed,
+            can_raise = can_raise
+        );
         Ok(())
     }
 

@@ -19,11 +19,11 @@ use crate::{deny, ensure};
 impl Game {
     /// The deed on `square`, owned by `p`, or why not.
     pub(crate) fn own_deed(&self, p: u8, square: u8) -> Legal<u8> {
-        ensure!(square < 40, "there is no square {square}");
+        ensure!(square < 40, "there is no square {number}", number = square);
         let Some(property) = board::property_at(square) else {
-            deny!("{} is not a property", self.square_name(square))
+            deny!("{square} is not a property", square = self.square_name(square))
         };
-        ensure!(self.owner[property as usize] == p, "you do not own {}", self.square_name(square));
+        ensure!(self.owner[property as usize] == p, "you do not own {square}", square = self.square_name(square));
         Ok(property)
     }
 
@@ -40,22 +40,36 @@ impl Game {
         let property = self.own_deed(p, square)?;
         let name = self.square_name(square);
         let Some(group) = DEEDS[property as usize].group() else {
-            deny!("{name} is not a street: railways and utilities carry no buildings")
+            deny!("{square} is not a street: railways and utilities carry no buildings", square = name)
         };
-        ensure!(self.group_owner(group) == Some(p), "you need the whole colour group of {name} to build");
+        ensure!(
+            self.group_owner(group) == Some(p),
+            "you need the whole colour group of {square} to build",
+            square = name
+        );
         ensure!(
             GROUP_MASKS[group as usize] & self.mortgaged == 0,
             "a street of this group is mortgaged: lift it first"
         );
         let level = self.level[property as usize];
-        ensure!(level != HOTEL, "{name} already has a hotel");
+        ensure!(level != HOTEL, "{square} already has a hotel", square = name);
         let hotel = level == self.rules.houses_per_hotel;
         if self.rules.even_building {
             let lowest = self.group_heights(group).min().unwrap_or(0);
-            ensure!(level == lowest, "build evenly: another street of the group has fewer buildings than {name}");
+            ensure!(
+                level == lowest,
+                "build evenly: another street of the group has fewer buildings than {square}",
+                square = name
+            );
         }
         let cost = DEEDS[property as usize].house_cost;
-        ensure!(self.player(p).cash >= cost, "a building on {name} costs {cost}; you have {}", self.player(p).cash);
+        ensure!(
+            self.player(p).cash >= cost,
+            "a building on {square} costs {cost}; you have {cash}",
+            square = name,
+            cost = cost,
+            cash = self.player(p).cash
+        );
         if self.rules.limited_buildings {
             if hotel {
                 ensure!(self.hotels_left > 0, "the bank has no hotels left");
@@ -116,21 +130,24 @@ impl Game {
         let property = self.own_deed(p, square)?;
         let name = self.square_name(square);
         let level = self.level[property as usize];
-        ensure!(level > 0, "{name} has no buildings");
+        ensure!(level > 0, "{square} has no buildings", square = name);
         let group = DEEDS[property as usize].group().expect("only streets are built on");
         if self.rules.even_building {
             let highest = self.group_heights(group).max().unwrap_or(0);
             ensure!(
                 self.height(level) == highest,
-                "sell evenly: another street of the group has more buildings than {name}"
+                "sell evenly: another street of the group has more buildings than {square}",
+                square = name
             );
         }
         if level == HOTEL && self.rules.limited_buildings {
             let need = self.rules.houses_per_hotel;
             ensure!(
                 self.houses_left >= need,
-                "the bank has {} houses, {need} are needed to break down the hotel on {name}: sell the group down instead",
-                self.houses_left
+                "the bank has {houses} houses, {need} are needed to break down the hotel on {square}: sell the group down instead",
+                houses = self.houses_left,
+                need = need,
+                square = name
             );
         }
         Ok(())
@@ -155,16 +172,21 @@ impl Game {
     }
 
     pub(crate) fn check_sell_down(&self, p: u8, group: u8, levels: [u8; 3]) -> Legal {
-        ensure!((group as usize) < COLOUR_GROUPS, "there is no colour group {group}");
+        ensure!((group as usize) < COLOUR_GROUPS, "there is no colour group {group}", group = group);
         ensure!(self.group_owner(group) == Some(p), "you do not own the whole group");
         let members: Vec<u8> = board::group_members(group).collect();
-        ensure!(levels[members.len()..].iter().all(|&l| l == 0), "this group has only {} streets", members.len());
+        ensure!(levels[members.len()..].iter().all(|&l| l == 0), "this group has only {n} streets", n = members.len());
         let hph = self.rules.houses_per_hotel;
         let (mut changed, mut houses_now, mut houses_after) = (false, 0u32, 0u32);
         let mut heights = Vec::with_capacity(3);
         for (&q, &new) in members.iter().zip(&levels) {
             let old = self.level[q as usize];
-            ensure!(new <= hph || new == HOTEL, "a street holds 0 to {hph} houses or a hotel ({HOTEL})");
+            ensure!(
+                new <= hph || new == HOTEL,
+                "a street holds 0 to {houses} houses or a hotel ({hotel})",
+                houses = hph,
+                hotel = HOTEL
+            );
             ensure!(self.height(new) <= self.height(old), "selling down cannot add buildings");
             changed |= new != old;
             houses_now += if old == HOTEL { 0 } else { old as u32 };
@@ -178,7 +200,12 @@ impl Game {
         }
         if self.rules.limited_buildings && houses_after > houses_now {
             let need = houses_after - houses_now;
-            ensure!(need <= self.houses_left as u32, "the bank has {} houses; this needs {need}", self.houses_left);
+            ensure!(
+                need <= self.houses_left as u32,
+                "the bank has {houses} houses; this needs {need}",
+                houses = self.houses_left,
+                need = need
+            );
         }
         Ok(())
     }
@@ -208,8 +235,12 @@ impl Game {
     pub(crate) fn check_mortgage(&self, p: u8, square: u8) -> Legal {
         let property = self.own_deed(p, square)?;
         let name = self.square_name(square);
-        ensure!(!self.is_mortgaged(property), "{name} is already mortgaged");
-        ensure!(!self.group_has_buildings(property), "sell the buildings of the group of {name} first");
+        ensure!(!self.is_mortgaged(property), "{square} is already mortgaged", square = name);
+        ensure!(
+            !self.group_has_buildings(property),
+            "sell the buildings of the group of {square} first",
+            square = name
+        );
         Ok(())
     }
 
@@ -224,12 +255,14 @@ impl Game {
     pub(crate) fn check_unmortgage(&self, p: u8, square: u8) -> Legal {
         let property = self.own_deed(p, square)?;
         let name = self.square_name(square);
-        ensure!(self.is_mortgaged(property), "{name} is not mortgaged");
+        ensure!(self.is_mortgaged(property), "{square} is not mortgaged", square = name);
         let cost = DEEDS[property as usize].unmortgage_cost();
         ensure!(
             self.player(p).cash >= cost,
-            "lifting the mortgage on {name} costs {cost}; you have {}",
-            self.player(p).cash
+            "lifting the mortgage on {square} costs {cost}; you have {cash}",
+            square = name,
+            cost = cost,
+            cash = self.player(p).cash
         );
         Ok(())
     }
@@ -246,7 +279,11 @@ impl Game {
 
     pub(crate) fn check_keep_mortgaged(&self, p: u8, square: u8) -> Legal {
         let property = self.own_deed(p, square)?;
-        ensure!(self.fee_due & (1 << property) != 0, "{} was not just received mortgaged", self.square_name(square));
+        ensure!(
+            self.fee_due & (1 << property) != 0,
+            "{square} was not just received mortgaged",
+            square = self.square_name(square)
+        );
         Ok(())
     }
 

@@ -81,22 +81,20 @@ impl Game {
             }
             (Pending::Card(deck), Outcome::Card(card)) => {
                 let left = self.decks[deck as usize].remaining();
-                ensure!(card < 16 && left & (1 << card) != 0, "card {card} is not in the deck now");
+                ensure!(card < 16 && left & (1 << card) != 0, "card {card} is not in the deck now", card = card);
             }
             (Pending::Deed, Outcome::Deed(property)) => {
                 ensure!(
                     (property as usize) < PROPERTIES && self.owner[property as usize] == NOBODY,
-                    "deed {property} is not with the bank"
+                    "deed {property} is not with the bank",
+                    property = property
                 );
             }
-            (pending, _) => deny!(
-                "the pending chance event needs {}",
-                match pending {
-                    Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. } => "dice",
-                    Pending::Card(_) => "a card",
-                    Pending::Deed => "a deed",
-                }
-            ),
+            (Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. }, _) => {
+                deny!("the pending chance event needs dice")
+            }
+            (Pending::Card(_), _) => deny!("the pending chance event needs a card"),
+            (Pending::Deed, _) => deny!("the pending chance event needs a deed"),
         }
         Ok(())
     }

@@ -29,7 +29,10 @@ impl Game {
     pub fn new(num_players: u8, board: BoardId, rules: Rules) -> Result<Game, IllegalAction> {
         ensure!(
             (MIN_PLAYERS..=MAX_PLAYERS).contains(&(num_players as usize)),
-            "a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}"
+            "a game has {min} to {max} players, not {n}",
+            min = MIN_PLAYERS,
+            max = MAX_PLAYERS,
+            n = num_players
         );
         rules.validate().map_err(IllegalAction::new)?;
         let mut game = Game {
@@ -99,8 +102,8 @@ impl Game {
     /// Is this move allowed now? The error says why not.
     pub fn check(&self, Move { player: p, action }: Move) -> Legal {
         ensure!(!self.is_over(), "the game is over");
-        ensure!(p < self.num_players, "there is no seat {p}");
-        ensure!(!self.player(p).bankrupt, "seat {p} is bankrupt");
+        ensure!(p < self.num_players, "there is no seat {seat}", seat = p);
+        ensure!(!self.player(p).bankrupt, "seat {seat} is bankrupt", seat = p);
         ensure!(self.pending.is_none(), "waiting for a chance outcome (dice or a card)");
         if action == Action::EndGame {
             ensure!(self.rules.timed, "only a timed game can be ended early");
@@ -116,7 +119,7 @@ impl Game {
         if let Some(placement) = self.placing {
             return match action {
                 Action::Build(square) => self.check_place(p, square),
-                _ => deny!("seat {} must first place the building it won", placement.player),
+                _ => deny!("seat {seat} must first place the building it won", seat = placement.player),
             };
         }
         if let Some(debt) = self.debts.first() {
@@ -133,7 +136,9 @@ impl Game {
         let in_debt = |q: u8| self.debts.iter().any(|d| d.debtor == q);
         match action {
             Action::AcceptTrade { from } | Action::RejectTrade { from } if in_debt(from) => self.check_free(p, action),
-            _ if !in_debt(p) => deny!("seat {first_debtor} must first settle a debt of {amount}"),
+            _ if !in_debt(p) => {
+                deny!("seat {seat} must first settle a debt of {amount}", seat = first_debtor, amount = amount)
+            }
             Action::PayDebt => self.check_pay_debt(p),
             Action::DeclareBankruptcy => self.check_bankruptcy(p),
             Action::Sell(_)
@@ -148,7 +153,7 @@ impl Game {
     /// While mortgaged deeds just received await the lift-or-keep choice.
     fn check_fee_choice(&self, p: u8, action: Action) -> Legal {
         let owner = self.owner[self.fee_due.trailing_zeros() as usize];
-        ensure!(p == owner, "seat {owner} must first lift or keep the mortgaged deeds it received");
+        ensure!(p == owner, "seat {seat} must first lift or keep the mortgaged deeds it received", seat = owner);
         match action {
             Action::KeepMortgaged(square) => self.check_keep_mortgaged(p, square),
             Action::Unmortgage(_) | Action::Sell(_) | Action::SellDown { .. } | Action::Mortgage(_) => {
@@ -164,7 +169,7 @@ impl Game {
         let phase = self.phase;
         match action {
             Action::Roll => {
-                ensure!(my_turn, "it is seat {}'s turn", self.turn_player);
+                ensure!(my_turn, "it is seat {seat}'s turn", seat = self.turn_player);
                 ensure!(phase == Phase::AwaitRoll, "you cannot roll now");
             }
             Action::PayJailFine | Action::UseJailCard => {
@@ -172,22 +177,27 @@ impl Game {
                 ensure!(self.player(p).in_jail, "you are not in jail");
                 if action == Action::PayJailFine {
                     let fine = self.rules.jail_fine;
-                    ensure!(self.player(p).cash >= fine, "the fine is {fine}: raise the money first");
+                    ensure!(self.player(p).cash >= fine, "the fine is {fine}: raise the money first", fine = fine);
                 } else {
                     ensure!(self.player(p).jail_cards != 0, "you have no \"get out of jail\" card");
                 }
             }
             Action::Buy | Action::Decline => {
                 let Phase::BuyDecision { property } = phase else { deny!("there is nothing to buy now") };
-                ensure!(my_turn, "it is seat {}'s decision", self.turn_player);
+                ensure!(my_turn, "it is seat {seat}'s decision", seat = self.turn_player);
                 if action == Action::Buy {
                     let price = DEEDS[property as usize].price;
                     let cash = self.player(p).cash;
-                    ensure!(cash >= price, "the price is {price}; you have {cash}: raise money or decline");
+                    ensure!(
+                        cash >= price,
+                        "the price is {price}; you have {cash}: raise money or decline",
+                        price = price,
+                        cash = cash
+                    );
                 }
             }
             Action::EndTurn => {
-                ensure!(my_turn, "it is seat {}'s turn", self.turn_player);
+                ensure!(my_turn, "it is seat {seat}'s turn", seat = self.turn_player);
                 ensure!(phase == Phase::AfterRoll, "you must roll first");
             }
             Action::Bid(_) | Action::Pass => deny!("there is no auction"),
@@ -206,7 +216,7 @@ impl Game {
             Action::PayDebt | Action::DeclareBankruptcy => deny!("you owe nothing"),
             Action::ClaimRent(square) => {
                 let found = self.claims.iter().any(|c| c.owner == p && c.square == square);
-                ensure!(found, "no rent is due to you on square {square}");
+                ensure!(found, "no rent is due to you on square {number}", number = square);
             }
             Action::EndGame => unreachable!("handled first"),
         }
@@ -264,12 +274,19 @@ impl Game {
     /// not listed (a full sell-down of each built group is).
     pub fn legal_actions(&self, p: u8) -> Vec<Action> {
         let mut out = Vec::new();
+        self.visit_legal_actions(p, |action| out.push(action));
+        out
+    }
+
+    /// Call `emit` with each action of [`Game::legal_actions`], in the same order, without
+    /// collecting them (the legality mask of `lanopoly-sim` needs no allocation).
+    pub fn visit_legal_actions(&self, p: u8, mut emit: impl FnMut(Action)) {
         if self.is_over() || self.pending.is_some() || p >= self.num_players || self.player(p).bankrupt {
-            return out;
+            return;
         }
         let mut consider = |action: Action| {
             if self.check(Move { player: p, action }).is_ok() {
-                out.push(action);
+                emit(action);
             }
         };
         if self.auction.is_some() {
@@ -280,7 +297,7 @@ impl Game {
             if self.rules.timed {
                 consider(Action::EndGame);
             }
-            return out;
+            return;
         }
         // Cheap filters first, so that nearly every candidate checked is legal: a refused check
         // formats its reason, which legal_actions should not pay for.
@@ -339,7 +356,6 @@ impl Game {
         for claim in self.claims.iter().filter(|c| c.owner == p) {
             consider(Action::ClaimRent(claim.square));
         }
-        out
     }
 
     /// Take the events recorded since the last call (see [`Game::record_events`]).

@@ -15,23 +15,28 @@ use crate::{deny, ensure};
 impl Game {
     /// Can `p` hand over this bundle now?
     fn check_bundle(&self, p: u8, bundle: &Bundle) -> Legal {
-        ensure!(bundle.properties >> PROPERTIES == 0, "there are only {PROPERTIES} deeds");
+        ensure!(bundle.properties >> PROPERTIES == 0, "there are only {n} deeds", n = PROPERTIES);
         let missing = bundle.properties & !self.holdings(p);
         if missing != 0 {
             let square = DEEDS[missing.trailing_zeros() as usize].square;
-            deny!("seat {p} does not own {}", self.square_name(square));
+            deny!("seat {seat} does not own {square}", seat = p, square = self.square_name(square));
         }
         for property in board::bits(bundle.properties) {
             let name = self.square_name(DEEDS[property as usize].square);
             ensure!(
                 !self.group_has_buildings(property),
-                "the group of {name} has buildings: sell them before trading it"
+                "the group of {square} has buildings: sell them before trading it",
+                square = name
             );
-            ensure!(self.fee_due & (1 << property) == 0, "{name} awaits its lift-or-keep choice");
+            ensure!(self.fee_due & (1 << property) == 0, "{square} awaits its lift-or-keep choice", square = name);
         }
         let cash = self.player(p).cash;
-        ensure!(bundle.cash <= cash, "seat {p} has only {cash} in cash");
-        ensure!(bundle.jail_cards & !self.player(p).jail_cards == 0, "seat {p} does not hold that jail card");
+        ensure!(bundle.cash <= cash, "seat {seat} has only {cash} in cash", seat = p, cash = cash);
+        ensure!(
+            bundle.jail_cards & !self.player(p).jail_cards == 0,
+            "seat {seat} does not hold that jail card",
+            seat = p
+        );
         Ok(())
     }
 
@@ -55,9 +60,9 @@ impl Game {
     }
 
     pub(crate) fn check_accept(&self, p: u8, from: u8) -> Legal {
-        let Some(i) = self.offer_index(from, p) else { deny!("seat {from} has no open offer to you") };
+        let Some(i) = self.offer_index(from, p) else { deny!("seat {seat} has no open offer to you", seat = from) };
         let offer = &self.offers[i];
-        self.check_offer(offer).map_err(|e| crate::error::IllegalAction::new(format!("the offer no longer holds: {e}")))
+        self.check_offer(offer).map_err(|e| e.within("the offer no longer holds: {cause}"))
     }
 
     pub(crate) fn accept(&mut self, p: u8, from: u8) {
@@ -87,7 +92,7 @@ impl Game {
     }
 
     pub(crate) fn check_reject(&self, p: u8, from: u8) -> Legal {
-        ensure!(self.offer_index(from, p).is_some(), "seat {from} has no open offer to you");
+        ensure!(self.offer_index(from, p).is_some(), "seat {seat} has no open offer to you", seat = from);
         Ok(())
     }
 

@@ -214,17 +214,17 @@ pub fn may_trade(game: &Game, seat: u8) -> bool {
         && game.fee_due == 0
 }
 
-/// The legality mask of every index for `seat`.
+/// The legality mask of every index for `seat` (no allocation: the listed actions are visited).
 pub fn mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool; SIZE]) {
     out.fill(false);
     if game.is_over() || game.is_chance_node() {
         return;
     }
-    for action in game.legal_actions(seat) {
+    game.visit_legal_actions(seat, |action| {
         if let Some(i) = index_of(game, seat, action) {
             out[i] = true;
         }
-    }
+    });
     // Selling a built group down to nothing is listed only for groups with a hotel.
     for group in 0..8u8 {
         if game.group_owner(group) == Some(seat) && game.group_has_buildings(first_street(group)) {

@@ -2,13 +2,15 @@
 //!
 //! Bots implement [`Policy`] and play through the engine's legal-action API like people do.
 
-#![forbid(unsafe_code)]
+// One audited `unsafe` in `pool` (a scoped task for persistent threads); none elsewhere.
+#![deny(unsafe_code)]
 
 pub mod action_space;
 pub mod bots;
 pub mod observation;
 pub mod play;
 pub mod policy;
+mod pool;
 pub mod simulate;
 pub mod vecgame;
 

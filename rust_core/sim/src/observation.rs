@@ -93,43 +93,61 @@ impl Writer<'_> {
 }
 
 /// Fill `out` (length [`SIZE`]) with the game as `me` sees it, given `me`'s trade draft.
+///
+/// The row is zero-filled, then only the non-zero values are written. The seat and property
+/// blocks (nine tenths of the row) are written at fixed offsets from a table of relative seats:
+/// a running write position kept in memory and a division per seat lookup cost more than the
+/// rest of the step.
 pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     assert_eq!(out.len(), SIZE, "observation buffer of the wrong size");
     out.fill(0.0);
     let n = game.num_players as usize;
-    let relative = |seat: u8| (seat as usize + n - me as usize) % n;
-    let absolute = |slot: usize| ((me as usize + slot) % n) as u8;
-    let mut w = Writer { out, at: 0 };
+    // relative[seat]: the seat's slot as `me` sees it (slot 0 = me).
+    let mut relative = [0usize; MAX_PLAYERS];
+    for (seat, slot) in relative.iter_mut().enumerate().take(n) {
+        *slot = (seat + n - me as usize) % n;
+    }
+    let (seats, rest) = out.split_at_mut(MAX_PLAYERS * PLAYER);
+    let (properties, rest) = rest.split_at_mut(PROPERTIES * PROPERTY);
     let actor = game.actor();
-    for slot in 0..MAX_PLAYERS {
-        if slot >= n {
-            w.skip(PLAYER);
-            continue;
-        }
-        let seat = absolute(slot);
+    for seat in 0..n as u8 {
         let p = game.player(seat);
-        w.flag(true);
-        w.flag(p.bankrupt);
-        w.put(money(p.cash));
-        w.one_hot(SQUARES, (!p.bankrupt).then_some(p.position as usize));
-        w.flag(p.in_jail);
-        w.put(p.jail_attempts as f32 / 3.0);
-        w.flag(p.jail_cards & 1 != 0);
-        w.flag(p.jail_cards & 2 != 0);
-        w.put(money(game.net_worth(seat)) / 5.0);
-        w.flag(game.turn_player == seat);
-        w.flag(actor == Some(seat));
-        w.put(money(game.owed_by(seat)));
+        let block = &mut seats[relative[seat as usize] * PLAYER..][..PLAYER];
+        block[0] = 1.0;
+        block[1] = one(p.bankrupt);
+        block[2] = money(p.cash);
+        if !p.bankrupt && (p.position as usize) < SQUARES {
+            block[3 + p.position as usize] = 1.0;
+        }
+        let after = &mut block[3 + SQUARES..];
+        after[0] = one(p.in_jail);
+        after[1] = p.jail_attempts as f32 / 3.0;
+        after[2] = one(p.jail_cards & 1 != 0);
+        after[3] = one(p.jail_cards & 2 != 0);
+        after[4] = money(game.net_worth(seat)) / 5.0;
+        after[5] = one(game.turn_player == seat);
+        after[6] = one(actor == Some(seat));
+        after[7] = money(game.owed_by(seat));
     }
-    for p in 0..PROPERTIES {
+    for (p, block) in properties.chunks_exact_mut(PROPERTY).enumerate() {
         let owner = game.owner[p];
-        w.one_hot(MAX_PLAYERS + 1, Some(if owner == NOBODY { 0 } else { 1 + relative(owner) }));
+        block[if owner == NOBODY { 0 } else { 1 + relative[owner as usize] }] = 1.0;
         let level = game.level[p];
-        w.put(if level == HOTEL { 1.0 } else { level as f32 / 5.0 });
-        w.flag(level == HOTEL);
-        w.flag(game.mortgaged & (1 << p) != 0);
-        w.flag(game.fee_due & (1 << p) != 0);
+        if level == HOTEL {
+            block[MAX_PLAYERS + 1] = 1.0;
+            block[MAX_PLAYERS + 2] = 1.0;
+        } else if level != 0 {
+            block[MAX_PLAYERS + 1] = level as f32 / 5.0;
+        }
     }
+    for p in bits(game.mortgaged) {
+        properties[p * PROPERTY + MAX_PLAYERS + 3] = 1.0;
+    }
+    for p in bits(game.fee_due) {
+        properties[p * PROPERTY + MAX_PLAYERS + 4] = 1.0;
+    }
+    let relative = |seat: u8| relative[seat as usize];
+    let mut w = Writer { out: rest, at: 0 };
     let phase = match game.phase {
         Phase::Dealing { .. } => 0,
         Phase::Ordering { .. } => 1,
@@ -194,5 +212,24 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     w.put(game.round as f32 / 100.0);
     w.put(game.doubles as f32 / 3.0);
     w.put((game.last_dice.0 + game.last_dice.1) as f32 / 12.0);
-    debug_assert_eq!(w.at, SIZE);
+    debug_assert_eq!(MAX_PLAYERS * PLAYER + PROPERTIES * PROPERTY + w.at, SIZE);
+}
+
+/// 1.0 for true, 0.0 for false.
+fn one(on: bool) -> f32 {
+    if on {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// The indices of the set bits of a property mask (below [`PROPERTIES`]).
+fn bits(mask: u32) -> impl Iterator<Item = usize> {
+    let mut mask = mask & ((1 << PROPERTIES) - 1);
+    std::iter::from_fn(move || {
+        let p = mask.trailing_zeros() as usize;
+        mask &= mask.checked_sub(1)?;
+        Some(p)
+    })
 }

@@ -11,8 +11,11 @@ use crate::action_space::{self, decode, Decoded, Draft};
 use crate::bots;
 use crate::observation;
 use crate::policy::Policy;
+use crate::pool::{panic_message, Pool};
 use lanopoly_engine::state::MAX_PLAYERS;
 use lanopoly_engine::{BoardId, Game, Input, Move, Resolver, Rules};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
 
 /// The outputs of one step for all games, row-major (game index first).
 pub struct StepOut<'a> {
@@ -62,7 +65,6 @@ impl StepBuffers {
         }
     }
 }
-
 /// One game of the batch.
 struct Slot {
     game: Game,
@@ -74,22 +76,58 @@ struct Slot {
     episode: u64,
 }
 
-/// A batch of games.
-pub struct VecGame {
-    slots: Vec<Slot>,
+/// What makes a fresh game of the batch: the settings every slot shares.
+struct Setup {
     players: u8,
     board: BoardId,
     rules: Rules,
     seed: u64,
+    /// With opponents: the seat the agent plays, and a bot name for every other seat.
+    learner: Option<u8>,
+    opponents: Vec<String>,
+}
+
+impl Setup {
+    /// A new game for slot `index`, its `episode`-th, advanced to the first decision.
+    fn fresh(&self, index: u64, episode: u64) -> Slot {
+        let seed = crate::simulate::game_seed(self.seed ^ episode.wrapping_mul(0x9E37_79B9_7F4A_7C15), index);
+        let mut root = Resolver::new(seed);
+        let bots = (0..self.players)
+            .map(|seat| {
+                let stream = Resolver::new(root.next_u64());
+                match self.learner {
+                    Some(l) if l != seat => {
+                        Some((bots::by_name(&self.opponents[seat as usize]).expect("checked in new"), stream))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut slot = Slot {
+            game: Game::new(self.players, self.board, self.rules).expect("checked in new"),
+            drafts: [Draft::closed(); MAX_PLAYERS],
+            chance: Resolver::new(root.next_u64()),
+            bots,
+            steps: 0,
+            episode,
+        };
+        advance(&mut slot);
+        slot
+    }
+}
+
+/// A batch of games.
+pub struct VecGame {
+    slots: Vec<Slot>,
+    setup: Setup,
     pub max_steps: u32,
     /// Replace a finished game at once (true, the default) or keep it until [`VecGame::reset`]
     /// (single-game environments that must show the final observation).
     pub autoreset: bool,
-    /// With opponents: the seat the agent plays, and a bot name for every other seat.
-    learner: Option<u8>,
-    opponents: Vec<String>,
-    /// Threads a step uses (1, the default: the calling thread only).
-    threads: usize,
+    /// The threads a step runs on (the caller and `threads - 1` persistent workers).
+    pool: Pool,
+    /// Why the games cannot be trusted any more: a step panicked half-way through a game.
+    poisoned: Option<String>,
 }
 
 impl VecGame {
@@ -121,23 +159,15 @@ impl VecGame {
         if let Some(bad) = opponents.iter().find(|name| bots::by_name(name).is_none()) {
             return Err(format!("unknown bot {bad:?}; bots: {}", bots::BOTS.join(", ")));
         }
-        let mut v = VecGame {
-            slots: Vec::with_capacity(n),
-            players,
-            board,
-            rules,
-            seed,
+        let setup = Setup { players, board, rules, seed, learner, opponents };
+        Ok(VecGame {
+            slots: (0..n).map(|i| setup.fresh(i as u64, 0)).collect(),
+            setup,
             max_steps,
             autoreset: true,
-            learner,
-            opponents,
-            threads: 1,
-        };
-        for i in 0..n {
-            let slot = v.fresh(i as u64, 0);
-            v.slots.push(slot);
-        }
-        Ok(v)
+            pool: Pool::new(1),
+            poisoned: None,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -149,45 +179,27 @@ impl VecGame {
     }
 
     pub fn players(&self) -> u8 {
-        self.players
+        self.setup.players
     }
 
     /// Threads a step uses.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.pool.parts()
     }
 
-    /// Step contiguous chunks of the games on up to `threads` threads (0 counts as 1). The
-    /// outputs are the same whatever the count.
+    /// Step the games on `threads` threads (0 counts as 1): the calling thread and `threads - 1`
+    /// persistent workers, each with its own contiguous chunk of the games. The outputs are the
+    /// same whatever the count.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        if threads.max(1) != self.pool.parts() {
+            self.pool = Pool::new(threads.max(1));
+        }
     }
 
-    /// A new game for slot `index`, its `episode`-th, advanced to the first decision.
-    fn fresh(&self, index: u64, episode: u64) -> Slot {
-        let seed = crate::simulate::game_seed(self.seed ^ episode.wrapping_mul(0x9E37_79B9_7F4A_7C15), index);
-        let mut root = Resolver::new(seed);
-        let bots = (0..self.players)
-            .map(|seat| {
-                let stream = Resolver::new(root.next_u64());
-                match self.learner {
-                    Some(l) if l != seat => {
-                        Some((bots::by_name(&self.opponents[seat as usize]).expect("checked in new"), stream))
-                    }
-                    _ => None,
-                }
-            })
-            .collect();
-        let mut slot = Slot {
-            game: Game::new(self.players, self.board, self.rules).expect("checked in new"),
-            drafts: [Draft::closed(); MAX_PLAYERS],
-            chance: Resolver::new(root.next_u64()),
-            bots,
-            steps: 0,
-            episode,
-        };
-        advance(&mut slot);
-        slot
+    /// Why the batch is unusable, if a step panicked: every later `step` and `observe_all` fails
+    /// with this reason until [`VecGame::reset`] starts every game afresh.
+    pub fn poisoned(&self) -> Option<&str> {
+        self.poisoned.as_deref()
     }
 
     /// The game in slot `i` (for inspection and tests).
@@ -196,10 +208,12 @@ impl VecGame {
     }
 
     /// Write the current observation, mask and player of every game (after a reset, say).
-    pub fn observe_all(&self, out: &mut StepOut<'_>) {
+    pub fn observe_all(&self, out: &mut StepOut<'_>) -> Result<(), String> {
+        self.check_health()?;
         for (i, slot) in self.slots.iter().enumerate() {
-            write_view(slot, i, out);
+            write_row(slot, i, out.obs, out.mask, out.player);
         }
+        Ok(())
     }
 
     /// The observation and mask of game `i` as `seat` sees it (any seat, not only the one the
@@ -210,60 +224,108 @@ impl VecGame {
         action_space::mask(&slot.game, seat, &slot.drafts[seat as usize], mask);
     }
 
-    /// Reset every game to a fresh one.
+    /// Reset every game to a fresh one (this also clears a poisoned batch).
     pub fn reset(&mut self) {
-        for i in 0..self.slots.len() {
-            let episode = self.slots[i].episode + 1;
-            self.slots[i] = self.fresh(i as u64, episode);
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            *slot = self.setup.fresh(i as u64, slot.episode + 1);
         }
+        self.poisoned = None;
     }
 
     /// Apply one action index in every game (for the seat it waits for) and write the outputs.
     /// An illegal index is an error naming the game (the first such game); games before it have
     /// already moved (with several threads, games of the other threads' chunks may have moved
     /// too). The outputs are the same whatever the thread count.
+    ///
+    /// A panic while stepping a game (a bug) is caught: the step returns it as an error naming
+    /// the game, and the batch is poisoned (see [`VecGame::poisoned`]).
     pub fn step(&mut self, actions: &[u32], out: &mut StepOut<'_>) -> Result<(), String> {
+        self.check_health()?;
         let n = self.slots.len();
         if actions.len() != n {
             return Err(format!("{} actions for {} games", actions.len(), n));
         }
-        let players = self.players as usize;
-        let threads = self.threads.min(n).max(1);
-        // `fresh` needs the settings only, not the slots: lend the slots out while stepping.
-        let mut slots = std::mem::take(&mut self.slots);
-        let env = Env { vec: &*self, players };
-        let result = if threads == 1 {
-            step_chunk(&env, 0, &mut slots, actions, out.reborrow())
-        } else {
-            let chunk = n.div_ceil(threads);
-            let mut parts = Vec::with_capacity(threads);
-            let mut rest = out.reborrow();
-            let mut first = 0;
-            for (games, acts) in slots.chunks_mut(chunk).zip(actions.chunks(chunk)) {
-                let len = games.len();
-                let (head, tail) = rest.split_at(len, players);
-                parts.push((first, games, acts, head));
-                rest = tail;
-                first += len;
-            }
-            let env = &env;
-            std::thread::scope(|scope| {
-                let mut parts = parts.into_iter();
-                let (first0, games0, acts0, out0) = parts.next().expect("at least one chunk");
-                let handles: Vec<_> = parts
-                    .map(|(first, games, acts, part)| scope.spawn(move || step_chunk(env, first, games, acts, part)))
-                    .collect();
-                let mine = step_chunk(env, first0, games0, acts0, out0);
-                let theirs = handles.into_iter().map(|h| h.join().expect("a stepping thread panicked"));
-                std::iter::once(mine).chain(theirs).collect::<Result<Vec<()>, String>>().map(|_| ())
-            })
+        let env = Env {
+            setup: &self.setup,
+            players: self.setup.players as usize,
+            max_steps: self.max_steps,
+            autoreset: self.autoreset,
         };
-        self.slots = slots;
-        result
+        let parts = split(&mut self.slots, actions, out.reborrow(), self.pool.parts(), env.players);
+        let ran = self.pool.run(&|k| {
+            if let Some(part) = parts.get(k) {
+                let mut part = part.lock().unwrap_or_else(PoisonError::into_inner);
+                let Part { first, slots, actions, out, result } = &mut *part;
+                *result = step_chunk(&env, *first, slots, actions, out.reborrow());
+            }
+        });
+        let mut failures: Vec<Failure> = parts
+            .into_iter()
+            .filter_map(|part| part.into_inner().unwrap_or_else(PoisonError::into_inner).result.err())
+            .collect();
+        // (The pool only reports a panic `step_chunk` did not catch game by game: none expected.)
+        failures.extend(ran.err().map(Failure::Panic));
+        // A panic anywhere poisons the batch, even if an earlier game refused its action.
+        if let Some(Failure::Panic(why)) = failures.iter().find(|f| matches!(f, Failure::Panic(_))) {
+            let why = format!("a step panicked ({why}); reset the VecGame");
+            self.poisoned = Some(why.clone());
+            return Err(why);
+        }
+        match failures.into_iter().next() {
+            Some(Failure::Refused(why)) | Some(Failure::Panic(why)) => Err(why),
+            None => Ok(()),
+        }
+    }
+
+    fn check_health(&self) -> Result<(), String> {
+        match &self.poisoned {
+            Some(why) => Err(why.clone()),
+            None => Ok(()),
+        }
     }
 }
 
-impl StepOut<'_> {
+/// Why a game could not be stepped.
+enum Failure {
+    /// The action was refused (the game did not move).
+    Refused(String),
+    /// Stepping panicked (a bug); the game may be half-changed.
+    Panic(String),
+}
+
+/// One thread's share of a step: consecutive games from `first`, their actions and output rows,
+/// and how stepping them went.
+struct Part<'a> {
+    first: usize,
+    slots: &'a mut [Slot],
+    actions: &'a [u32],
+    out: StepOut<'a>,
+    result: Result<(), Failure>,
+}
+
+/// Cut the games into up to `parts` contiguous chunks of equal size (the last one shorter), each
+/// with its actions and rows. The chunks depend on the counts only, never on timing.
+fn split<'a>(
+    slots: &'a mut [Slot],
+    actions: &'a [u32],
+    mut out: StepOut<'a>,
+    parts: usize,
+    players: usize,
+) -> Vec<Mutex<Part<'a>>> {
+    let chunk = slots.len().div_ceil(parts).max(1);
+    let mut split = Vec::with_capacity(parts);
+    let mut first = 0;
+    for (slots, actions) in slots.chunks_mut(chunk).zip(actions.chunks(chunk)) {
+        let len = slots.len();
+        let (head, tail) = out.split_at(len, players);
+        out = tail;
+        split.push(Mutex::new(Part { first, slots, actions, out: head, result: Ok(()) }));
+        first += len;
+    }
+    split
+}
+
+impl<'a> StepOut<'a> {
     /// The same buffers, borrowed for a shorter time.
     fn reborrow(&mut self) -> StepOut<'_> {
         StepOut {
@@ -277,10 +339,7 @@ impl StepOut<'_> {
     }
 
     /// The rows of the first `games` games, and the rest.
-    fn split_at<'b>(self, games: usize, players: usize) -> (StepOut<'b>, StepOut<'b>)
-    where
-        Self: 'b,
-    {
+    fn split_at(self, games: usize, players: usize) -> (StepOut<'a>, StepOut<'a>) {
         let (obs, obs_rest) = self.obs.split_at_mut(games * observation::SIZE);
         let (mask, mask_rest) = self.mask.split_at_mut(games * action_space::SIZE);
         let (player, player_rest) = self.player.split_at_mut(games);
@@ -301,47 +360,34 @@ impl StepOut<'_> {
     }
 }
 
-/// What stepping a game needs besides its slot: the batch's settings (its slots are lent out).
+/// What stepping a game needs besides its slot: the batch's settings.
 struct Env<'a> {
-    vec: &'a VecGame,
+    setup: &'a Setup,
     players: usize,
+    max_steps: u32,
+    autoreset: bool,
 }
 
-/// Step the games `first..first + slots.len()` of the batch; `out` holds their rows only.
+/// Step the games `first..first + slots.len()` of the batch; `out` holds their rows only. Stops
+/// at the first refused action or panic.
 fn step_chunk(
     env: &Env<'_>,
     first: usize,
     slots: &mut [Slot],
     actions: &[u32],
     out: StepOut<'_>,
-) -> Result<(), String> {
-    let players = env.players;
-    let max_steps = env.vec.max_steps;
+) -> Result<(), Failure> {
     out.rewards.fill(0.0);
     for (j, (slot, &index)) in slots.iter_mut().zip(actions).enumerate() {
         let i = first + j;
-        let index = index as usize;
-        if slot.game.is_over() || slot.steps >= max_steps {
-            return Err(format!("game {i} is over: reset it"));
+        match catch_unwind(AssertUnwindSafe(|| step_game(env, i, slot, index as usize))) {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => return Err(Failure::Refused(why)),
+            Err(payload) => return Err(Failure::Panic(format!("game {i}: {}", panic_message(&*payload)))),
         }
-        let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
-        let illegal = || format!("game {i}: action {index} is not legal for seat {seat} now");
-        let draft = &slot.drafts[seat as usize];
-        match decode(&slot.game, seat, draft, index) {
-            Some(Decoded::Draft(d)) if action_space::may_trade(&slot.game, seat) => slot.drafts[seat as usize] = d,
-            Some(Decoded::Move(action)) => {
-                // The engine checks the move and changes nothing when it is refused.
-                slot.game.apply_input(Input::Move(Move { player: seat, action })).map_err(|_| illegal())?;
-                if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
-                    slot.drafts[seat as usize] = Draft::closed();
-                }
-            }
-            _ => return Err(illegal()),
-        }
-        slot.steps += 1;
-        advance(slot);
+        let players = env.players;
         let over = slot.game.is_over();
-        let cut = !over && slot.steps >= max_steps;
+        let cut = !over && slot.steps >= env.max_steps;
         out.terminated[j] = over;
         out.truncated[j] = cut;
         if over {
@@ -351,15 +397,37 @@ fn step_chunk(
                 }
             }
         }
-        if (over || cut) && env.vec.autoreset {
-            let episode = slot.episode + 1;
-            *slot = env.vec.fresh(i as u64, episode);
+        if (over || cut) && env.autoreset {
+            *slot = env.setup.fresh(i as u64, slot.episode + 1);
         }
         write_row(slot, j, out.obs, out.mask, out.player);
     }
     Ok(())
 }
 
+/// Apply the agent's action `index` in game `i` and advance to the agent's next decision.
+fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(), String> {
+    if slot.game.is_over() || slot.steps >= env.max_steps {
+        return Err(format!("game {i} is over: reset it"));
+    }
+    let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
+    let illegal = || format!("game {i}: action {index} is not legal for seat {seat} now");
+    let draft = &slot.drafts[seat as usize];
+    match decode(&slot.game, seat, draft, index) {
+        Some(Decoded::Draft(d)) if action_space::may_trade(&slot.game, seat) => slot.drafts[seat as usize] = d,
+        Some(Decoded::Move(action)) => {
+            // The engine checks the move and changes nothing when it is refused.
+            slot.game.apply_input(Input::Move(Move { player: seat, action })).map_err(|_| illegal())?;
+            if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
+                slot.drafts[seat as usize] = Draft::closed();
+            }
+        }
+        _ => return Err(illegal()),
+    }
+    slot.steps += 1;
+    advance(slot);
+    Ok(())
+}
 /// Sample chance and let the opponents' bots move until the agent must decide (or the game is
 /// over).
 fn advance(slot: &mut Slot) {
@@ -380,10 +448,6 @@ fn advance(slot: &mut Slot) {
     }
 }
 
-fn write_view(slot: &Slot, i: usize, out: &mut StepOut<'_>) {
-    write_row(slot, i, out.obs, out.mask, out.player);
-}
-
 /// Row `i` of the observation, mask and player outputs for a game.
 fn write_row(slot: &Slot, i: usize, obs: &mut [f32], mask: &mut [bool], player: &mut [i8]) {
     let seat = slot.game.actor();
@@ -395,4 +459,68 @@ fn write_row(slot: &Slot, i: usize, obs: &mut [f32], mask: &mut [bool], player: 
         .try_into()
         .expect("mask row of the right size");
     action_space::mask(&slot.game, me, &slot.drafts[me as usize], mask);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{StepBuffers, VecGame};
+    use crate::action_space::SIZE;
+    use crate::policy::Policy;
+    use lanopoly_engine::{Action, BoardId, Game, Resolver, Rules};
+
+    /// A bot with a bug: it panics on its first move.
+    struct Broken;
+
+    impl Policy for Broken {
+        fn name(&self) -> &str {
+            "broken"
+        }
+
+        fn choose(&mut self, _: &Game, _: u8, _: &mut Resolver) -> Action {
+            panic!("broken bot")
+        }
+    }
+
+    /// Step with the first legal action of every game until `step` fails.
+    fn step_until_error(v: &mut VecGame, b: &mut StepBuffers) -> String {
+        let n = v.len();
+        for _ in 0..10_000 {
+            let actions: Vec<u32> =
+                (0..n).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
+            if let Err(why) = v.step(&actions, &mut b.view()) {
+                return why;
+            }
+        }
+        panic!("no step failed")
+    }
+
+    #[test]
+    fn a_panic_in_a_step_poisons_the_batch_until_reset_on_any_thread_count() {
+        for threads in [1, 2, 3] {
+            let opponents = ["random".to_string()];
+            let mut v =
+                VecGame::with_opponents(6, 2, BoardId::Classic, Rules::default(), 7, 1_000, Some(0), &opponents)
+                    .unwrap();
+            v.set_threads(threads);
+            v.slots[4].bots[1].as_mut().unwrap().0 = Box::new(Broken);
+            let mut b = StepBuffers::new(6, 2);
+            v.observe_all(&mut b.view()).unwrap();
+            let why = step_until_error(&mut v, &mut b);
+            assert!(why.contains("game 4: broken bot"), "threads {threads}: {why}");
+            assert_eq!(v.poisoned(), Some(why.as_str()));
+            assert_eq!(v.len(), 6, "the games are still there");
+            // Every later call says so, with the same reason.
+            assert_eq!(v.step(&[0; 6], &mut b.view()).unwrap_err(), why);
+            assert_eq!(v.observe_all(&mut b.view()).unwrap_err(), why);
+            // A reset starts every game afresh (with working bots) and clears the poison.
+            v.reset();
+            assert_eq!(v.poisoned(), None);
+            v.observe_all(&mut b.view()).unwrap();
+            for _ in 0..50 {
+                let actions: Vec<u32> =
+                    (0..6).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
+                v.step(&actions, &mut b.view()).unwrap();
+            }
+        }
+    }
 }

@@ -1,0 +1,73 @@
+"""Which lines of the log the game screen shows: the newest ones, or a page the person scrolled to.
+
+The log window is what is left of the screen under the board (10 rows at 80x24), so longer texts
+(the command list, the end-of-game summary) do not fit at once. The view follows the newest lines
+until the person scrolls (PageUp/PageDown) or the console anchors it at the start of a text worth
+reading from its top (the summary when the game ends, the command list after ``help``). Lines
+longer than the window wrap: each takes as many rows as its width needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prompt_toolkit.utils import get_cwidth
+
+
+def rows_of(line: str, width: int) -> int:
+    """The rows a line takes in a window ``width`` columns wide, wrapped."""
+    return max(1, -(-get_cwidth(line) // max(1, width)))
+
+
+@dataclass(frozen=True)
+class Page:
+    """The lines shown, where they start in the log, and how many lines are below them."""
+
+    lines: list[str]
+    first: int
+    below: int
+
+
+class LogView:
+    """The scroll position of the log: ``top`` is the first line shown, or None to follow the
+    newest lines."""
+
+    def __init__(self) -> None:
+        self.top: int | None = None
+
+    def page(self, lines: list[str], height: int, width: int) -> Page:
+        """The lines that fit in ``height`` rows of ``width`` columns."""
+        if self.top is None or self.top >= len(lines):
+            first, used = len(lines), 0
+            while first > 0 and used + rows_of(lines[first - 1], width) <= height:
+                first -= 1
+                used += rows_of(lines[first], width)
+            if used == 0 and lines:
+                first = len(lines) - 1  # a line taller than the window: its start
+            return Page(lines[first:], first, 0)
+        end, used = self.top, 0
+        while end < len(lines) and used + rows_of(lines[end], width) <= height:
+            used += rows_of(lines[end], width)
+            end += 1
+        end = max(end, self.top + 1)
+        return Page(lines[self.top : end], self.top, len(lines) - end)
+
+    def anchor(self, line: int) -> None:
+        """Show the log from this line on (until the person scrolls or plays)."""
+        self.top = line
+
+    def follow(self) -> None:
+        """Show the newest lines again."""
+        self.top = None
+
+    def page_up(self, lines: list[str], height: int, width: int) -> None:
+        first = self.page(lines, height, width).first
+        self.top = max(0, first - max(1, height - 1))
+
+    def page_down(self, lines: list[str], height: int, width: int) -> None:
+        shown = self.page(lines, height, width)
+        if shown.below == 0:
+            return
+        self.top = shown.first + max(1, len(shown.lines) - 1)
+        if self.page(lines, height, width).below == 0 and LogView().page(lines, height, width).first <= self.top:
+            self.follow()

@@ -1,0 +1,108 @@
+"""The log at 80x24: the end-of-game summary and the command list are read from their top, and
+PageUp/PageDown scroll the log; played through the real application on a pipe."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from lanopoly import Rules, SimpleBot
+from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console.commands import command_for
+from lanopoly.console.log_view import LogView
+from screen import PAGE_DOWN, PAGE_UP, Terminal, wait_for
+
+LOG_TOP, LOG_ROWS = 11, 10  # at 80x24: the board's 11 rows, then 10 rows of log
+
+
+def test_the_view_follows_the_newest_lines_and_pages_through_the_rest():
+    lines = [f"line {i}" for i in range(30)] + ["x" * 150]  # the last one wraps to 2 rows
+    view = LogView()
+    assert view.page(lines, 10, 80).lines == lines[-9:]
+    view.page_up(lines, 10, 80)
+    page = view.page(lines, 10, 80)
+    assert page.first == 22 - 9 and page.below == len(lines) - page.first - 10
+    view.page_down(lines, 10, 80)
+    view.page_down(lines, 10, 80)
+    assert view.top is None and view.page(lines, 10, 80).below == 0
+    view.anchor(3)
+    assert view.page(lines, 10, 80).lines == lines[3:13]
+
+
+def _log(screen: list[str]) -> list[str]:
+    return screen[LOG_TOP : LOG_TOP + LOG_ROWS]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 3), (6, 5)])
+def test_the_end_of_game_summary_reads_at_80x24(players, seed):
+    names = ["ada", "bea", "cy", "dee", "eve", "fay"][:players]
+    table = LocalTable(names, me=0, rules=Rules(round_limit=6), seed=seed)
+    person = SimpleBot()
+
+    async def session() -> tuple[list[str], list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            deadline = time.monotonic() + 120
+            while not table.over and time.monotonic() < deadline:
+                await asyncio.sleep(0.001)
+                if table.my_move:
+                    action = person.choose(table.game, table.me, table.game.legal_actions(table.me))
+                    applied = len(table.record.inputs)
+                    pipe.send_text(command_for(action, table.game) + "\r")
+                    while len(table.record.inputs) == applied and time.monotonic() < deadline:
+                        await asyncio.sleep(0.001)
+            assert table.over
+            summary = table.summary_lines()
+            end = await wait_for(app.app, lambda screen: _log(screen)[0] == summary[0])
+            pipe.send_text(PAGE_UP)
+            earlier = await wait_for(app.app, lambda screen: _log(screen)[0] != summary[0])
+            pipe.send_text(PAGE_DOWN * 3)
+            last = await wait_for(app.app, lambda screen: summary[-1] in _log(screen))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return end, earlier, last
+
+    end, earlier, last = asyncio.run(session())
+    summary = table.summary_lines()
+    game = table.game
+    # When the game ends the log shows the summary from its title, whatever came before it.
+    assert _log(end)[0] == summary[0] == f"Game over after {game.round} rounds: {game.names[game.winner]} wins."
+    shown = len(summary) if len(summary) <= LOG_ROWS else LOG_ROWS
+    assert _log(end)[:shown] == summary[:shown]
+    # The middle of the board has the final net worths (* the winner).
+    assert f"*{game.winner + 1} {game.names[game.winner]}" in "\n".join(end[:11])
+    if len(summary) <= LOG_ROWS:  # 4 players: all of it at once
+        assert end[-1].strip().startswith("PageUp/PageDown: scroll the log")
+    else:  # 6 players: the rest below, and the screen says so
+        assert "more lines below" in end[-1]
+        assert summary[-1] not in _log(end)
+    # PageUp shows what happened before; PageDown comes back to the end of the summary.
+    start = len(table.lines) - len(summary)
+    assert _log(earlier)[0] in table.lines[:start]
+    assert _log(last)[-1] == summary[-1]
+
+
+def test_help_is_read_from_its_top_and_scrolls():
+    table = LocalTable(["ada", "bea"], me=0, seed=1)
+
+    async def session() -> tuple[list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda screen: table.my_move)
+            pipe.send_text("help\r")
+            top = await wait_for(app.app, lambda screen: _log(screen)[0] == "Commands:")
+            pipe.send_text(PAGE_DOWN * 3)
+            bottom = await wait_for(app.app, lambda screen: any("quit (q, exit)" in line for line in _log(screen)))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return top, bottom
+
+    top, bottom = asyncio.run(session())
+    assert _log(top)[0] == "Commands:" and "roll (r)" in _log(top)[1]
+    assert "more lines below" in top[-1]
+    assert any("quit (q, exit)" in line for line in _log(bottom))
