@@ -89,13 +89,27 @@ def _can_interject(session: LockstepSession) -> bool:
 
 
 class BadBidder(LockstepSession):
-    """Interjects an out-of-range bid during an auction until one has been rejected."""
+    """Interjects an out-of-range bid during an auction until one has been rejected.
+
+    To be sure an auction comes, it declines every purchase of its own until then (a game of bots
+    that buy everything may have none).
+    """
 
     bad_at = 0
 
+    def rejected(self) -> bool:
+        return any(f.kind == "illegal_action" and f.peer == self.me for f in self.faults)
+
+    def choose(self, seat: int) -> dict[str, Any]:
+        if not self.rejected() and self.game.step + 1 >= self.bad_at:
+            decline = [a for a in self.game.legal_actions(seat) if a.get("type") == "decline"]
+            if decline:
+                return decline[0]
+        return super().choose(seat)
+
     def next_interjection(self) -> tuple[int, dict[str, Any]] | None:
         game = self.game
-        rejected = any(f.kind == "illegal_action" and f.peer == self.me for f in self.faults)
+        rejected = self.rejected()
         if not rejected and game.step + 1 >= self.bad_at and _can_interject(self) and game.auction is not None:
             for seat in self.policies:
                 bidding = seat in game.auction.get("bidders", []) and game.auction.get("high_bidder") != seat

@@ -43,6 +43,19 @@ def _spawn(
         )
 
 
+def _wait_for_step(log: Path, step: int, proc: subprocess.Popen[str], deadline: float) -> None:
+    """Wait until the saved log at ``log`` holds ``step`` steps (it is replaced atomically as the game goes)."""
+    while True:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"{log} never reached step {step}")
+        try:
+            if len(json.loads(log.read_text())["steps"]) >= step:
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.05)
+
+
 def run_game(
     workdir: Path,
     addresses: list[str],
@@ -55,6 +68,9 @@ def run_game(
     pins: dict[int, str] | None = None,
     lobby_timeout: float | None = None,
     namespaces: list[str] | None = None,
+    crash: tuple[int, int] | None = None,
+    crash_all: int | None = None,
+    rejoin_timeout: float = 60.0,
 ) -> list[PeerRun]:
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
@@ -62,7 +78,10 @@ def run_game(
     ``pins`` (joiner position 1.. -> PIN) gives another one. ``misbehave`` maps a joiner's
     position to a ``LANOPOLY_TEST_MISBEHAVE`` value. ``lobby_timeout`` is how long the peers wait
     in the lobby (default: ``timeout``). ``namespaces[i]`` runs peer i inside that network namespace
-    (separate hosts; its address must be that namespace's).
+    (separate hosts; its address must be that namespace's). ``crash=(i, k)`` kills peer i (SIGKILL)
+    once its saved log holds k steps and starts ``lanopoly rejoin`` in its place, on its address;
+    ``crash_all=k`` kills every peer once the host's log holds k steps and restarts them all with
+    ``lanopoly resume``.
     """
     pins = pins or {}
     misbehave = misbehave or {}
@@ -70,6 +89,7 @@ def run_game(
     ready = workdir / "ready.json"
     lobby = timeout if lobby_timeout is None else lobby_timeout
     common = ["--step-timeout", "10", "--timeout", str(lobby), "--report-dir", str(workdir)]
+    common += ["--rejoin-timeout", str(rejoin_timeout)]
     table = f"test table {workdir.name}"
     host_args = ["host", "--name", "host", "--peers", str(len(addresses)), "--players", str(players)]
     host_args += ["--rounds", str(rounds), "--ready-file", str(ready), "--table", table]
@@ -98,6 +118,21 @@ def run_game(
             args += ["--pin", pins.get(i, info["pin"])]
             env = {"LANOPOLY_TEST_MISBEHAVE": misbehave[i]} if i in misbehave else None
             procs.append(_spawn(args + common, address, env, workdir, f"p{i}", namespaces[i] if namespaces else None))
+        if crash is not None:
+            i, at = crash
+            _wait_for_step(workdir / f"p{i}.log.json", at, procs[i], deadline)
+            procs[i].kill()
+            procs[i].wait(5)
+            args = ["rejoin", f"p{i}.log.json", "--result", f"p{i}.result.json", *common]
+            procs[i] = _spawn(args, addresses[i], None, workdir, f"p{i}", namespaces[i] if namespaces else None)
+        if crash_all is not None:
+            _wait_for_step(workdir / "p0.log.json", crash_all, procs[0], deadline)
+            for proc in procs:
+                proc.kill()
+            for i, proc in enumerate(procs):
+                proc.wait(5)
+                args = ["resume", f"p{i}.log.json", "--result", f"p{i}.result.json", *common]
+                procs[i] = _spawn(args, addresses[i], None, workdir, f"p{i}", namespaces[i] if namespaces else None)
         for proc in procs:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
     finally:

@@ -43,6 +43,11 @@ class HashChain:
         self.length = length
 
     @property
+    def secret(self) -> bytes:
+        """The chain's secret start: saved privately so that a peer that restarts reveals the same links."""
+        return self._links[0]
+
+    @property
     def anchor(self) -> bytes:
         """``H^L(secret)``: the public commitment."""
         return self._links[self.length]

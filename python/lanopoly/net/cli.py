@@ -37,6 +37,7 @@ from lanopoly.net.discovery import (
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
+from lanopoly.net.rejoin import PeerSecrets, rejoin, resume, secret_path
 from lanopoly.net.secure import new_pin, normalize_pin
 from lanopoly.net.verify import VerifyError, verify_text
 
@@ -57,6 +58,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--result", type=Path, default=None, help="write the outcome as JSON here (for scripts)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait in the lobby (default 600)")
     p.add_argument("--step-timeout", type=float, default=30.0, help="seconds to wait for a peer in a step")
+    p.add_argument(
+        "--rejoin-timeout",
+        type=float,
+        default=300.0,
+        help="seconds to wait for a peer that dropped to come back (`lanopoly rejoin`) before the game stops",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="print what happens in the game")
     p.add_argument("--log-level", default="WARNING", help="logging level on stderr (default WARNING)")
 
@@ -91,6 +98,22 @@ def add_commands(subparsers: Any) -> None:
     lst.add_argument("--interfaces", default=None, help="comma-separated IPv4 addresses to discover on")
     lst.add_argument("--json", action="store_true", help="one JSON object per lobby")
     lst.set_defaults(net_command="list")
+
+    back = subparsers.add_parser(
+        "rejoin", help="take your seat again in a LAN game you dropped out of, from the log it saved (--save)"
+    )
+    _common(back)
+    back.add_argument(
+        "file", type=Path, help="the game log this peer saved with --save (FILE.secret must be next to it)"
+    )
+    back.set_defaults(net_command="rejoin")
+
+    again = subparsers.add_parser(
+        "resume", help="restart a stopped LAN game with the same players: each runs this with the log it saved"
+    )
+    _common(again)
+    again.add_argument("file", type=Path, help="the log this peer saved with --save (FILE.secret next to it)")
+    again.set_defaults(net_command="resume")
 
     ver = subparsers.add_parser(
         "verify", help="verify a saved game offline: every state hash, and for a LAN game signatures and reveals"
@@ -127,6 +150,8 @@ async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[Lockstep
         f"this peer plays {', '.join(mine)}",
         flush=True,
     )
+    if args.save:
+        PeerSecrets.of(mesh).save(secret_path(args.save))
     session = session_cls(
         mesh,
         _policies(mesh),
@@ -134,7 +159,12 @@ async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[Lockstep
         report_dir=args.report_dir,
         step_timeout=args.step_timeout,
         on_events=_printer(args.verbose),
+        rejoin_timeout=args.rejoin_timeout,
     )
+    return await _run_session(args, session)
+
+
+async def _run_session(args: argparse.Namespace, session: LockstepSession) -> int:
     result = await session.run()
     _report(args, session, result)
     return EXIT_OK if result.outcome == "over" else EXIT_FROZEN
@@ -271,6 +301,29 @@ async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession]
     return await _play(args, mesh, session_cls)
 
 
+async def rejoin_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+    """``lanopoly rejoin FILE`` / ``resume FILE``: replay our saved game, reconnect to every peer, catch up, play on."""
+    back_in = rejoin if args.net_command == "rejoin" else resume
+    try:
+        session = await back_in(
+            args.file,
+            _policies,
+            interfaces=_interfaces(args),
+            timeout=args.step_timeout if args.net_command == "rejoin" else args.timeout,
+            session_cls=session_cls,
+            report_dir=args.report_dir,
+            step_timeout=args.step_timeout,
+            on_events=_printer(args.verbose),
+            rejoin_timeout=args.rejoin_timeout,
+        )
+    except (ValueError, MeshError, VerifyError) as e:
+        print(f"could not rejoin: {e}", file=sys.stderr)
+        return EXIT_SETUP
+    print(f"{args.net_command.rstrip('e')}ed game {session.game_id.hex()} at step {session.game.step}", flush=True)
+    args.save = args.file
+    return await _run_session(args, session)
+
+
 async def list_main(args: argparse.Namespace) -> int:
     """``lanopoly list``: print the lobbies seen within ``--seconds``."""
     lobbies = await list_lobbies(args.seconds, _interfaces(args))
@@ -316,6 +369,8 @@ def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepS
             return asyncio.run(host_main(args, session_cls))
         if args.net_command == "join":
             return asyncio.run(join_main(args, session_cls))
+        if args.net_command in ("rejoin", "resume"):
+            return asyncio.run(rejoin_main(args, session_cls))
         if args.net_command == "list":
             return asyncio.run(list_main(args))
         if args.net_command == "verify":

@@ -75,9 +75,10 @@ from lanopoly.net import secure
 from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
 from lanopoly.net.evidence import Proof, find_proofs
-from lanopoly.net.framing import ConnectionClosed, FrameError, pack
+from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.mesh import Mesh
 from lanopoly.net.messages import (
+    MAX_HELD,
     Ack,
     ActionMsg,
     Bye,
@@ -86,12 +87,14 @@ from lanopoly.net.messages import (
     Kind,
     Message,
     ProtocolError,
+    Rejoin,
     Reveal,
     Signed,
+    Sync,
     parse,
 )
 from lanopoly.net.order import interjection_order, interjections_open
-from lanopoly.net.verify import NetworkRecord
+from lanopoly.net.verify import NetworkRecord, StepChecker, VerifyError, decode_signed
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +217,7 @@ class LockstepSession:
         save_interval: float = 0.5,
         max_steps: int = 200_000,
         on_events: EventsCallback | None = None,
+        rejoin_timeout: float = 0.0,
     ) -> None:
         self.mesh = mesh
         start = mesh.start
@@ -234,6 +238,7 @@ class LockstepSession:
         self.save_interval = save_interval
         self.max_steps = max_steps
         self.on_events = on_events
+        self.rejoin_timeout = rejoin_timeout
         self.faults: list[Fault] = []
         self._verifiers = {p: ChainVerifier(start.peers[p].anchor, start.chain_length) for p in self.others}
         self._keys = [secure.load_public(p.sign_key) for p in start.peers]
@@ -253,6 +258,12 @@ class LockstepSession:
         self.contested = 0
         self._byes: dict[int, Bye] = {}
         self._lost: dict[int, str] = {}
+        self._dropped: dict[int, float] = {}
+        self._last_rejoin = 0.0
+        self._outbox: dict[int, list[bytes]] = {}
+        self._resuming = False
+        self._held_own: dict[tuple[Kind, int], Message] = {}
+        self._resume_plan: tuple[dict[int, int], dict[int, list[Message]]] | None = None
         self._remote_freeze: tuple[int, Freeze] | None = None
         self._freeze_seen: float | None = None
         self._wake = asyncio.Event()
@@ -261,6 +272,7 @@ class LockstepSession:
         self._save_task: asyncio.Task[None] | None = None
         self.net_record = NetworkRecord(mesh.me, mesh.start_payload, mesh.start_sigs)
         self._step_signed: list[ActionMsg | Reveal] = []
+        mesh.listener.set_handler(self._on_connection)
 
     # ----------------------------------------------------------------------------- helpers
 
@@ -281,6 +293,9 @@ class LockstepSession:
     async def send_each(self, payloads: Mapping[int, bytes]) -> None:
         """Send a payload per peer; a broken link is noted (the step wait then names the peer)."""
         for peer, payload in payloads.items():
+            self._outbox.setdefault(peer, []).append(payload)
+            if peer in self._lost:
+                continue
             try:
                 self.mesh.links[peer].send_payload_nowait(payload)
             except (ConnectionClosed, FrameError) as e:
@@ -303,8 +318,17 @@ class LockstepSession:
                 _, raw = await link.recv_raw()
                 message = parse(raw)
             except ConnectionClosed as e:
+                if self.mesh.links.get(peer) is not link:
+                    return  # an old link of a peer that has rejoined since
                 if peer not in self._byes:
                     self._lost.setdefault(peer, f"disconnected ({e})")
+                    if self.rejoin_timeout > 0 and peer not in self._dropped:
+                        self._dropped[peer] = time.monotonic()
+                        log.warning(
+                            "%s dropped; waiting up to %g s for it to rejoin",
+                            self.peer_label(peer),
+                            self.rejoin_timeout,
+                        )
                 self._wake.set()
                 return
             except (FrameError, ProtocolError) as e:
@@ -348,6 +372,10 @@ class LockstepSession:
         if message.step > self._step + 1:
             self.fault(peer, "wrong_step", f"{kind.name} for step {message.step} while at step {self._step}")
             return
+        if message.step < self._step and (kind is Kind.ACK or self._resuming):
+            # A late ack changes nothing; while this peer resumes, the others repeat what it missed.
+            log.debug("ignoring %s of step %d from %s (at step %d)", kind.name, message.step, peer, self._step)
+            return
         if isinstance(message, ActionMsg | Reveal) and not self.check_signed(peer, message):
             return
         if message.step < self._step:
@@ -359,6 +387,8 @@ class LockstepSession:
                 self.fault(peer, "forged_action", f"action for seat {seat} names player {message.action.get('player')}")
                 return
         box = self._inbox.setdefault((kind, message.step), {})
+        if box.get(peer) == message:
+            return  # the same message again (a peer repeating itself after a rejoin): nothing new
         if peer in box:
             self.fault(peer, "duplicate", f"second {kind.name} for step {message.step} (ignored)")
             return
@@ -438,14 +468,7 @@ class LockstepSession:
                 if left <= 0 or all(p in self._lost for p in missing):
                     raise Frozen(FreezeInfo(step, f"{self.peer_label(peer)} froze the session: {freeze.reason}"))
             else:
-                lost = [p for p in missing if p in self._lost]
-                if lost:
-                    reasons = "; ".join(f"{self.peer_label(p)} {self._lost[p]}" for p in lost)
-                    raise Frozen(FreezeInfo(step, f"waiting for {what}: {reasons}", tuple(lost)))
-                if left <= 0:
-                    names = ", ".join(self.peer_label(p) for p in missing)
-                    reason = f"no {what} from {names} within {self.step_timeout:g} s"
-                    raise Frozen(FreezeInfo(step, reason, tuple(missing)))
+                left = self._check_missing(step, what, missing, deadline, now)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(left, 0.001))
 
@@ -563,6 +586,37 @@ class LockstepSession:
             return False
         return True
 
+    def _check_missing(self, step: int, what: str, missing: list[int], deadline: float, now: float) -> float:
+        """Freeze if a missing peer is gone for good or late; else return how long to wait for them.
+
+        A peer that dropped (its connection closed) is waited for up to ``rejoin_timeout`` seconds
+        (``waiting_for`` says who and since when); one that broke the protocol is not. While a peer
+        is away there is no step deadline (everyone may be waiting for it); after a rejoin everyone
+        gets a full step timeout to catch up.
+        """
+        gone = [p for p in missing if p in self._lost and p not in self._dropped]
+        if gone:
+            reasons = "; ".join(f"{self.peer_label(p)} {self._lost[p]}" for p in gone)
+            raise Frozen(FreezeInfo(step, f"waiting for {what}: {reasons}", tuple(gone)))
+        away = [p for p in missing if p in self._dropped]
+        expired = [p for p in away if now >= self._dropped[p] + self.rejoin_timeout]
+        if expired:
+            names = ", ".join(self.peer_label(p) for p in expired)
+            reason = f"waiting for {what}: {names} dropped and did not come back within {self.rejoin_timeout:g} s"
+            raise Frozen(FreezeInfo(step, reason, tuple(expired)))
+        if self._dropped:  # the others may be waiting for the dropped peer too: no step deadline meanwhile
+            return min(since + self.rejoin_timeout - now for since in self._dropped.values())
+        until = max(deadline, self._last_rejoin + self.step_timeout)
+        if now >= until:
+            names = ", ".join(self.peer_label(p) for p in missing)
+            raise Frozen(FreezeInfo(step, f"no {what} from {names} within {self.step_timeout:g} s", tuple(missing)))
+        return until - now
+
+    def waiting_for(self) -> dict[int, float]:
+        """Peers that dropped and are waited for: peer index -> seconds since it dropped."""
+        now = time.monotonic()
+        return {p: now - since for p, since in sorted(self._dropped.items())}
+
     # ----------------------------------------------------------------------------- the steps
 
     def choose(self, seat: int) -> dict[str, Any]:
@@ -612,9 +666,14 @@ class LockstepSession:
         assert seat is not None and seat >= 0
         ctrl = self.controllers[seat]
         if ctrl == self.me:
-            action = self.choose(seat)
-            self.check_move(step, self.me, action, "this peer's policy chose")
-            signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
+            held = self._held_own.pop((Kind.ACTION, step), None)
+            if isinstance(held, ActionMsg) and held.seat == seat and held.prev_hash == prev:
+                signed = held  # said before this peer dropped: say the same again
+                action = held.action
+            else:
+                action = self.choose(seat)
+                self.check_move(step, self.me, action, "this peer's policy chose")
+                signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
             self._step_signed = [signed]
             self._applied[step] = signed
             await self.send_action(signed)
@@ -692,15 +751,9 @@ class LockstepSession:
             seat, move = offer
             nested = ActionMsg.signed(self.mesh.key, self.game_id, step + 1, mine[1], seat, move)
         ack = Ack.signed(self.mesh.key, self.game_id, step, self.me, *mine, nested)
+        self._outbox = {}  # from here on a rejoining peer needs only this ack and what follows
         await self.send_each({p: pack(self.ack_for(p, ack).to_wire()) for p in self.others})
-        got = await self.collect(Kind.ACK, step, self.others, f"the ack of step {step}")
-        acks = {self.me: ack} | {p: m for p, m in got.items() if isinstance(m, Ack)}
-        self._acks[step] = acks
-        for old in [s for s in self._acks if s < step - 1]:
-            del self._acks[old]
-        for old in [s for s in self._applied if s < step - 1]:
-            del self._applied[old]
-        self.check_agreement(step, {p: (a.action_hash, a.state_hash) for p, a in acks.items()})
+        await self.agree(step, ack)
         applied = self._step_signed[0] if self._step_signed else None
         for (kind, s), box in list(self._inbox.items()):
             if s == step:
@@ -709,6 +762,20 @@ class LockstepSession:
                         self.fault(peer, "out_of_turn", f"sent an action at step {step} when it was not its turn")
                 del self._inbox[(kind, s)]
         self.maybe_save()
+
+    async def agree(self, step: int, ack: Ack) -> None:
+        """Wait for every peer's ack of ``step``, keep them (the next step's interjections ride on them), compare.
+
+        Acks of the two last steps are kept (evidence, and a rejoining peer's ``held``).
+        """
+        got = await self.collect(Kind.ACK, step, self.others, f"the ack of step {step}")
+        acks = {self.me: ack} | {p: m for p, m in got.items() if isinstance(m, Ack)}
+        self._acks[step] = acks
+        for old in [s for s in self._acks if s < step - 1]:
+            del self._acks[old]
+        for old in [s for s in self._applied if s < step - 1]:
+            del self._applied[old]
+        self.check_agreement(step, {p: (a.action_hash, a.state_hash) for p, a in acks.items()})
 
     def check_agreement(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
         """Freeze unless every peer announced the same (action hash, state hash) as this peer.
@@ -785,6 +852,168 @@ class LockstepSession:
             self.fault(p.peer, "equivocation", f"signed {p.describe()}")
         return Frozen(FreezeInfo(step, reason, blamed, info.hashes, tuple(proofs)))
 
+    # ----------------------------------------------------------------------------- rejoining
+
+    async def _on_connection(self, conn: FramedConnection, message: Message) -> bool:
+        """A new connection to our listener during the game (after the PIN handshake): only REJOIN is welcome."""
+        if not isinstance(message, Rejoin):
+            log.warning("dropping a %s from %s during the game", type(message).__name__, conn.label)
+            return False
+        peer = message.index
+        start = self.mesh.start
+        if message.game_id != self.game_id or peer == self.me or peer >= len(start.peers):
+            log.warning("dropping a REJOIN for another game or peer from %s", conn.label)
+            return False
+        proof = secure.rejoin_proof_data(conn.binding, self.game_id, peer)
+        if start.peers[peer].peer_id != message.peer_id or not secure.verify(self._keys[peer], message.proof, proof):
+            self.fault(peer, "bad_rejoin", f"a REJOIN from {conn.label} claims to be it but does not prove it")
+            return False
+        if self._remote_freeze is not None or self.game.is_over:
+            log.warning("%s wants to rejoin, but the session is over or frozen", self.peer_label(peer))
+            return False
+        conn.max_frame = MAX_FRAME
+        conn.label = self.peer_label(peer)
+        try:
+            upto = await self.send_history(conn, message.have_step)
+            self.replace_link(peer, conn, upto)
+        except (ConnectionClosed, FrameError) as e:
+            log.warning("%s could not rejoin: %s", self.peer_label(peer), e)
+            return False
+        return True
+
+    async def send_history(self, conn: FramedConnection, have: int) -> int:
+        """Send a rejoining peer the signed inputs of the steps after ``have`` that we have applied; returns the last.
+
+        Steps keep being applied while this awaits; ``replace_link`` sends the rest.
+        """
+        end = self.game.step
+        steps = [(s, self.net_record.signed[s - 1]) for s in range(have + 1, end + 1)]
+        for chunk in Sync.chunks(self.game_id, steps):
+            await conn.send(chunk.to_wire())
+        return max(end, have)
+
+    def replace_link(self, peer: int, conn: FramedConnection, upto: int) -> None:
+        """Make ``conn`` the link to ``peer``; tell it where we are and repeat what it missed (no await: atomic).
+
+        The last SYNC carries the steps applied since ``send_history`` began, the step we are at and
+        the rejoiner's own messages we hold; then every message we sent it since our last ack.
+        """
+        old = self.mesh.links.get(peer)
+        tail = [(s, self.net_record.signed[s - 1]) for s in range(upto + 1, self.game.step + 1)]
+        held: list[Message] = [acks[peer] for _, acks in sorted(self._acks.items()) if peer in acks]
+        held += [m for (_, step), box in sorted(self._inbox.items()) for p, m in box.items() if p == peer]
+        last = Sync(self.game_id, tail, True, self.game.step, [pack(m.to_wire()) for m in held[:MAX_HELD]])
+        self.mesh.links[peer] = conn
+        conn.send_payload_nowait(pack(last.to_wire()))
+        for payload in self._outbox.get(peer, []):
+            conn.send_payload_nowait(payload)
+        self._lost.pop(peer, None)
+        self._dropped.pop(peer, None)
+        self._last_rejoin = time.monotonic()
+        self._readers.append(asyncio.get_running_loop().create_task(self._read(peer)))
+        if old is not None and old is not conn:
+            asyncio.get_running_loop().create_task(old.close())
+        log.warning("%s rejoined at step %d", self.peer_label(peer), self.game.step)
+        self._wake.set()
+
+    def replay(self, step: int, signed: list[ActionMsg | Reveal], checker: StepChecker) -> None:
+        """Apply a step this peer saved or missed, from the signed messages that decided it (checked like ``verify``).
+
+        Raises ``VerifyError`` when they do not decide the step, or when the engine refuses the input.
+        """
+        action = checker.input_for(self.game, step, signed)
+        first = signed[0] if signed else None
+        if isinstance(first, ActionMsg):
+            self._applied[step] = first
+            self._run = self._run + 1 if first.seat != self.game.current_player else 0
+        else:
+            self._run = 0
+        try:
+            self.game.apply(action)
+        except (ValueError, TypeError, KeyError) as e:
+            raise VerifyError(step, f"input refused: {e}") from None
+        self.log.record(action, self.game)
+        self.net_record.record(step, signed)
+        self._chance_index = checker.chance_index
+        self._verifiers = {p: checker.chains[p] for p in self.others}
+        self._step = step
+
+    def plan_resume(self, applied: Mapping[int, int], held: Mapping[int, list[Message]]) -> None:
+        """After ``replay``: remember where every peer is and what of ours it holds; ``run`` then resumes.
+
+        ``applied[p]`` is the last step peer p applied, ``held[p]`` the messages of ours it holds
+        for the steps not yet agreed (from its last SYNC).
+        """
+        self._resume_plan = (dict(applied), {p: list(m) for p, m in held.items()})
+
+    def own_hashes(self, step: int) -> tuple[bytes, bytes]:
+        """This peer's (action hash, state hash) of an applied step, as its ack announces them."""
+        return action_hash(self.log.inputs[step - 1]), self.log.hashes[step - 1]
+
+    def _own_ack(self, step: int, held: list[Message]) -> Ack:
+        """Our ack of ``step``: the one a peer holds from before we dropped if it is ours and right, else a new one.
+
+        Repeating the old one matters: its out-of-turn action may already decide the next step
+        for the peers that got it.
+        """
+        mine = self.own_hashes(step)
+        for m in held:
+            if (
+                isinstance(m, Ack)
+                and (m.step, m.peer, m.action_hash, m.state_hash) == (step, self.me, *mine)
+                and secure.verify(self._keys[self.me], m.signature, m.signed_data)
+            ):
+                return m
+        return Ack.signed(self.mesh.key, self.game_id, step, self.me, *mine)
+
+    def _own_signed(self, step: int) -> list[ActionMsg | Reveal]:
+        """The signed messages of ours among those that decided ``step``."""
+
+        def ours(m: ActionMsg | Reveal) -> bool:
+            return (m.peer if isinstance(m, Reveal) else self.controllers[m.seat]) == self.me
+
+        return [m for m in decode_signed(self.net_record.signed[step - 1], step) if ours(m)]
+
+    async def resume(self) -> None:
+        """Rejoin the step loop: send every peer what it missed from us, then agree on the current step.
+
+        Every other peer is at our step M or one behind (nobody passes a step without our ack). One
+        behind, it lacks our part of step M (our action or reveal, which it gets now) and maybe our
+        ack of M - 1. Messages the others repeat for steps we replayed are ignored meanwhile.
+        """
+        if self._resume_plan is None:
+            return
+        applied, held = self._resume_plan
+        self._resume_plan = None
+        top = self.game.step
+        self._resuming = True
+        all_held = [m for ms in held.values() for m in ms]
+        for message in all_held:  # what we said for the next step before we dropped: we say it again
+            if isinstance(message, ActionMsg | Reveal) and message.step == top + 1 and self.signed_by(self.me, message):
+                kind = Kind.ACTION if isinstance(message, ActionMsg) else Kind.REVEAL
+                self._held_own[(kind, message.step)] = message
+
+        def holds(peer: int, step: int) -> bool:
+            return any(isinstance(m, Ack) and m.step == step for m in held.get(peer, []))
+
+        for peer in self.others:
+            if applied.get(peer) == top - 1 and top >= 1:
+                if top >= 2 and not holds(peer, top - 1):
+                    await self.send_each({peer: pack(self._own_ack(top - 1, all_held).to_wire())})
+                for message in self._own_signed(top):
+                    await self.send_each({peer: pack(message.to_wire())})
+            elif applied.get(peer) != top:
+                log.warning("%s is at step %s, we resume at %d", self.peer_label(peer), applied.get(peer), top)
+        if top >= 1:
+            ack = pack(self._own_ack(top, all_held).to_wire())
+            self._outbox = {}
+            await self.send_each({p: ack for p in self.others if not holds(p, top)})
+            await self.agree(top, self._own_ack(top, all_held))
+        for key in [k for k in self._inbox if k[1] <= top]:
+            del self._inbox[key]
+        self._resuming = False
+        log.warning("rejoined the game at step %d", top)
+
     # ----------------------------------------------------------------------------- saving
 
     def maybe_save(self, force: bool = False) -> None:
@@ -829,6 +1058,7 @@ class LockstepSession:
         report: Path | None = None
         try:
             try:
+                await self.resume()
                 while not self.game.is_over:
                     if self.game.step >= self.max_steps:
                         raise Frozen(FreezeInfo(self.game.step, f"step limit {self.max_steps} reached"))

@@ -106,6 +106,9 @@ class Mesh:
     key: Ed25519PrivateKey
     start_sigs: dict[int, bytes] = field(default_factory=dict)
     start_payload: bytes = b""
+    pin: str = ""
+    host_address: tuple[str, int] = ("", 0)
+    """Where this peer reached the host (peer 0, whose start record entry has no address): for a rejoin."""
 
     async def close(self) -> None:
         """Close every link and the listener."""
@@ -161,6 +164,10 @@ class Listener:
         self.port = 0
         self.auth_failures = 0
         self.locked = False
+
+    def set_handler(self, handler: Handler) -> None:
+        """Hand later connections to ``handler`` (the game session takes over the listener from the lobby)."""
+        self._handler = handler
 
     async def start(self) -> int:
         """Start listening; returns the port (the same port on every configured address)."""
@@ -489,6 +496,7 @@ class HostLobby:
             raise MeshError(f"could not send the start record: {e}") from None
         mesh = Mesh(0, record, start_hash(payload), links, self.chain, self.listener, self.config.sign_key)
         mesh.start_payload = payload
+        mesh.pin = self.config.pin
         await _agree_on_start(mesh, self.config.handshake_timeout * 2)
         return mesh
 
@@ -615,6 +623,7 @@ class MeshJoiner:
         self._start_known.set()
         mesh = Mesh(me, record, start_hash(payload), self._links, self.chain, self.listener, cfg.sign_key)
         mesh.start_payload = payload
+        mesh.pin, mesh.host_address = cfg.pin, (host, port)
         try:
             for i in range(1, me):
                 peer = record.peers[i]

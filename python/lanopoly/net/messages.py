@@ -46,6 +46,9 @@ MAX_ACK_BODY = MAX_BODY + 512
 """An ack's body: its own fields plus, at most, one nested signed action (body and signature)."""
 MAX_EVIDENCE = 4 * MAX_PEERS
 """Signed messages in one ``EVIDENCE``: an input and two steps of acks from every peer fit."""
+MAX_SYNC_STEPS = 512
+"""Steps one SYNC chunk may carry (the frame cap bounds the bytes as well)."""
+MAX_HELD = 8
 ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
 REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
 ACK_SIG_TAG = b"lanopoly/sig/ack/v1\x00"
@@ -73,6 +76,8 @@ class Kind(IntEnum):
     AUTH_REPLY = 13
     AUTH_CONFIRM = 14
     EVIDENCE = 15
+    REJOIN = 20
+    SYNC = 21
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -426,6 +431,64 @@ class AuthConfirm:
         return [Kind.AUTH_CONFIRM, PROTOCOL_VERSION, self.confirm]
 
 
+@dataclass(frozen=True)
+class Rejoin:
+    """A peer that dropped -> every other peer, first message on a new link: "I am peer ``index`` again".
+
+    ``proof`` signs the channel binding with the key of the start record (as PEER_HELLO does);
+    ``have_step`` is the last step its own saved log holds, so the answer sends only what it lacks.
+    """
+
+    game_id: bytes
+    index: int
+    peer_id: bytes
+    proof: bytes
+    have_step: int
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.REJOIN, PROTOCOL_VERSION, self.game_id, self.index, self.peer_id, self.proof, self.have_step]
+
+
+@dataclass(frozen=True)
+class Sync:
+    """Peer -> a rejoining peer: the signed inputs of the steps it lacks, in chunks; the last one says where we are.
+
+    ``steps`` holds ``[step, [[body, signature], ...]]`` entries (the signed ACTION or REVEALs that
+    decided each step, exactly as the network record keeps them). The last chunk (``last``) also
+    gives ``applied`` (the last step this peer applied) and ``held``: the rejoiner's own messages
+    this peer holds for the steps not yet agreed (encoded frames), so that the rejoiner repeats
+    exactly what it said before it dropped instead of saying something else.
+    """
+
+    game_id: bytes
+    steps: list[tuple[int, list[tuple[bytes, bytes]]]]
+    last: bool
+    applied: int
+    held: list[bytes]
+
+    @classmethod
+    def chunks(
+        cls, game_id: bytes, steps: list[tuple[int, list[tuple[bytes, bytes]]]], budget: int = 32 * 1024
+    ) -> list[Sync]:
+        """Non-final SYNC messages carrying ``steps``, each within ``budget`` bytes of signed input."""
+        out: list[Sync] = []
+        chunk: list[tuple[int, list[tuple[bytes, bytes]]]] = []
+        size = 0
+        for step, signed in steps:
+            chunk.append((step, signed))
+            size += sum(len(body) + len(sig) + 8 for body, sig in signed) + 8
+            if size >= budget or len(chunk) >= MAX_SYNC_STEPS:
+                out.append(cls(game_id, chunk, False, 0, []))
+                chunk, size = [], 0
+        if chunk:
+            out.append(cls(game_id, chunk, False, 0, []))
+        return out
+
+    def to_wire(self) -> list[Any]:
+        steps = [[step, [[body, sig] for body, sig in signed]] for step, signed in self.steps]
+        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held]
+
+
 Message = (
     Hello
     | Welcome
@@ -442,6 +505,8 @@ Message = (
     | AuthReply
     | AuthConfirm
     | Evidence
+    | Rejoin
+    | Sync
 )
 
 _FIELDS = {
@@ -460,6 +525,8 @@ _FIELDS = {
     Kind.AUTH_REPLY: 2,
     Kind.AUTH_CONFIRM: 1,
     Kind.EVIDENCE: 3,
+    Kind.REJOIN: 5,
+    Kind.SYNC: 5,
 }
 _BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6}
 _MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY}
@@ -574,6 +641,29 @@ def _evidence(f: list[Any], version: int) -> Evidence:
     return Evidence(_game_id(f[0]), _int(f[1], "step", 1), tuple(items))
 
 
+def _sync(f: list[Any]) -> Sync:
+    steps: list[tuple[int, list[tuple[bytes, bytes]]]] = []
+    for entry in _list(f[1], "sync steps", MAX_SYNC_STEPS):
+        pair = _list(entry, "sync step", 2)
+        if len(pair) != 2:
+            raise ProtocolError("sync step: expected [step, signed messages]")
+        signed = []
+        for item in _list(pair[1], "signed messages", MAX_PEERS):
+            fields = _list(item, "signed message", 2)
+            if len(fields) != 2 or type(fields[0]) is not bytes or not 0 < len(fields[0]) <= MAX_BODY:
+                raise ProtocolError("signed message: expected [body, signature]")
+            signed.append((fields[0], _bin(fields[1], "signature", SIG_LEN)))
+        steps.append((_int(pair[0], "step", 1), signed))
+    if type(f[2]) is not bool:
+        raise ProtocolError("sync: 'last' must be a boolean")
+    held = []
+    for item in _list(f[4], "held messages", MAX_HELD):
+        if type(item) is not bytes or not 0 < len(item) <= MAX_ACK_BODY + 256:
+            raise ProtocolError("held message: expected bytes")
+        held.append(item)
+    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held)
+
+
 def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
     """Validate a decoded frame and turn it into its dataclass; ProtocolError if it is not valid.
 
@@ -639,6 +729,16 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         return _ack(f, version)
     if kind is Kind.EVIDENCE:
         return _evidence(f, version)
+    if kind is Kind.REJOIN:
+        return Rejoin(
+            _game_id(f[0]),
+            _int(f[1], "index", 0, MAX_PEERS - 1),
+            _bin(f[2], "peer id", ID_LEN),
+            _bin(f[3], "proof", SIG_LEN),
+            _int(f[4], "step", 0),
+        )
+    if kind is Kind.SYNC:
+        return _sync(f)
     if kind is Kind.FREEZE:
         return Freeze(_game_id(f[0]), _int(f[1], "step", 0), _str(f[2], "reason", MAX_REASON, allow_empty=True))
     return Bye(_game_id(f[0]), _int(f[1], "step", 0), _bin(f[2], "state hash", HASH_LEN))

@@ -203,6 +203,7 @@ def verify(key: Ed25519PublicKey | None, signature: bytes, data: bytes) -> bool:
 HELLO_PROOF_TAG = b"lanopoly/hello-proof/v1\x00"
 PEER_PROOF_TAG = b"lanopoly/peer-proof/v1\x00"
 START_SIG_TAG = b"lanopoly/start-sig/v1\x00"
+REJOIN_PROOF_TAG = b"lanopoly/rejoin-proof/v1\x00"
 
 
 def hello_proof_data(binding: bytes, peer_id: bytes) -> bytes:
@@ -213,6 +214,11 @@ def hello_proof_data(binding: bytes, peer_id: bytes) -> bytes:
 def peer_proof_data(binding: bytes, game_id: bytes, index: int) -> bytes:
     """What a dialing peer signs in PEER_HELLO: it is peer ``index`` of the start record, on this channel."""
     return PEER_PROOF_TAG + binding + game_id + index.to_bytes(1, "big")
+
+
+def rejoin_proof_data(binding: bytes, game_id: bytes, index: int) -> bytes:
+    """What a rejoining peer signs in REJOIN: it is peer ``index`` of the start record, on this new channel."""
+    return REJOIN_PROOF_TAG + binding + game_id + index.to_bytes(1, "big")
 
 
 def start_sig_data(start_hash: bytes) -> bytes:

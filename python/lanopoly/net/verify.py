@@ -35,13 +35,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lanopoly._core import Rules
+from lanopoly._core import Game, Rules
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION, secure
 from lanopoly.net.chain import ChainVerifier, step_seed
 from lanopoly.net.framing import FrameError, unpack
 from lanopoly.net.mesh import start_hash
-from lanopoly.net.messages import ActionMsg, Kind, ProtocolError, Reveal, StartRecord, parse
+from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord, parse
 
 RECORD_FORMAT = 1
 READABLE_PROTOCOLS = (2, 3)
@@ -78,10 +78,13 @@ class NetworkRecord:
         }
         self._header = json.dumps(header)[:-1]  # the object, still open for "steps"
         self._steps: list[str] = []
+        self.signed: list[list[tuple[bytes, bytes]]] = []
+        """The (body, signature) pairs of every step so far, index ``step - 1`` (what a rejoining peer is sent)."""
 
     def record(self, step: int, signed: Sequence[ActionMsg | Reveal]) -> None:
         """Record the signed messages that decided ``step`` (called right after the step is logged)."""
         self._steps.append(json.dumps({"step": step, "signed": [[b64(m.body), b64(m.signature)] for m in signed]}))
+        self.signed.append([(m.body, m.signature) for m in signed])
 
     def to_json(self) -> str:
         return f'{self._header}, "steps": [{", ".join(self._steps)}]}}'
@@ -132,24 +135,46 @@ class Verified:
         return f"{text}; final hash {self.final_hash.hex()}"
 
 
-def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:
-    """Decode a step entry's signed messages with the wire parser (the same strict checks)."""
-    if not isinstance(entry, dict) or entry.get("step") != step or not isinstance(entry.get("signed"), list):
-        raise VerifyError(step, "the network record has no entry for this step")
+def decode_signed(
+    pairs: Sequence[tuple[bytes, bytes]], step: int, version: int = PROTOCOL_VERSION
+) -> list[ActionMsg | Reveal]:
+    """Decode (body, signature) pairs with the wire parser (the same strict checks); VerifyError if one is not valid."""
     out: list[ActionMsg | Reveal] = []
-    for item in entry["signed"]:
-        if not isinstance(item, list) or len(item) != 2:
-            raise VerifyError(step, "malformed signed message in the network record")
-        body, signature = _unb64(item[0], "body"), _unb64(item[1], "signature")
+    for body, signature in pairs:
         try:
             kind = unpack(body)[0]
             message = parse([kind, version, body, signature], version)
-        except (FrameError, ProtocolError) as e:
+        except (FrameError, ProtocolError, IndexError, TypeError) as e:
             raise VerifyError(step, f"undecodable signed message: {e}") from None
         if not isinstance(message, ActionMsg | Reveal):
-            raise VerifyError(step, f"a {Kind(kind).name} message where ACTION or REVEAL was expected")
+            raise VerifyError(step, f"a {type(message).__name__} message where ACTION or REVEAL was expected")
         out.append(message)
     return out
+
+
+def _pairs(entry: Any, step: int) -> list[tuple[bytes, bytes]]:
+    """The (body, signature) pairs of a saved step entry."""
+    if not isinstance(entry, dict) or entry.get("step") != step or not isinstance(entry.get("signed"), list):
+        raise VerifyError(step, "the network record has no entry for this step")
+    pairs = []
+    for item in entry["signed"]:
+        if not isinstance(item, list) or len(item) != 2:
+            raise VerifyError(step, "malformed signed message in the network record")
+        pairs.append((_unb64(item[0], "body"), _unb64(item[1], "signature")))
+    return pairs
+
+
+def saved_steps(net: dict[str, Any]) -> list[list[tuple[bytes, bytes]]]:
+    """Every step's (body, signature) pairs from a saved network record (not yet checked)."""
+    entries = net.get("steps")
+    if not isinstance(entries, list):
+        raise VerifyError(0, "the network record has no steps")
+    return [_pairs(entry, step) for step, entry in enumerate(entries, 1)]
+
+
+def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:
+    """Decode a saved step entry's signed messages."""
+    return decode_signed(_pairs(entry, step), step, version)
 
 
 def _same_input(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -188,6 +213,64 @@ def _start(net: dict[str, Any], log: GameLog) -> tuple[StartRecord, list[Any]]:
     return record, keys
 
 
+class StepChecker:
+    """Checks, step by step, that signed messages decide a step's input; gives that input.
+
+    Shared by ``verify_text`` (a saved file) and by a rejoining peer (the steps it missed, sent by
+    the others): nothing is trusted but the start record's keys and hash-chain anchors.
+    """
+
+    def __init__(self, record: StartRecord, version: int = PROTOCOL_VERSION) -> None:
+        self.record = record
+        self.version = version
+        self.keys = [secure.load_public(p.sign_key) for p in record.peers]
+        self.chains = [ChainVerifier(p.anchor, record.chain_length) for p in record.peers]
+        self.chance_index = 0
+
+    def peer(self, index: int) -> str:
+        return f"peer {index} ({self.record.peers[index].name})"
+
+    def input_for(self, game: Game, step: int, signed: Sequence[ActionMsg | Reveal]) -> dict[str, Any]:
+        """The input that ``signed`` decides for ``step`` from ``game`` (not applied); VerifyError if it does not."""
+        prev = game.state_hash()
+        for message in signed:
+            if message.game_id != self.record.game_id or message.step != step or message.prev_hash != prev:
+                raise VerifyError(step, "a signed message is bound to another game, step or state")
+        if game.is_chance_node:
+            return self._chance(game, step, prev, signed)
+        return self._move(game, step, signed)
+
+    def _chance(self, game: Game, step: int, prev: bytes, signed: Sequence[ActionMsg | Reveal]) -> dict[str, Any]:
+        if [m.peer if isinstance(m, Reveal) else -1 for m in signed] != list(range(len(self.keys))):
+            raise VerifyError(step, "a chance step needs one reveal from every peer, in peer order")
+        index = self.chance_index + 1
+        links = []
+        for m in signed:
+            assert isinstance(m, Reveal)
+            if not secure.verify(self.keys[m.peer], m.signature, m.signed_data):
+                raise VerifyError(step, f"{self.peer(m.peer)}'s reveal is not signed by its key")
+            if m.chance_index != index or not self.chains[m.peer].check(index, m.link):
+                raise VerifyError(step, f"{self.peer(m.peer)}'s reveal is not the next link of its hash chain")
+            links.append(m.link)
+        self.chance_index = index
+        return game.outcome_from_bytes(step_seed(self.record.game_id, step, prev, links))
+
+    def _move(self, game: Game, step: int, signed: Sequence[ActionMsg | Reveal]) -> dict[str, Any]:
+        """A move: one action signed by the controller of its seat (any seat since protocol 3: out of turn)."""
+        if len(signed) != 1 or not isinstance(signed[0], ActionMsg):
+            raise VerifyError(step, "a move needs exactly one signed action")
+        m = signed[0]
+        seat = m.seat
+        if seat >= len(self.record.controllers) or m.action.get("player") != seat:
+            raise VerifyError(step, f"the signed action for seat {seat} is not a move of that seat")
+        if seat != game.current_player and self.version < 3:
+            raise VerifyError(step, f"the signed action is for seat {seat}, but seat {game.current_player} was to act")
+        ctrl = self.record.controllers[seat]
+        if not secure.verify(self.keys[ctrl], m.signature, m.signed_data):
+            raise VerifyError(step, f"the action is not signed by peer {ctrl}, which controls seat {seat}")
+        return m.action
+
+
 def verify_text(text: str) -> Verified:
     """Verify a saved game (the JSON text); returns what was checked, or raises VerifyError."""
     try:
@@ -200,67 +283,35 @@ def verify_text(text: str) -> Verified:
     net = data.get("network") if isinstance(data, dict) else None
     if net is not None and (not isinstance(net, dict) or net.get("format") != RECORD_FORMAT):
         raise VerifyError(0, "unsupported network record format")
-    record: StartRecord | None = None
+    checker: StepChecker | None = None
     version = PROTOCOL_VERSION
-    keys: list[Any] = []
     entries: list[Any] = []
-    chains: list[ChainVerifier] = []
     if net is not None:
         version = net.get("protocol", PROTOCOL_VERSION)
         if version not in READABLE_PROTOCOLS:
             raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
-        record, keys = _start(net, log)
+        record, _ = _start(net, log)
+        checker = StepChecker(record, version)
         steps = net.get("steps")
         entries = steps if isinstance(steps, list) else []
         if len(entries) != len(log.inputs):
             raise VerifyError(0, f"{len(log.inputs)} logged steps but {len(entries)} in the network record")
-        chains = [ChainVerifier(p.anchor, record.chain_length) for p in record.peers]
-    result = Verified(0, b"", net is not None, peers=len(keys))
+    result = Verified(0, b"", net is not None, peers=0 if checker is None else len(checker.keys))
     game = log.new_game()
-    chance_index = 0
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
-        prev = game.state_hash()
-        if record is not None:
+        if checker is not None:
             signed = _signed(entries[step - 1], step, version)
-            for message in signed:
-                if message.game_id != record.game_id or message.step != step or message.prev_hash != prev:
-                    raise VerifyError(step, "a signed message is bound to another game, step or state")
-            if game.is_chance_node:
-                chance_index += 1
-                if [m.peer if isinstance(m, Reveal) else -1 for m in signed] != list(range(len(keys))):
-                    raise VerifyError(step, "a chance step needs one reveal from every peer, in peer order")
-                links = []
-                for m in signed:
-                    assert isinstance(m, Reveal)
-                    who = f"peer {m.peer} ({record.peers[m.peer].name})"
-                    if not secure.verify(keys[m.peer], m.signature, m.signed_data):
-                        raise VerifyError(step, f"{who}'s reveal is not signed by its key")
-                    if m.chance_index != chance_index or not chains[m.peer].check(chance_index, m.link):
-                        raise VerifyError(step, f"{who}'s reveal is not the next link of its hash chain")
-                    links.append(m.link)
-                outcome = game.outcome_from_bytes(step_seed(record.game_id, step, prev, links))
-                if not _same_input(outcome, action):
-                    raise VerifyError(step, f"the reveals give {outcome}, but the log records {action}")
+            chance = game.is_chance_node
+            decided = checker.input_for(game, step, signed)
+            if not _same_input(decided, action):
+                what = f"the reveals give {decided}" if chance else f"the signed action {decided}"
+                raise VerifyError(step, f"{what}, but the log records {action}")
+            if chance:
                 result.chance_steps += 1
-                result.reveals += len(links)
+                result.reveals += len(signed)
             else:
-                if len(signed) != 1 or not isinstance(signed[0], ActionMsg):
-                    raise VerifyError(step, "a move needs exactly one signed action")
-                m = signed[0]
-                seat = m.seat
-                if seat >= len(record.controllers) or m.action.get("player") != seat:
-                    raise VerifyError(step, f"the signed action for seat {seat} is not a move of that seat")
-                if seat != game.current_player and version < 3:
-                    raise VerifyError(
-                        step, f"the signed action is for seat {seat}, but seat {game.current_player} was to act"
-                    )
-                ctrl = record.controllers[seat]
-                if not secure.verify(keys[ctrl], m.signature, m.signed_data):
-                    raise VerifyError(step, f"the action is not signed by peer {ctrl}, which controls seat {seat}")
-                if not _same_input(m.action, action):
-                    raise VerifyError(step, f"the signed action {m.action} is not the logged input {action}")
                 result.actions += 1
-                result.out_of_turn += seat != game.current_player
+                result.out_of_turn += isinstance(signed[0], ActionMsg) and signed[0].seat != game.current_player
         try:
             game.apply(action)
         except (ValueError, TypeError, KeyError) as e:

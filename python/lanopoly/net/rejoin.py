@@ -1,0 +1,444 @@
+"""Coming back into a running game after a drop or a crash: ``lanopoly rejoin SAVED_LOG``.
+
+A peer saving its game (``--save FILE``) also writes ``FILE.secret`` (readable by its owner only):
+the game PIN, its signing key, its hash-chain secret and where the host is. With both files a
+restarted peer
+
+1. rebuilds the game by replaying its own saved log, every step checked as ``lanopoly verify``
+   does (signatures against the start record's keys, reveals against the hash-chain anchors);
+2. dials every other peer (PIN handshake, then ``REJOIN`` proving it holds its start-record key on
+   this very channel) and receives ``SYNC``: the signed inputs of the steps it lacks, checked the
+   same way (nothing a peer sends is trusted), where that peer is, and the messages of ours it
+   holds for the steps not yet agreed;
+3. gives each peer what it missed from it, acks the current step with everyone and plays on.
+
+The others wait for a dropped peer up to their ``--rejoin-timeout`` (they show who and since when);
+its chain secret makes its reveals the same as before the crash, and a message it sent just
+before dropping comes back to it in ``held``, so it repeats exactly what it said.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lanopoly.log import GameLog
+from lanopoly.net import secure
+from lanopoly.net.chain import HashChain
+from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
+from lanopoly.net.lockstep import LockstepSession
+from lanopoly.net.mesh import Listener, Mesh, MeshError, dial, start_hash
+from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, StartRecord, Sync, parse
+from lanopoly.net.verify import StepChecker, VerifyError, decode_signed, saved_steps
+
+log = logging.getLogger(__name__)
+
+SECRET_FORMAT = 1
+
+
+def secret_path(save: Path) -> Path:
+    """Where the secrets of the game saved at ``save`` go: next to it, ``.secret`` appended."""
+    return save.with_name(save.name + ".secret")
+
+
+@dataclass(frozen=True)
+class PeerSecrets:
+    """What a peer needs to take its seat again, and must keep to itself: PIN, signing key, chain secret."""
+
+    game_id: bytes
+    me: int
+    pin: str
+    sign_key: bytes
+    chain_secret: bytes
+    chain_length: int
+    host_address: tuple[str, int]
+
+    @classmethod
+    def of(cls, mesh: Mesh) -> PeerSecrets:
+        return cls(
+            game_id=mesh.start.game_id,
+            me=mesh.me,
+            pin=mesh.pin,
+            sign_key=mesh.key.private_bytes_raw(),
+            chain_secret=mesh.chain.secret,
+            chain_length=mesh.chain.length,
+            host_address=mesh.host_address,
+        )
+
+    def save(self, path: Path) -> None:
+        """Write the file readable by its owner only (created with mode 0600, replaced atomically)."""
+        data = {
+            "format": SECRET_FORMAT,
+            "game_id": self.game_id.hex(),
+            "me": self.me,
+            "pin": self.pin,
+            "sign_key": base64.b64encode(self.sign_key).decode(),
+            "chain_secret": base64.b64encode(self.chain_secret).decode(),
+            "chain_length": self.chain_length,
+            "host_address": list(self.host_address),
+        }
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> PeerSecrets:
+        """Read a secrets file; ValueError (with the reason) when it is missing or not one."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != SECRET_FORMAT:
+                raise ValueError("unknown format")
+            host, port = data["host_address"]
+            return cls(
+                game_id=bytes.fromhex(data["game_id"]),
+                me=int(data["me"]),
+                pin=str(data["pin"]),
+                sign_key=base64.b64decode(data["sign_key"], validate=True),
+                chain_secret=base64.b64decode(data["chain_secret"], validate=True),
+                chain_length=int(data["chain_length"]),
+                host_address=(str(host), int(port)),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{path}: not a usable secrets file: {e}") from None
+
+
+@dataclass
+class SavedGame:
+    """A peer's saved game, parsed: the log, the start record and its signatures, the signed steps."""
+
+    log: GameLog
+    start: StartRecord
+    start_payload: bytes
+    start_sigs: dict[int, bytes]
+    steps: list[list[tuple[bytes, bytes]]]
+
+
+def load_saved(path: Path) -> SavedGame:
+    """Parse a saved networked game; ValueError when it is not one (a solo log has no network record)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        log_ = GameLog.from_json(text)
+        net = json.loads(text).get("network")
+        if not isinstance(net, dict):
+            raise ValueError("no network record: not a LAN game")
+        payload = base64.b64decode(net["start"], validate=True)
+        start = parse(unpack(payload))
+        if not isinstance(start, StartRecord):
+            raise ValueError("the start record is not a START message")
+        sigs = {int(p): base64.b64decode(s, validate=True) for p, s in net["start_sigs"].items()}
+        steps = saved_steps(net)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, FrameError, ProtocolError, VerifyError) as e:
+        raise ValueError(f"{path}: not a saved LAN game: {e}") from None
+    return SavedGame(log_, start, payload, sigs, steps)
+
+
+@dataclass
+class PeerState:
+    """What a peer told us in its SYNC: the signed steps we lacked, its last applied step, our messages it holds."""
+
+    steps: dict[int, list[tuple[bytes, bytes]]]
+    applied: int
+    held: list[Message]
+
+
+@dataclass
+class _Restart:
+    """A restarting peer's own side: its saved game, secrets, key and chain, checked against each other."""
+
+    save: Path
+    saved: SavedGame
+    secrets: PeerSecrets
+    key: Ed25519PrivateKey
+    chain: HashChain
+    interfaces: list[str] | None = None
+
+    @classmethod
+    def open(cls, save: Path, interfaces: list[str] | None) -> _Restart:
+        saved = load_saved(save)
+        if len(saved.steps) != len(saved.log.inputs):
+            raise ValueError(f"{save}: {len(saved.log.inputs)} logged steps but {len(saved.steps)} signed ones")
+        secrets = PeerSecrets.load(secret_path(save))
+        start, me = saved.start, secrets.me
+        key = Ed25519PrivateKey.from_private_bytes(secrets.sign_key)
+        chain = HashChain(secrets.chain_length, secrets.chain_secret)
+        if secrets.game_id != start.game_id or not 0 <= me < len(start.peers):
+            raise ValueError("the secrets file belongs to another game")
+        if start.peers[me].sign_key != secure.public_bytes(key) or start.peers[me].anchor != chain.anchor:
+            raise ValueError("the secrets file's key or chain is not this peer's in the start record")
+        return cls(save, saved, secrets, key, chain, interfaces)
+
+    @property
+    def start(self) -> StartRecord:
+        return self.saved.start
+
+    @property
+    def me(self) -> int:
+        return self.secrets.me
+
+    @property
+    def pin(self) -> bytes:
+        return secure.normalize_pin(self.secrets.pin)
+
+    def name(self, index: int) -> str:
+        return f"peer {index} ({self.start.peers[index].name})"
+
+    def address(self, index: int) -> tuple[str, int]:
+        """Where to dial peer ``index``: its start record entry, or for the host where we reached it."""
+        if index == 0 and not self.start.peers[0].host:
+            return self.secrets.host_address
+        return self.start.peers[index].host, self.start.peers[index].port
+
+    def rejoin_message(self, conn: FramedConnection) -> Rejoin:
+        """Our REJOIN on ``conn``: who we are (proved on this channel) and how many steps we saved."""
+        proof = self.key.sign(secure.rejoin_proof_data(conn.binding, self.start.game_id, self.me))
+        return Rejoin(self.start.game_id, self.me, self.start.peers[self.me].peer_id, proof, len(self.saved.steps))
+
+    def proves(self, conn: FramedConnection, message: Rejoin) -> bool:
+        """Whether ``message`` is a REJOIN of another peer of this game, proved with its key on ``conn``."""
+        start, i = self.start, message.index
+        if message.game_id != start.game_id or i == self.me or i >= len(start.peers):
+            return False
+        proof = secure.rejoin_proof_data(conn.binding, start.game_id, i)
+        key = secure.load_public(start.peers[i].sign_key)
+        return start.peers[i].peer_id == message.peer_id and secure.verify(key, message.proof, proof)
+
+    async def listen(self, handler: Any) -> Listener:
+        """Listen again on our port of the start record (elsewhere if it is taken: we dial the others anyway)."""
+
+        async def own_game_id() -> bytes:
+            return self.start.game_id
+
+        port = self.start.peers[self.me].port
+        listener = Listener(handler, self.interfaces, port, 5.0, self.pin, own_game_id)
+        try:
+            await listener.start()
+        except OSError as e:
+            log.warning("cannot listen on port %d again (%s); listening elsewhere", port, e)
+            listener = Listener(handler, self.interfaces, 0, 5.0, self.pin, own_game_id)
+            await listener.start()
+        return listener
+
+    async def dial(self, index: int, timeout: float) -> FramedConnection:
+        """Connect to peer ``index`` (PIN handshake), retrying until ``timeout``: it may be restarting too."""
+        host, port = self.address(index)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                conn, _ = await dial(host, port, self.interfaces, min(timeout, 5.0), self.pin, self.start.game_id)
+            except MeshError as e:
+                if time.monotonic() > deadline:
+                    raise MeshError(f"cannot reach {self.name(index)}: {e}") from None
+                await asyncio.sleep(0.5)
+                continue
+            conn.label = self.name(index)
+            return conn
+
+    def session(
+        self, links: dict[int, FramedConnection], listener: Listener, policies_for: Any, **options: Any
+    ) -> LockstepSession:
+        """A session on these links, with the game replayed up to our own saved step."""
+        mesh = Mesh(
+            self.me,
+            self.start,
+            start_hash(self.saved.start_payload),
+            links,
+            self.chain,
+            listener,
+            self.key,
+            self.saved.start_sigs,
+        )
+        mesh.start_payload, mesh.pin, mesh.host_address = (
+            self.saved.start_payload,
+            self.secrets.pin,
+            self.secrets.host_address,
+        )
+        session_cls = options.pop("session_cls", LockstepSession)
+        session: LockstepSession = session_cls(mesh, policies_for(mesh), log_path=self.save, **options)
+        return session
+
+
+async def _read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> PeerState:
+    """Read SYNC frames until the last one; MeshError on anything else."""
+    state = PeerState({}, 0, [])
+    while True:
+        _, raw = await conn.recv_within(timeout)
+        message = parse(raw)
+        if isinstance(message, Reject):
+            raise MeshError(f"{conn.label} refused: {message.reason}")
+        if not isinstance(message, Sync) or message.game_id != game_id:
+            raise MeshError(f"{conn.label} answered {type(message).__name__} instead of SYNC")
+        state.steps.update(dict(message.steps))
+        if message.last:
+            state.applied = message.applied
+            state.held = [parse(unpack(frame)) for frame in message.held]
+            return state
+
+
+async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedConnection, PeerState]:
+    """Dial one running peer, prove who we are, and read its SYNC; MeshError when it does not take us back."""
+    conn = await me.dial(index, timeout)
+    try:
+        await conn.send(me.rejoin_message(conn).to_wire())
+        conn.max_frame = MAX_FRAME
+        return conn, await _read_sync(conn, me.start.game_id, timeout)
+    except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
+        await conn.close()
+        raise MeshError(f"{me.name(index)} did not take us back: {e or type(e).__name__}") from None
+    except BaseException:
+        await conn.close()
+        raise
+
+
+async def rejoin(
+    save: Path,
+    policies_for: Any,
+    *,
+    interfaces: list[str] | None,
+    timeout: float = 30.0,
+    **session_options: Any,
+) -> LockstepSession:
+    """Take our seat again in the game saved at ``save`` while the others play on; returns the session to ``run``.
+
+    ``policies_for(mesh)`` gives the policies of our seats. Raises ValueError for unusable files,
+    MeshError when the others cannot be reached or do not take us back, VerifyError when the
+    steps (ours or theirs) do not verify.
+    """
+    me = _Restart.open(save, interfaces)
+
+    async def refuse(conn: FramedConnection, message: Message) -> bool:
+        return False
+
+    listener = await me.listen(refuse)
+    links: dict[int, FramedConnection] = {}
+    states: dict[int, PeerState] = {}
+    try:
+        others = [i for i in range(len(me.start.peers)) if i != me.me]
+        results = await asyncio.gather(*(_sync_from(me, i, timeout) for i in others), return_exceptions=True)
+        for i, result in zip(others, results, strict=True):
+            if isinstance(result, BaseException):
+                raise result
+            links[i], states[i] = result
+        session = me.session(links, listener, policies_for, **session_options)
+        _catch_up(session, me.saved, states)
+    except BaseException:
+        await asyncio.gather(*(link.close() for link in links.values()))
+        await listener.close()
+        raise
+    session.plan_resume({p: s.applied for p, s in states.items()}, {p: s.held for p, s in states.items()})
+    return session
+
+
+async def resume(
+    save: Path,
+    policies_for: Any,
+    *,
+    interfaces: list[str] | None,
+    timeout: float = 600.0,
+    **session_options: Any,
+) -> LockstepSession:
+    """Restart a stopped game with every peer: each runs this with its own saved game; returns the session to ``run``.
+
+    The mesh forms as at the start (peer j dials every peer i < j, after the PIN handshake both
+    send ``REJOIN``); then on every link both send the signed steps the other has not saved. Every
+    peer replays up to the longest saved history (every step checked) and the game goes on from
+    there. ``timeout`` bounds the wait for the others to start.
+    """
+    me = _Restart.open(save, interfaces)
+    game_id = me.start.game_id
+    links: dict[int, FramedConnection] = {}
+    states: dict[int, PeerState] = {}
+    everyone = asyncio.Event()
+    expected = len(me.start.peers) - 1
+
+    async def exchange(conn: FramedConnection, theirs: Rejoin) -> PeerState:
+        """Send the steps they lack (ours beyond their saved ones) while reading theirs."""
+        steps = list(enumerate(me.saved.steps, 1))[theirs.have_step :]
+        frames = [*Sync.chunks(game_id, steps), Sync(game_id, [], True, len(me.saved.steps), [])]
+
+        async def send() -> None:
+            for frame in frames:
+                await conn.send(frame.to_wire())
+
+        _, state = await asyncio.gather(send(), _read_sync(conn, game_id, timeout))
+        return state
+
+    def linked(index: int, conn: FramedConnection, state: PeerState) -> None:
+        links[index], states[index] = conn, state
+        if len(links) == expected:
+            everyone.set()
+
+    async def accept(conn: FramedConnection, message: Message) -> bool:
+        """Peers with a higher index dial us."""
+        if not isinstance(message, Rejoin) or message.index < me.me or message.index in links:
+            return False
+        if not me.proves(conn, message):
+            log.warning("dropping a REJOIN from %s that does not prove its key", conn.label)
+            return False
+        conn.max_frame = MAX_FRAME
+        conn.label = me.name(message.index)
+        try:
+            await conn.send(me.rejoin_message(conn).to_wire())
+            linked(message.index, conn, await exchange(conn, message))
+        except (ConnectionClosed, FrameError, ProtocolError, TimeoutError, MeshError) as e:
+            log.warning("%s could not resume with us: %s", conn.label, e)
+            return False
+        return True
+
+    async def call(index: int) -> None:
+        """We dial every peer with a lower index."""
+        conn = await me.dial(index, timeout)
+        try:
+            await conn.send(me.rejoin_message(conn).to_wire())
+            conn.max_frame = MAX_FRAME
+            _, raw = await conn.recv_within(timeout)
+            theirs = parse(raw)
+            if not isinstance(theirs, Rejoin) or theirs.index != index or not me.proves(conn, theirs):
+                raise MeshError(f"{me.name(index)} answered {type(theirs).__name__}, not its own REJOIN")
+            linked(index, conn, await exchange(conn, theirs))
+        except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
+            await conn.close()
+            raise MeshError(f"{me.name(index)} did not resume with us: {e or type(e).__name__}") from None
+
+    listener = await me.listen(accept)
+    try:
+        await asyncio.gather(*(call(i) for i in range(me.me)))
+        await asyncio.wait_for(everyone.wait(), timeout)
+        session = me.session(links, listener, policies_for, **session_options)
+        _catch_up(session, me.saved, states)
+    except BaseException:
+        await asyncio.gather(*(link.close() for link in links.values()))
+        await listener.close()
+        raise
+    top = session.game.step
+    session.plan_resume(dict.fromkeys(states, top), {})
+    return session
+
+
+def _catch_up(session: LockstepSession, saved: SavedGame, states: Mapping[int, PeerState]) -> None:
+    """Replay our saved steps, then the ones the others sent (every step checked); check our own hashes."""
+    checker = StepChecker(saved.start)
+    for step, pairs in enumerate(saved.steps, 1):
+        session.replay(step, decode_signed(pairs, step), checker)
+        if session.game.state_hash() != saved.log.hashes[step - 1]:
+            raise VerifyError(step, "replaying our own saved log gives another state hash")
+    top = max(s.applied for s in states.values())
+    step = session.game.step
+    while step < top:
+        step += 1
+        source = next((p for p, s in states.items() if step in s.steps), None)
+        if source is None:
+            raise VerifyError(step, "no peer sent this step")
+        session.replay(step, decode_signed(states[source].steps[step], step), checker)
+    log.warning("caught up to step %d (%d from our own log)", step, len(saved.steps))
