@@ -13,6 +13,8 @@ faulty one, for the fault tests only:
   the same one: the session checks its own interjections like anyone's);
 - ``equivocate:K``: from step K on, interject a legal out-of-turn action in its ack to peer 0 only
   (the others get an ack without it), every step it can, until the game freezes;
+- ``silent:K``: at its first chance step from step K on, reveal nothing (and send nothing more),
+  with its connections left open;
 - ``equivocate-action:K``: at its first in-turn move from step K on, send one legal action to peer
   0 and another legal action to the other peers, both signed.
 """
@@ -26,7 +28,7 @@ from typing import Any
 from lanopoly.net import cli
 from lanopoly.net.framing import pack
 from lanopoly.net.lockstep import LockstepSession
-from lanopoly.net.messages import Ack, ActionMsg, Message
+from lanopoly.net.messages import Ack, ActionMsg, Kind, Message
 from lanopoly.net.order import interjections_open
 
 
@@ -160,6 +162,18 @@ class ActionEquivocator(LockstepSession):
         await self.send_each({p: first if p == 0 else second for p in self.others})
 
 
+class Silent(LockstepSession):
+    """Stops revealing at its first chance step from step K on, but keeps its connections open."""
+
+    silent_at = 0
+
+    async def chance_input(self, step: int, prev: bytes) -> dict[str, Any]:
+        if step >= self.silent_at:  # wait for nothing, as long as it takes: only a FREEZE ends this
+            self.step_timeout = 3600.0
+            await self.collect(Kind.ACTION, step, self.others, "nothing")
+        return await super().chance_input(step, prev)
+
+
 def main() -> int:
     mode, _, at = os.environ.get("LANOPOLY_TEST_MISBEHAVE", "").partition(":")
     session_cls: type[LockstepSession] = LockstepSession
@@ -178,6 +192,9 @@ def main() -> int:
     elif mode == "equivocate":
         AckEquivocator.equivocate_at = int(at)
         session_cls = AckEquivocator
+    elif mode == "silent":
+        Silent.silent_at = int(at)
+        session_cls = Silent
     elif mode == "equivocate-action":
         ActionEquivocator.equivocate_at = int(at)
         session_cls = ActionEquivocator

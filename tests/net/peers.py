@@ -71,6 +71,8 @@ def run_game(
     crash: tuple[int, int] | None = None,
     crash_all: int | None = None,
     rejoin_timeout: float = 60.0,
+    restart: bool = True,
+    extra: list[str] | None = None,
 ) -> list[PeerRun]:
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
@@ -81,7 +83,8 @@ def run_game(
     (separate hosts; its address must be that namespace's). ``crash=(i, k)`` kills peer i (SIGKILL)
     once its saved log holds k steps and starts ``lanopoly rejoin`` in its place, on its address;
     ``crash_all=k`` kills every peer once the host's log holds k steps and restarts them all with
-    ``lanopoly resume``.
+    ``lanopoly resume``. ``restart=False`` leaves the crashed peer dead. ``extra`` options go to
+    every peer.
     """
     pins = pins or {}
     misbehave = misbehave or {}
@@ -89,7 +92,7 @@ def run_game(
     ready = workdir / "ready.json"
     lobby = timeout if lobby_timeout is None else lobby_timeout
     common = ["--step-timeout", "10", "--timeout", str(lobby), "--report-dir", str(workdir)]
-    common += ["--rejoin-timeout", str(rejoin_timeout)]
+    common += ["--rejoin-timeout", str(rejoin_timeout), *(extra or [])]
     table = f"test table {workdir.name}"
     host_args = ["host", "--name", "host", "--peers", str(len(addresses)), "--players", str(players)]
     host_args += ["--rounds", str(rounds), "--ready-file", str(ready), "--table", table]
@@ -123,6 +126,8 @@ def run_game(
             _wait_for_step(workdir / f"p{i}.log.json", at, procs[i], deadline)
             procs[i].kill()
             procs[i].wait(5)
+        if crash is not None and restart:
+            i = crash[0]
             args = ["rejoin", f"p{i}.log.json", "--result", f"p{i}.result.json", *common]
             procs[i] = _spawn(args, addresses[i], None, workdir, f"p{i}", namespaces[i] if namespaces else None)
         if crash_all is not None:

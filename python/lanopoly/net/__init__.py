@@ -13,9 +13,11 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``lockstep``: the step loop (actions, reveals, acks, out-of-turn interjections) and desync detection.
 - ``order``: which out-of-turn action takes a step (a fixed rule on data every peer holds).
 - ``evidence``: proof of equivocation (two messages one peer signed for the same slot).
+- ``membership``: which peers still play, and the votes that replace one by a bot.
+- ``rejoin``: taking a seat again after a drop (``lanopoly rejoin``), restarting a stopped game (``resume``).
 - ``verify``: offline verification of a saved networked game (``lanopoly verify``).
 - ``desync``: the desync report written when peers disagree.
-- ``cli``: ``lanopoly host``, ``lanopoly join`` and ``lanopoly list``.
+- ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
 PROTOCOL_VERSION = 3

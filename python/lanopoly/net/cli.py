@@ -64,6 +64,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=300.0,
         help="seconds to wait for a peer that dropped to come back (`lanopoly rejoin`) before the game stops",
     )
+    p.add_argument(
+        "--replace-after",
+        type=float,
+        default=None,
+        help="vote to give the seats of a peer that dropped (or stays silent) to a bot after this many seconds;"
+        " the change is made when all the other peers vote the same (3+ peers)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="print what happens in the game")
     p.add_argument("--log-level", default="WARNING", help="logging level on stderr (default WARNING)")
 
@@ -160,6 +167,7 @@ async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[Lockstep
         step_timeout=args.step_timeout,
         on_events=_printer(args.verbose),
         rejoin_timeout=args.rejoin_timeout,
+        replace_after=args.replace_after,
     )
     return await _run_session(args, session)
 
@@ -315,6 +323,7 @@ async def rejoin_main(args: argparse.Namespace, session_cls: type[LockstepSessio
             step_timeout=args.step_timeout,
             on_events=_printer(args.verbose),
             rejoin_timeout=args.rejoin_timeout,
+            replace_after=args.replace_after,
         )
     except (ValueError, MeshError, VerifyError) as e:
         print(f"could not rejoin: {e}", file=sys.stderr)

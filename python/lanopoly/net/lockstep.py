@@ -44,11 +44,26 @@ step and the one before (which carry the interjections). A peer holding two diff
 signed by the same peer for the same slot (``evidence``) blames that peer, with the two signed
 messages as proof in the freeze and the desync report.
 
-Any disagreement freezes the session at that step: proven equivocators are blamed; otherwise the
-peers whose hashes differ from the majority (or, with no majority, from this peer) are named, a
-``FREEZE`` is broadcast and a desync report is written. A peer that disconnects, sends a malformed
-message, an illegal input or a bad reveal, or stays silent past the step deadline, also freezes the
-session and is named. The game log is saved continuously (atomically, off the event loop) so a
+When three or more peers disagree only on the state and a strict majority agrees, that majority
+plays on: it names the peers that diverged, writes a desync report and votes them out (see
+"Replacing peers" below). Any other disagreement freezes the session at that step: proven
+equivocators are blamed; otherwise the peers whose hashes differ from the majority (or, with no
+majority, from this peer) are named, a ``FREEZE`` is broadcast and a desync report is written. A
+peer that sends a malformed message, an illegal input or a bad reveal, or stays silent past the
+step deadline, also freezes the session and is named.
+
+**Drops and rejoins.** A peer whose connection closes is waited for up to ``rejoin_timeout``
+seconds (0: freeze at once); the others relay its last signed messages to each other so that all
+hold the same. It comes back with ``lanopoly rejoin`` (``net/rejoin.py``): ``REJOIN`` on a new
+link, answered with ``SYNC`` (the signed steps it missed, where we are, its own messages we hold),
+after which it repeats what it missed saying and the step loop goes on (``resume``).
+
+**Replacing peers.** ``vote_replace`` (or ``replace_after``: automatically, for a peer away or
+silent that long) signs a ``VOTE`` for the step to come; when every present peer not named voted
+the same, every peer makes the same change (``net/membership.py``): the named peers stop counting
+and a bot on the lowest present peer plays their seats. The votes go into the saved record.
+
+The game log is saved continuously (atomically, off the event loop) so a
 game can be replayed offline; with it goes a network record (the start record, every peer's
 signature of it, the signed action or reveals that decided each step), so that ``lanopoly verify``
 can check authorship and fairness offline too.
@@ -63,19 +78,20 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from lanopoly._core import Game, IllegalAction, Rules
-from lanopoly.bots import Action, Policy
+from lanopoly.bots import Action, Policy, SimpleBot
 from lanopoly.log import GameLog
 from lanopoly.net import secure
 from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
 from lanopoly.net.evidence import Proof, find_proofs
-from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack
+from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack, unpack
+from lanopoly.net.membership import Change, Membership, target_mask, targets
 from lanopoly.net.mesh import Mesh
 from lanopoly.net.messages import (
     MAX_HELD,
@@ -88,9 +104,11 @@ from lanopoly.net.messages import (
     Message,
     ProtocolError,
     Rejoin,
+    Relay,
     Reveal,
     Signed,
     Sync,
+    Vote,
     parse,
 )
 from lanopoly.net.order import interjection_order, interjections_open
@@ -218,20 +236,22 @@ class LockstepSession:
         max_steps: int = 200_000,
         on_events: EventsCallback | None = None,
         rejoin_timeout: float = 0.0,
+        replace_after: float | None = None,
+        bot_factory: Callable[[], Policy] = SimpleBot,
     ) -> None:
         self.mesh = mesh
         start = mesh.start
         self.me = mesh.me
         self.game_id = start.game_id
-        self.controllers = start.controllers
+        self.membership = Membership(len(start.peers), start.controllers)
         self.peer_names = [p.name for p in start.peers]
-        self.others = sorted(mesh.links)
         mine = {seat for seat, ctrl in enumerate(start.controllers) if ctrl == mesh.me}
         if set(policies) != mine:
             raise ValueError(f"policies for seats {sorted(policies)} but this peer controls {sorted(mine)}")
         self.policies = dict(policies)
         self.game = Game(list(start.names), board=start.board, rules=Rules(**start.rules), seed=0)
         self.log = GameLog.start(self.game)
+        self._initial_hash = self.game.state_hash()
         self.log_path = log_path
         self.report_dir = report_dir
         self.step_timeout = step_timeout
@@ -239,8 +259,14 @@ class LockstepSession:
         self.max_steps = max_steps
         self.on_events = on_events
         self.rejoin_timeout = rejoin_timeout
+        self.replace_after = replace_after
+        self.bot_factory = bot_factory
         self.faults: list[Fault] = []
         self._verifiers = {p: ChainVerifier(start.peers[p].anchor, start.chain_length) for p in self.others}
+        self._votes: dict[int, Vote] = {}
+        """The latest vote of each peer (this one's too)."""
+        self._intent: set[int] = set()
+        """The peers this peer wants replaced (it votes for them at every step until it is done)."""
         self._keys = [secure.load_public(p.sign_key) for p in start.peers]
         self._chance_index = 0
         self._step = 1
@@ -276,6 +302,16 @@ class LockstepSession:
 
     # ----------------------------------------------------------------------------- helpers
 
+    @property
+    def controllers(self) -> list[int]:
+        """The peer playing each seat (it changes when a peer is replaced)."""
+        return self.membership.controllers
+
+    @property
+    def others(self) -> list[int]:
+        """The other peers still playing."""
+        return self.membership.others(self.me)
+
     def peer_label(self, peer: int) -> str:
         return f"peer {peer} ({self.peer_names[peer]})"
 
@@ -298,7 +334,9 @@ class LockstepSession:
                 continue
             try:
                 self.mesh.links[peer].send_payload_nowait(payload)
-            except (ConnectionClosed, FrameError) as e:
+            except ConnectionClosed as e:
+                self.disconnected(peer, f"disconnected ({e})")
+            except FrameError as e:
                 self._lost.setdefault(peer, str(e))
         for peer in payloads:
             link = self.mesh.links[peer]
@@ -307,7 +345,18 @@ class LockstepSession:
             try:
                 await link.writer.drain()
             except (ConnectionError, OSError) as e:
-                self._lost.setdefault(peer, f"connection broke: {e}")
+                self.disconnected(peer, f"disconnected (connection broke: {e})")
+
+    def disconnected(self, peer: int, reason: str) -> None:
+        """``peer``'s connection is gone: wait for it to rejoin (if allowed), passing on what it last said."""
+        if peer in self._byes or not self.membership.is_active(peer):
+            return
+        self._lost.setdefault(peer, reason)
+        if self.rejoin_timeout > 0 and peer not in self._dropped:
+            self._dropped[peer] = time.monotonic()
+            log.warning("%s dropped; waiting up to %g s for it to rejoin", self.peer_label(peer), self.rejoin_timeout)
+            self.relay_from(peer)
+        self._wake.set()
 
     # ----------------------------------------------------------------------------- receiving
 
@@ -318,17 +367,9 @@ class LockstepSession:
                 _, raw = await link.recv_raw()
                 message = parse(raw)
             except ConnectionClosed as e:
-                if self.mesh.links.get(peer) is not link:
-                    return  # an old link of a peer that has rejoined since
-                if peer not in self._byes:
-                    self._lost.setdefault(peer, f"disconnected ({e})")
-                    if self.rejoin_timeout > 0 and peer not in self._dropped:
-                        self._dropped[peer] = time.monotonic()
-                        log.warning(
-                            "%s dropped; waiting up to %g s for it to rejoin",
-                            self.peer_label(peer),
-                            self.rejoin_timeout,
-                        )
+                if self.mesh.links.get(peer) is not link or not self.membership.is_active(peer):
+                    return  # an old link of a peer that has rejoined since, or of one replaced
+                self.disconnected(peer, f"disconnected ({e})")
                 self._wake.set()
                 return
             except (FrameError, ProtocolError) as e:
@@ -341,11 +382,26 @@ class LockstepSession:
 
     def dispatch(self, peer: int, message: Message) -> None:
         """File a received message for the step loop, or reject it (logged as a fault)."""
-        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye | Evidence):
+        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye | Evidence | Vote | Relay):
             self.fault(peer, "unexpected", f"unexpected {type(message).__name__} during the game")
             return
         if message.game_id != self.game_id:
             self.fault(peer, "wrong_game", f"{type(message).__name__} for another game")
+            return
+        if not self.membership.is_active(peer):
+            log.debug("ignoring a %s from %s, replaced", type(message).__name__, self.peer_label(peer))
+            return
+        if isinstance(message, Vote):
+            self.take_vote(peer, message)
+            return
+        if isinstance(message, Relay):
+            self.take_relay(peer, message)
+            return
+        if isinstance(message, ActionMsg | Reveal | Ack) and self.voted_out(peer, message.step):
+            log.debug("ignoring %s's message for step %d: we vote it out", self.peer_label(peer), message.step)
+            return
+        if isinstance(message, Freeze) and peer in self._intent:
+            log.warning("%s froze (%s); we are replacing it", self.peer_label(peer), message.reason)
             return
         if isinstance(message, Freeze):
             if self._remote_freeze is None:
@@ -447,6 +503,7 @@ class LockstepSession:
         deadline = time.monotonic() + self.step_timeout
         while True:
             self._wake.clear()
+            peers = [p for p in peers if self.membership.is_active(p)]
             box = self._inbox.get((kind, step), {})
             if all(p in box for p in peers):
                 return {p: box[p] for p in peers}
@@ -549,7 +606,8 @@ class LockstepSession:
         those that fail are faults of their senders. Only shared data is used, so every peer picks
         the same one.
         """
-        carried = {p: a.interjection for p, a in self._acks.get(step - 1, {}).items() if a.interjection is not None}
+        acks = self._acks.get(step - 1, {}).items()
+        carried = {p: a.interjection for p, a in acks if a.interjection is not None and not self.voted_out(p, step)}
         if not carried:
             return None
         if self.game.is_chance_node or not interjections_open(self._run, len(self.peer_names)):
@@ -599,14 +657,31 @@ class LockstepSession:
             reasons = "; ".join(f"{self.peer_label(p)} {self._lost[p]}" for p in gone)
             raise Frozen(FreezeInfo(step, f"waiting for {what}: {reasons}", tuple(gone)))
         away = [p for p in missing if p in self._dropped]
+        if self.replace_after is not None and len(self.others) >= 2:
+            due = [p for p in away if p not in self._intent and now >= self._dropped[p] + self.replace_after]
+            for p in due:
+                self.vote_replace(p)
+            if due:
+                return 0.001  # the vote may have made the change already: look again
         expired = [p for p in away if now >= self._dropped[p] + self.rejoin_timeout]
         if expired:
             names = ", ".join(self.peer_label(p) for p in expired)
             reason = f"waiting for {what}: {names} dropped and did not come back within {self.rejoin_timeout:g} s"
             raise Frozen(FreezeInfo(step, reason, tuple(expired)))
         if self._dropped:  # the others may be waiting for the dropped peer too: no step deadline meanwhile
-            return min(since + self.rejoin_timeout - now for since in self._dropped.values())
+            waits = [since + self.rejoin_timeout - now for since in self._dropped.values()]
+            if self.replace_after is not None:
+                waits += [
+                    since + self.replace_after - now for p, since in self._dropped.items() if p not in self._intent
+                ]
+            return max(min(waits), 0.001)
         until = max(deadline, self._last_rejoin + self.step_timeout)
+        silent = [p for p in missing if p not in self._intent]
+        if now >= until and silent and self.replace_after is not None and len(self.others) >= 2:
+            for p in silent:  # silent past the deadline: vote it out, and wait one more deadline for the others
+                self.vote_replace(p)
+            self._last_rejoin = now
+            return self.step_timeout
         if now >= until:
             names = ", ".join(self.peer_label(p) for p in missing)
             raise Frozen(FreezeInfo(step, f"no {what} from {names} within {self.step_timeout:g} s", tuple(missing)))
@@ -664,20 +739,32 @@ class LockstepSession:
         """
         seat = self.game.current_player
         assert seat is not None and seat >= 0
-        ctrl = self.controllers[seat]
-        if ctrl == self.me:
-            held = self._held_own.pop((Kind.ACTION, step), None)
-            if isinstance(held, ActionMsg) and held.seat == seat and held.prev_hash == prev:
-                signed = held  # said before this peer dropped: say the same again
-                action = held.action
-            else:
-                action = self.choose(seat)
-                self.check_move(step, self.me, action, "this peer's policy chose")
-                signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
-            self._step_signed = [signed]
-            self._applied[step] = signed
-            await self.send_action(signed)
-            return action, ctrl
+        while True:
+            ctrl = self.controllers[seat]
+            if ctrl == self.me:
+                return await self.own_move(step, prev, seat), ctrl
+            message = await self.their_move(step, prev, seat, ctrl)
+            if message is not None:
+                return message.action, ctrl
+            # Its peer was replaced while we waited: the seat's new controller plays it.
+
+    async def own_move(self, step: int, prev: bytes, seat: int) -> dict[str, Any]:
+        """Choose, sign and send the move of a seat this peer plays."""
+        held = self._held_own.pop((Kind.ACTION, step), None)
+        if isinstance(held, ActionMsg) and held.seat == seat and held.prev_hash == prev:
+            signed = held  # said before this peer dropped: say the same again
+            action = held.action
+        else:
+            action = self.choose(seat)
+            self.check_move(step, self.me, action, "this peer's policy chose")
+            signed = ActionMsg.signed(self.mesh.key, self.game_id, step, prev, seat, action)
+        self._step_signed = [signed]
+        self._applied[step] = signed
+        await self.send_action(signed)
+        return action
+
+    async def their_move(self, step: int, prev: bytes, seat: int, ctrl: int) -> ActionMsg | None:
+        """Wait for the move of ``seat`` from its controller ``ctrl``; None if ``ctrl`` is replaced meanwhile."""
 
         def acked_without_input() -> str | None:
             if ctrl in self._inbox.get((Kind.ACK, step), {}):
@@ -686,6 +773,8 @@ class LockstepSession:
 
         what = f"the action of seat {seat} ({self.game.names[seat]})"
         got = await self.collect(Kind.ACTION, step, [ctrl], what, acked_without_input)
+        if ctrl not in got:
+            return None
         message = got[ctrl]
         assert isinstance(message, ActionMsg)
         if message.prev_hash != prev:
@@ -697,7 +786,7 @@ class LockstepSession:
         self._step_signed = [message]
         self._applied[step] = message
         self.check_move(step, ctrl, message.action, "sent")
-        return message.action, ctrl
+        return message
 
     def check_move(self, step: int, peer: int, action: Action, verb: str) -> None:
         """Fault and freeze (naming ``peer``) unless the engine accepts ``action`` now; nothing is applied."""
@@ -711,6 +800,8 @@ class LockstepSession:
     async def play_step(self) -> None:
         step = self.game.step + 1
         self._step = step
+        self.cast_vote()  # a vote not yet carried is repeated for this step
+        self.maybe_change()
         prev = self.game.state_hash()
         self._step_signed = []
         try:
@@ -788,6 +879,10 @@ class LockstepSession:
             return
         counts = Counter(hashes.values())
         top, n = counts.most_common(1)[0]
+        same_inputs = len({a for a, _ in hashes.values()}) == 1  # else the evidence round finds the equivocator
+        if 2 * n > len(hashes) and top == mine and len(hashes) >= 3 and same_inputs:
+            self.outvote([p for p, h in sorted(hashes.items()) if h != top], step, hashes)
+            return
         if 2 * n > len(hashes):
             blamed = tuple(p for p, h in sorted(hashes.items()) if h != top)
             basis = "the majority"
@@ -800,6 +895,22 @@ class LockstepSession:
         reason = f"desync at step {step}: {what} hashes differ; {names} diverged from {basis}"
         info = FreezeInfo(step, reason, blamed, dict(hashes))
         raise Diverged(info) if inputs_differ else Frozen(info)
+
+    def outvote(self, diverged: list[int], step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
+        """This peer is in a strict majority of three or more that agrees at ``step``: the game goes on without
+        the peers that diverged (they freeze on their side); the majority votes them out, a report is written."""
+        names = ", ".join(self.peer_label(p) for p in diverged)
+        what = "action" if len({a for a, _ in hashes.values()}) > 1 else "state"
+        reason = f"desync at step {step}: {what} hashes differ; {names} diverged from the majority, which plays on"
+        for peer in diverged:
+            self.fault(peer, "diverged", f"announced another state at step {step}; replaced by a bot")
+            if self._remote_freeze is not None and self._remote_freeze[0] == peer:
+                self._remote_freeze = None
+        info = FreezeInfo(step, reason, tuple(diverged), dict(hashes))
+        if self.report_dir is not None:
+            asyncio.get_running_loop().create_task(self.report_writer(info))
+        self._intent.update(diverged)
+        self.cast_vote()
 
     # ----------------------------------------------------------------------------- evidence
 
@@ -871,6 +982,9 @@ class LockstepSession:
         if self._remote_freeze is not None or self.game.is_over:
             log.warning("%s wants to rejoin, but the session is over or frozen", self.peer_label(peer))
             return False
+        if not self.membership.is_active(peer):
+            log.warning("%s wants to rejoin, but it was replaced by a bot", self.peer_label(peer))
+            return False
         conn.max_frame = MAX_FRAME
         conn.label = self.peer_label(peer)
         try:
@@ -937,6 +1051,16 @@ class LockstepSession:
         self._chance_index = checker.chance_index
         self._verifiers = {p: checker.chains[p] for p in self.others}
         self._step = step
+
+    def replay_change(self, step: int, votes: list[Vote], checker: StepChecker) -> None:
+        """Make a saved change of membership again before replaying ``step`` (checked like ``verify``)."""
+        change = checker.change(self.game, step, votes)
+        self.membership.apply(change)
+        self.net_record.record_change(change)
+        if change.controller == self.me:
+            for seat, ctrl in enumerate(self.controllers):
+                if ctrl == self.me and seat not in self.policies:
+                    self.policies[seat] = self.bot_factory()
 
     def plan_resume(self, applied: Mapping[int, int], held: Mapping[int, list[Message]]) -> None:
         """After ``replay``: remember where every peer is and what of ours it holds; ``run`` then resumes.
@@ -1013,6 +1137,163 @@ class LockstepSession:
             del self._inbox[key]
         self._resuming = False
         log.warning("rejoined the game at step %d", top)
+
+    # ----------------------------------------------------------------------------- replacing peers
+
+    def vote_replace(self, peer: int) -> None:
+        """Vote to have ``peer`` played by a bot from the next step on (the others must all agree).
+
+        The vote is repeated, for the step then to come, until the change is made or the peer is
+        back (a rejoin cancels it). ValueError if ``peer`` is not another peer still playing.
+        """
+        if peer == self.me or not self.membership.is_active(peer):
+            raise ValueError(f"peer {peer} is not another peer still playing")
+        if len(self.others) < 2:
+            raise ValueError("with two peers there is nobody to agree with: the game stops and can be resumed")
+        self._intent.add(peer)
+        self.cast_vote()
+
+    def cast_vote(self) -> None:
+        """Sign and send this peer's vote for the step to come, if it wants a change and has not yet voted so."""
+        self._intent &= set(self.others)
+        if not self._intent:
+            return
+        step, prev = self.game.step + 1, self.game.state_hash()
+        mask = target_mask(sorted(self._intent))
+        current = self._votes.get(self.me)
+        if current is not None and (current.step, current.prev_hash, current.target) == (step, prev, mask):
+            return
+        vote = Vote.signed(self.mesh.key, self.game_id, step, prev, self.me, mask, "bot")
+        self._votes[self.me] = vote
+        names = ", ".join(self.peer_label(p) for p in sorted(self._intent))
+        log.warning("voting to replace %s by a bot from step %d", names, step)
+        payload = pack(vote.to_wire())
+        for peer in self.others:
+            if peer not in self._intent and peer not in self._lost:
+                with contextlib.suppress(ConnectionClosed, FrameError):
+                    self.mesh.links[peer].send_payload_nowait(payload)
+        self.maybe_change()
+
+    def voted_out(self, peer: int, step: int) -> bool:
+        """Whether this peer votes ``peer`` out from ``step`` or before: then nothing of it counts from there on.
+
+        That keeps a peer that votes from taking a step the others would take differently once the
+        change is made; it waits for the change (or the deadline).
+        """
+        mine = self._votes.get(self.me)
+        return mine is not None and peer in self._intent and step >= mine.step
+
+    def take_vote(self, peer: int, vote: Vote) -> None:
+        """File a vote received from ``peer``: it must be its own, signed by it, for peers still playing."""
+        if vote.voter != peer or not secure.verify(self._keys[peer], vote.signature, vote.signed_data):
+            self.fault(peer, "forged_vote", "sent a vote that is not its own signed vote")
+            return
+        named = targets(vote)
+        if peer in named or not all(self.membership.is_active(p) for p in named):
+            self.fault(peer, "bad_vote", f"voted to replace {list(named)}, not other peers still playing")
+            return
+        self._votes[peer] = vote
+        log.warning("%s votes to replace %s from step %d", self.peer_label(peer), list(named), vote.step)
+        self.maybe_change()
+
+    def maybe_change(self) -> None:
+        """Make the change the votes agree on for the step to come (or the one just applied), if they do.
+
+        A change from step s may find this peer past s already (acking it): s was then decided
+        without the peers replaced (we ignore them from s on), so the state is the same either
+        way; only whom we wait for changes.
+        """
+        change = self.membership.decide(self._votes, self.game.step + 1, self.game.state_hash())
+        if change is None and self.game.step >= 1:
+            before = self.log.hashes[-2] if self.game.step >= 2 else self._initial_hash
+            change = self.membership.decide(self._votes, self.game.step, before)
+        if change is not None:
+            self.make_change(change)
+
+    def make_change(self, change: Change) -> None:
+        """Replace the peers of ``change`` (the same on every peer): bots take their seats, their links close."""
+        seats = self.membership.apply(change)
+        self.net_record.record_change(change)
+        if change.controller == self.me:
+            for seat in seats:
+                self.policies[seat] = self.bot_factory()
+        voters = ", ".join(self.peer_label(v.voter) for v in change.votes)
+        notice = pack(
+            Freeze(
+                self.game_id, change.step, f"replaced by a bot from step {change.step} on the votes of {voters}"
+            ).to_wire()
+        )
+        for peer in change.removed:
+            self._intent.discard(peer)
+            self._dropped.pop(peer, None)
+            link = self.mesh.links.get(peer)
+            if link is not None:
+                if peer not in self._lost:
+                    with contextlib.suppress(ConnectionClosed, FrameError):
+                        link.send_payload_nowait(notice)  # so that it stops, knowing why
+                asyncio.get_running_loop().create_task(self._close_later(link))
+            self._lost.pop(peer, None)
+        self._votes = {p: v for p, v in self._votes.items() if p in self.membership.active}
+        if self._remote_freeze is not None and self._remote_freeze[0] in change.removed:
+            self._remote_freeze = None
+        names = ", ".join(self.peer_label(p) for p in change.removed)
+        seat_names = ", ".join(self.game.names[s] for s in seats)
+        log.warning(
+            "from step %d %s replaced: %s played by a bot on %s",
+            change.step,
+            names,
+            seat_names,
+            self.peer_label(change.controller),
+        )
+        self._wake.set()
+
+    @staticmethod
+    async def _close_later(link: FramedConnection) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(link.writer.drain(), 1)
+        await link.close()
+
+    def relay_from(self, peer: int) -> None:
+        """``peer`` dropped: pass on to the others its signed messages we hold for the steps not agreed."""
+        held: list[Message] = [acks[peer] for s, acks in sorted(self._acks.items()) if s >= self.game.step]
+        held = [m for m in held if isinstance(m, Ack) and m.peer == peer]
+        held += [m for (_, step), box in sorted(self._inbox.items()) for p, m in box.items() if p == peer]
+        held += [
+            m for s, m in sorted(self._applied.items()) if s > self.game.step - 1 and self.controllers[m.seat] == peer
+        ]
+        if not held or len(self.others) < 2:
+            return
+        relay = Relay(self.game_id, peer, [pack(m.to_wire()) for m in held[:MAX_HELD]])
+        payload = pack(relay.to_wire())
+        for other in self.others:
+            if other != peer and other not in self._lost:
+                with contextlib.suppress(ConnectionClosed, FrameError):
+                    self.mesh.links[other].send_payload_nowait(payload)
+
+    def take_relay(self, link: int, relay: Relay) -> None:
+        """Messages of a dropped peer passed on by ``link``: each must be signed by that peer; filed as its own."""
+        peer = relay.peer
+        if peer in (link, self.me) or not self.membership.is_active(peer):
+            return
+        for frame in relay.frames:
+            try:
+                message = parse(unpack(frame))
+            except (FrameError, ProtocolError) as e:
+                self.fault(link, "malformed", f"relayed a malformed message: {e}")
+                continue
+            if not isinstance(message, Ack | ActionMsg | Reveal) or not self.signed_by_owner(peer, message):
+                self.fault(link, "bad_relay", f"relayed a message not signed by {self.peer_label(peer)}")
+                continue
+            if message.step >= self._step:
+                self.dispatch(peer, message)
+
+    def signed_by_owner(self, peer: int, message: Ack | ActionMsg | Reveal) -> bool:
+        """Whether ``message`` is ``peer``'s (its ack, its reveal, an action of a seat it plays), signed by it."""
+        if isinstance(message, Ack | Reveal):
+            owner = message.peer
+        else:
+            owner = self.controllers[message.seat] if message.seat < len(self.controllers) else -1
+        return owner == peer and secure.verify(self._keys[peer], message.signature, message.signed_data)
 
     # ----------------------------------------------------------------------------- saving
 
@@ -1116,6 +1397,11 @@ class LockstepSession:
         """Write the desync report (if a report directory is set); returns its path."""
         if self.report_dir is None:
             return None
+        return await self.report_writer(freeze)
+
+    def report_writer(self, freeze: FreezeInfo) -> Coroutine[Any, Any, Path]:
+        """Build the desync report of the state now; the coroutine returned writes it (off the event loop)."""
+        assert self.report_dir is not None
         report = build_report(
             game_id=self.game_id,
             me=self.me,
@@ -1130,6 +1416,11 @@ class LockstepSession:
         )
         report["faults"] = [f.__dict__ for f in self.faults]
         path = report_path(self.report_dir, self.game_id, self.me, freeze.step)
-        await asyncio.to_thread(write_atomic, path, json.dumps(report, indent=1, ensure_ascii=False))
-        log.error("desync report written to %s", path)
-        return path
+        text = json.dumps(report, indent=1, ensure_ascii=False)
+
+        async def write() -> Path:
+            await asyncio.to_thread(write_atomic, path, text)
+            log.error("desync report written to %s", path)
+            return path
+
+        return write()

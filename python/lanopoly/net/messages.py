@@ -52,6 +52,9 @@ MAX_HELD = 8
 ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
 REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
 ACK_SIG_TAG = b"lanopoly/sig/ack/v1\x00"
+VOTE_SIG_TAG = b"lanopoly/sig/vote/v1\x00"
+VOTE_CHOICES = ("bot",)
+"""What the others may vote to do with an absent peer: ``bot``, its seats played by a bot from then on."""
 
 
 class ProtocolError(Exception):
@@ -78,6 +81,8 @@ class Kind(IntEnum):
     EVIDENCE = 15
     REJOIN = 20
     SYNC = 21
+    VOTE = 22
+    RELAY = 23
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -432,6 +437,55 @@ class AuthConfirm:
 
 
 @dataclass(frozen=True)
+class Vote:
+    """A peer -> the other present peers: replace the peers of ``target`` (a bit set) from ``step`` on, signed.
+
+    Bound to the game, the step the change takes effect at and the state before it, so a vote
+    counts only where it was meant. When every present peer but the target has voted the same
+    (step, target, choice), the change is made on every peer alike (see ``membership``).
+    """
+
+    game_id: bytes
+    step: int
+    prev_hash: bytes
+    voter: int
+    target: int
+    choice: str
+    body: bytes
+    signature: bytes
+
+    @classmethod
+    def signed(
+        cls, key: Ed25519PrivateKey, game_id: bytes, step: int, prev_hash: bytes, voter: int, target: int, choice: str
+    ) -> Vote:
+        body = pack([Kind.VOTE, PROTOCOL_VERSION, game_id, step, prev_hash, voter, target, choice])
+        return cls(game_id, step, prev_hash, voter, target, choice, body, key.sign(VOTE_SIG_TAG + body))
+
+    @property
+    def signed_data(self) -> bytes:
+        return VOTE_SIG_TAG + self.body
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.VOTE, PROTOCOL_VERSION, self.body, self.signature]
+
+
+@dataclass(frozen=True)
+class Relay:
+    """A peer -> the others when ``peer`` dropped: the signed messages of ``peer`` it holds for steps not agreed.
+
+    Its last messages may have reached only some peers before it dropped; relayed (each still
+    signed by ``peer``), every present peer ends up with the same ones.
+    """
+
+    game_id: bytes
+    peer: int
+    frames: list[bytes]
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.RELAY, PROTOCOL_VERSION, self.game_id, self.peer, self.frames]
+
+
+@dataclass(frozen=True)
 class Rejoin:
     """A peer that dropped -> every other peer, first message on a new link: "I am peer ``index`` again".
 
@@ -507,6 +561,8 @@ Message = (
     | Evidence
     | Rejoin
     | Sync
+    | Vote
+    | Relay
 )
 
 _FIELDS = {
@@ -527,9 +583,11 @@ _FIELDS = {
     Kind.EVIDENCE: 3,
     Kind.REJOIN: 5,
     Kind.SYNC: 5,
+    Kind.VOTE: 2,
+    Kind.RELAY: 3,
 }
-_BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6}
-_MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY}
+_BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6, Kind.VOTE: 6}
+_MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY, Kind.VOTE: 512}
 
 
 def _game_id(value: Any, allow_empty: bool = False) -> bytes:
@@ -739,6 +797,28 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         )
     if kind is Kind.SYNC:
         return _sync(f)
+    if kind is Kind.VOTE:
+        b, body, signature = _signed_body(Kind.VOTE, f, version)
+        choice = _str(b[5], "choice", 16)
+        if choice not in VOTE_CHOICES:
+            raise ProtocolError(f"vote: unknown choice {choice!r}")
+        return Vote(
+            _game_id(b[0]),
+            _int(b[1], "step", 1),
+            _bin(b[2], "prev hash", HASH_LEN),
+            _int(b[3], "voter", 0, MAX_PEERS - 1),
+            _int(b[4], "targets", 1, 2**MAX_PEERS - 1),
+            choice,
+            body,
+            signature,
+        )
+    if kind is Kind.RELAY:
+        frames = []
+        for item in _list(f[2], "relayed messages", MAX_HELD):
+            if type(item) is not bytes or not 0 < len(item) <= MAX_ACK_BODY + 256:
+                raise ProtocolError("relayed message: expected bytes")
+            frames.append(item)
+        return Relay(_game_id(f[0]), _int(f[1], "peer", 0, MAX_PEERS - 1), frames)
     if kind is Kind.FREEZE:
         return Freeze(_game_id(f[0]), _int(f[1], "step", 0), _str(f[2], "reason", MAX_REASON, allow_empty=True))
     return Bye(_game_id(f[0]), _int(f[1], "step", 0), _bin(f[2], "state hash", HASH_LEN))

@@ -38,8 +38,8 @@ from lanopoly.net.chain import HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.mesh import Listener, Mesh, MeshError, dial, start_hash
-from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, StartRecord, Sync, parse
-from lanopoly.net.verify import StepChecker, VerifyError, decode_signed, saved_steps
+from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, StartRecord, Sync, Vote, parse
+from lanopoly.net.verify import StepChecker, VerifyError, decode_signed, saved_changes, saved_steps
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,12 @@ class SavedGame:
     start_payload: bytes
     start_sigs: dict[int, bytes]
     steps: list[list[tuple[bytes, bytes]]]
+    changes: dict[int, tuple[list[Vote], tuple[int, ...]]]
+
+    @property
+    def replaced(self) -> set[int]:
+        """The peers replaced by a bot in this game (they take no part any more)."""
+        return {p for _, removed in self.changes.values() for p in removed}
 
 
 def load_saved(path: Path) -> SavedGame:
@@ -139,9 +145,10 @@ def load_saved(path: Path) -> SavedGame:
             raise ValueError("the start record is not a START message")
         sigs = {int(p): base64.b64decode(s, validate=True) for p, s in net["start_sigs"].items()}
         steps = saved_steps(net)
+        changes = saved_changes(net)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, FrameError, ProtocolError, VerifyError) as e:
         raise ValueError(f"{path}: not a saved LAN game: {e}") from None
-    return SavedGame(log_, start, payload, sigs, steps)
+    return SavedGame(log_, start, payload, sigs, steps, changes)
 
 
 @dataclass
@@ -177,6 +184,8 @@ class _Restart:
             raise ValueError("the secrets file belongs to another game")
         if start.peers[me].sign_key != secure.public_bytes(key) or start.peers[me].anchor != chain.anchor:
             raise ValueError("the secrets file's key or chain is not this peer's in the start record")
+        if me in saved.replaced:
+            raise ValueError("this peer was replaced by a bot in this game: it cannot take its seat again")
         return cls(save, saved, secrets, key, chain, interfaces)
 
     @property
@@ -324,7 +333,7 @@ async def rejoin(
     links: dict[int, FramedConnection] = {}
     states: dict[int, PeerState] = {}
     try:
-        others = [i for i in range(len(me.start.peers)) if i != me.me]
+        others = [i for i in range(len(me.start.peers)) if i != me.me and i not in me.saved.replaced]
         results = await asyncio.gather(*(_sync_from(me, i, timeout) for i in others), return_exceptions=True)
         for i, result in zip(others, results, strict=True):
             if isinstance(result, BaseException):
@@ -360,7 +369,7 @@ async def resume(
     links: dict[int, FramedConnection] = {}
     states: dict[int, PeerState] = {}
     everyone = asyncio.Event()
-    expected = len(me.start.peers) - 1
+    expected = len(me.start.peers) - 1 - len(me.saved.replaced)
 
     async def exchange(conn: FramedConnection, theirs: Rejoin) -> PeerState:
         """Send the steps they lack (ours beyond their saved ones) while reading theirs."""
@@ -413,7 +422,7 @@ async def resume(
 
     listener = await me.listen(accept)
     try:
-        await asyncio.gather(*(call(i) for i in range(me.me)))
+        await asyncio.gather(*(call(i) for i in range(me.me) if i not in me.saved.replaced))
         await asyncio.wait_for(everyone.wait(), timeout)
         session = me.session(links, listener, policies_for, **session_options)
         _catch_up(session, me.saved, states)
@@ -430,6 +439,8 @@ def _catch_up(session: LockstepSession, saved: SavedGame, states: Mapping[int, P
     """Replay our saved steps, then the ones the others sent (every step checked); check our own hashes."""
     checker = StepChecker(saved.start)
     for step, pairs in enumerate(saved.steps, 1):
+        if step in saved.changes:
+            session.replay_change(step, saved.changes[step][0], checker)
         session.replay(step, decode_signed(pairs, step), checker)
         if session.game.state_hash() != saved.log.hashes[step - 1]:
             raise VerifyError(step, "replaying our own saved log gives another state hash")

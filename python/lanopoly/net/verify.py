@@ -40,8 +40,9 @@ from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION, secure
 from lanopoly.net.chain import ChainVerifier, step_seed
 from lanopoly.net.framing import FrameError, unpack
+from lanopoly.net.membership import Change, Membership
 from lanopoly.net.mesh import start_hash
-from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord, parse
+from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord, Vote, parse
 
 RECORD_FORMAT = 1
 READABLE_PROTOCOLS = (2, 3)
@@ -76,8 +77,9 @@ class NetworkRecord:
             "start": b64(start_payload),
             "start_sigs": {str(p): b64(s) for p, s in sorted(start_sigs.items())},
         }
-        self._header = json.dumps(header)[:-1]  # the object, still open for "steps"
+        self._header = json.dumps(header)[:-1]  # the object, still open for "changes" and "steps"
         self._steps: list[str] = []
+        self._changes: list[str] = []
         self.signed: list[list[tuple[bytes, bytes]]] = []
         """The (body, signature) pairs of every step so far, index ``step - 1`` (what a rejoining peer is sent)."""
 
@@ -86,8 +88,15 @@ class NetworkRecord:
         self._steps.append(json.dumps({"step": step, "signed": [[b64(m.body), b64(m.signature)] for m in signed]}))
         self.signed.append([(m.body, m.signature) for m in signed])
 
+    def record_change(self, change: Change) -> None:
+        """Record a change of membership with the votes that made it."""
+        votes = [[b64(v.body), b64(v.signature)] for v in change.votes]
+        entry = {"step": change.step, "removed": list(change.removed), "controller": change.controller, "votes": votes}
+        self._changes.append(json.dumps(entry))
+
     def to_json(self) -> str:
-        return f'{self._header}, "steps": [{", ".join(self._steps)}]}}'
+        changes = f'"changes": [{", ".join(self._changes)}]'
+        return f'{self._header}, {changes}, "steps": [{", ".join(self._steps)}]}}'
 
     def attach(self, log_json: str) -> str:
         """The saved file: the game log's JSON object with this record as its ``"network"`` member."""
@@ -119,6 +128,7 @@ class Verified:
     peers: int = 0
     actions: int = 0
     out_of_turn: int = 0
+    replaced: int = 0
     chance_steps: int = 0
     reveals: int = 0
 
@@ -130,6 +140,8 @@ class Verified:
                 f" controller ({self.out_of_turn} of them out of turn); {self.chance_steps} chance steps with"
                 f" {self.reveals} reveals on their peers' hash chains, each seed giving the logged outcome"
             )
+            if self.replaced:
+                text += f"; {self.replaced} peer(s) replaced by a bot on the signed votes of all the others"
         else:
             text += "; no network record in this file, so signatures and reveals were not checked"
         return f"{text}; final hash {self.final_hash.hex()}"
@@ -170,6 +182,34 @@ def saved_steps(net: dict[str, Any]) -> list[list[tuple[bytes, bytes]]]:
     if not isinstance(entries, list):
         raise VerifyError(0, "the network record has no steps")
     return [_pairs(entry, step) for step, entry in enumerate(entries, 1)]
+
+
+def saved_changes(net: dict[str, Any]) -> dict[int, tuple[list[Vote], tuple[int, ...]]]:
+    """The saved changes of membership: step -> (the votes, the peers they replaced)."""
+    out: dict[int, tuple[list[Vote], tuple[int, ...]]] = {}
+    entries = net.get("changes", [])
+    if not isinstance(entries, list):
+        raise VerifyError(0, "malformed changes in the network record")
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("step"), int) or entry["step"] in out:
+            raise VerifyError(0, "malformed change in the network record")
+        step, votes = entry["step"], []
+        for item in entry.get("votes", []):
+            if not isinstance(item, list) or len(item) != 2:
+                raise VerifyError(step, "malformed vote in the network record")
+            body, signature = _unb64(item[0], "vote"), _unb64(item[1], "signature")
+            try:
+                vote = parse([unpack(body)[0], PROTOCOL_VERSION, body, signature])
+            except (FrameError, ProtocolError, IndexError, TypeError) as e:
+                raise VerifyError(step, f"undecodable vote: {e}") from None
+            if not isinstance(vote, Vote):
+                raise VerifyError(step, "a change is made of votes")
+            votes.append(vote)
+        removed = entry.get("removed")
+        if not isinstance(removed, list) or not all(isinstance(p, int) for p in removed):
+            raise VerifyError(step, "malformed change in the network record")
+        out[step] = (votes, tuple(removed))
+    return out
 
 
 def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:
@@ -226,6 +266,21 @@ class StepChecker:
         self.keys = [secure.load_public(p.sign_key) for p in record.peers]
         self.chains = [ChainVerifier(p.anchor, record.chain_length) for p in record.peers]
         self.chance_index = 0
+        self.membership = Membership(len(record.peers), record.controllers)
+
+    def change(self, game: Game, step: int, votes: Sequence[Vote]) -> Change:
+        """Check and make a change of membership before ``step``: every present peer not replaced voted for it."""
+        prev = game.state_hash()
+        for vote in votes:
+            if vote.game_id != self.record.game_id or not 0 <= vote.voter < len(self.keys):
+                raise VerifyError(step, "a vote for another game or from no peer")
+            if not secure.verify(self.keys[vote.voter], vote.signature, vote.signed_data):
+                raise VerifyError(step, f"{self.peer(vote.voter)}'s vote is not signed by its key")
+        change = self.membership.decide({v.voter: v for v in votes}, step, prev)
+        if change is None or len(change.votes) != len(votes):
+            raise VerifyError(step, "the votes do not make a change: every present peer but those replaced must agree")
+        self.membership.apply(change)
+        return change
 
     def peer(self, index: int) -> str:
         return f"peer {index} ({self.record.peers[index].name})"
@@ -241,8 +296,8 @@ class StepChecker:
         return self._move(game, step, signed)
 
     def _chance(self, game: Game, step: int, prev: bytes, signed: Sequence[ActionMsg | Reveal]) -> dict[str, Any]:
-        if [m.peer if isinstance(m, Reveal) else -1 for m in signed] != list(range(len(self.keys))):
-            raise VerifyError(step, "a chance step needs one reveal from every peer, in peer order")
+        if [m.peer if isinstance(m, Reveal) else -1 for m in signed] != self.membership.active:
+            raise VerifyError(step, "a chance step needs one reveal from every present peer, in peer order")
         index = self.chance_index + 1
         links = []
         for m in signed:
@@ -265,7 +320,7 @@ class StepChecker:
             raise VerifyError(step, f"the signed action for seat {seat} is not a move of that seat")
         if seat != game.current_player and self.version < 3:
             raise VerifyError(step, f"the signed action is for seat {seat}, but seat {game.current_player} was to act")
-        ctrl = self.record.controllers[seat]
+        ctrl = self.membership.controllers[seat]
         if not secure.verify(self.keys[ctrl], m.signature, m.signed_data):
             raise VerifyError(step, f"the action is not signed by peer {ctrl}, which controls seat {seat}")
         return m.action
@@ -286,12 +341,14 @@ def verify_text(text: str) -> Verified:
     checker: StepChecker | None = None
     version = PROTOCOL_VERSION
     entries: list[Any] = []
+    changes: dict[int, tuple[list[Vote], tuple[int, ...]]] = {}
     if net is not None:
         version = net.get("protocol", PROTOCOL_VERSION)
         if version not in READABLE_PROTOCOLS:
             raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
         record, _ = _start(net, log)
         checker = StepChecker(record, version)
+        changes = saved_changes(net)
         steps = net.get("steps")
         entries = steps if isinstance(steps, list) else []
         if len(entries) != len(log.inputs):
@@ -299,6 +356,11 @@ def verify_text(text: str) -> Verified:
     result = Verified(0, b"", net is not None, peers=0 if checker is None else len(checker.keys))
     game = log.new_game()
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
+        if checker is not None and step in changes:
+            votes, removed = changes[step]
+            if checker.change(game, step, votes).removed != removed:
+                raise VerifyError(step, "the votes replace other peers than the record says")
+            result.replaced += len(removed)
         if checker is not None:
             signed = _signed(entries[step - 1], step, version)
             chance = game.is_chance_node

@@ -1,0 +1,85 @@
+"""Who still plays: peers the others voted out, and who plays their seats from then on.
+
+A peer that dropped and does not come back, that stays silent, or whose state diverged from the
+majority's, can be replaced: every other present peer signs a ``VOTE`` naming the peers to
+replace, the step the change takes effect at and the state before it. The change is made when
+every present peer not named has voted exactly the same; then, on every peer alike, the named
+peers stop counting (no more reveals, acks or actions from them) and their seats are played by a
+bot on the present peer with the lowest index. Votes are signed and saved with the game, so
+``lanopoly verify`` checks every change too.
+
+Nothing here trusts a vote's sender: the session checks signatures; ``Membership.decide`` only
+counts votes that agree on everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from lanopoly.net.messages import Vote
+
+
+@dataclass(frozen=True)
+class Change:
+    """``removed`` peers stop playing from ``step`` on; ``controller`` plays their seats (with a bot)."""
+
+    step: int
+    removed: tuple[int, ...]
+    controller: int
+    votes: tuple[Vote, ...]
+
+
+class Membership:
+    """The peers still playing and the peer controlling each seat, with the changes made so far."""
+
+    def __init__(self, peers: int, controllers: Sequence[int]) -> None:
+        self.active: list[int] = list(range(peers))
+        self.controllers: list[int] = list(controllers)
+        self.changes: list[Change] = []
+
+    def is_active(self, peer: int) -> bool:
+        return peer in self.active
+
+    def others(self, me: int) -> list[int]:
+        """The present peers other than ``me``."""
+        return [p for p in self.active if p != me]
+
+    def decide(self, votes: Mapping[int, Vote], step: int, prev_hash: bytes) -> Change | None:
+        """The change ``votes`` (latest vote per voter) make at ``step`` from state ``prev_hash``, if any.
+
+        Decided when every present peer not named has voted for the same present peers, at this
+        step and state, and those voting outnumber those named (nobody can vote out a majority).
+        """
+        fresh = [v for v in votes.values() if v.step == step and v.prev_hash == prev_hash]
+        for vote in fresh:
+            removed = targets(vote)
+            voters = [p for p in self.active if p not in removed]
+            if not removed or not set(removed) <= set(self.active) or len(voters) <= len(removed):
+                continue
+            agreed = [v for v in fresh if v.voter in voters and targets(v) == removed and v.choice == vote.choice]
+            if sorted(v.voter for v in agreed) == voters:
+                return Change(step, removed, min(voters), tuple(sorted(agreed, key=lambda v: v.voter)))
+        return None
+
+    def apply(self, change: Change) -> list[int]:
+        """Make the change; returns the seats that changed hands."""
+        self.active = [p for p in self.active if p not in change.removed]
+        seats = [s for s, c in enumerate(self.controllers) if c in change.removed]
+        for seat in seats:
+            self.controllers[seat] = change.controller
+        self.changes.append(change)
+        return seats
+
+
+def targets(vote: Vote) -> tuple[int, ...]:
+    """The peers a vote names (a bit set on the wire, sorted here)."""
+    return tuple(p for p in range(8) if vote.target >> p & 1)
+
+
+def target_mask(peers: Sequence[int]) -> int:
+    """The bit set naming ``peers`` in a vote."""
+    mask = 0
+    for peer in peers:
+        mask |= 1 << peer
+    return mask

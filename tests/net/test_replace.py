@@ -1,0 +1,89 @@
+"""Replacing a peer by a bot on the votes of all the others: a peer that dropped, a silent one, a liar.
+
+Real peers as separate processes over real sockets. The others vote (signed), every one of them
+makes the same change at the same step, plays on to the end with identical hashes, and their
+saved logs verify offline, votes included.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from lanopoly.net.membership import Membership, target_mask, targets
+from lanopoly.net.messages import Vote
+from lanopoly.net.verify import VerifyError, verify_text
+
+from .peers import PeerRun, run_game
+
+REPLACE = ["--replace-after", "1"]
+
+
+def _played_on(runs: list[PeerRun], gone: int) -> str:
+    """Check the peers but process ``gone`` finished alike, their logs verify with the change; the final hash."""
+    others = [run for i, run in enumerate(runs) if i != gone]
+    for run in others:
+        assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"
+        assert run.result is not None and run.result["outcome"] == "over", run.result
+    replaced = ({0, 1, 2} - {run.result["me"] for run in others if run.result}).pop()
+    hashes = {run.result["state_hash"] for run in others if run.result}
+    assert len(hashes) == 1, [run.result for run in others]
+    assert all(run.result and run.result["faults"] == [] for run in others), [run.result for run in others]
+    final = hashes.pop()
+    for run in others:
+        verified = verify_text(run.log.read_text())
+        assert verified.replaced == 1 and verified.final_hash.hex() == final
+        changes = json.loads(run.log.read_text())["network"]["changes"]
+        assert [c["removed"] for c in changes] == [[replaced]] and len(changes[0]["votes"]) == 2
+    return final
+
+
+def test_a_peer_that_dropped_is_replaced_by_a_bot_and_the_others_finish(tmp_path: Path) -> None:
+    addresses = ["127.0.0.81", "127.0.0.82", "127.0.0.83"]
+    runs = run_game(tmp_path, addresses, players=4, rounds=30, timeout=120, crash=(2, 60), restart=False, extra=REPLACE)
+    _played_on(runs, 2)
+    assert "dropped" in runs[0].err and "replaced" in runs[0].err
+
+
+def test_a_peer_that_stops_revealing_is_voted_out(tmp_path: Path) -> None:
+    addresses = ["127.0.0.84", "127.0.0.85", "127.0.0.86"]
+    runs = run_game(tmp_path, addresses, players=3, rounds=30, timeout=120, misbehave={2: "silent:30"}, extra=REPLACE)
+    _played_on(runs, 2)
+    silent = runs[2]
+    assert silent.result is not None and silent.result["outcome"] == "frozen"
+    assert "replaced by a bot" in silent.result["freeze"]["reason"], silent.result
+
+
+def test_a_tampered_vote_fails_verification(tmp_path: Path) -> None:
+    addresses = ["127.0.0.87", "127.0.0.88", "127.0.0.89"]
+    runs = run_game(tmp_path, addresses, players=4, rounds=30, timeout=120, crash=(2, 60), restart=False, extra=REPLACE)
+    data = json.loads(runs[0].log.read_text())
+    data["network"]["changes"][0]["votes"].pop()
+    with pytest.raises(VerifyError, match="every present peer"):
+        verify_text(json.dumps(data))
+
+
+def _vote(voter: int, step: int, removed: list[int], prev: bytes = b"h" * 32) -> Vote:
+    return Vote.signed(Ed25519PrivateKey.generate(), b"g" * 16, step, prev, voter, target_mask(removed), "bot")
+
+
+def test_a_change_needs_every_other_present_peer_to_vote_the_same() -> None:
+    m = Membership(4, [0, 1, 2, 3, 0])
+    assert targets(_vote(0, 5, [1, 3])) == (1, 3)
+    assert m.decide({0: _vote(0, 5, [3]), 1: _vote(1, 5, [3])}, 5, b"h" * 32) is None  # peer 2 has not voted
+    votes = {0: _vote(0, 5, [3]), 1: _vote(1, 5, [3]), 2: _vote(2, 6, [3])}
+    assert m.decide(votes, 5, b"h" * 32) is None  # peer 2 voted for another step
+    votes[2] = _vote(2, 5, [1, 3])
+    assert m.decide(votes, 5, b"h" * 32) is None  # peer 2 wants another change
+    votes[2] = _vote(2, 5, [3])
+    assert m.decide(votes, 5, b"x" * 32) is None  # another state
+    change = m.decide(votes, 5, b"h" * 32)
+    assert change is not None and change.removed == (3,) and change.controller == 0
+    assert m.apply(change) == [3] and m.active == [0, 1, 2] and m.controllers == [0, 1, 2, 0, 0]
+    assert m.decide({0: _vote(0, 7, [1, 2])}, 7, b"h" * 32) is None  # one peer cannot vote out two
+    five = Membership(5, [0, 1, 2, 3, 4])
+    change = five.decide({p: _vote(p, 3, [1, 4]) for p in (0, 2, 3)}, 3, b"h" * 32)  # three out-vote two
+    assert change is not None and change.removed == (1, 4) and change.controller == 0
