@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 import lanopoly
+import lanopoly.rl
 
 
 def median_ns(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
@@ -41,6 +42,23 @@ def random_trace(seed: int) -> list[dict[str, object]]:
     return inputs
 
 
+def vecgame_step_ns(n: int, out: bool, steps: int = 300) -> float:
+    """Median time of one `VecGame.step` call on n 4-player games (official rules, one thread),
+    each game playing its first legal action (cheap to pick), with fresh output arrays per call
+    or the caller's (`out=`)."""
+    v = lanopoly.rl.VecGame(n, players=4, seed=1)
+    _, mask, _ = v.reset()
+    buffers = v.step(mask.argmax(axis=1))
+    mask = buffers[1]
+    times = []
+    for _ in range(7):
+        start = time.perf_counter_ns()
+        for _ in range(steps):
+            mask = (v.step(mask.argmax(axis=1), out=buffers) if out else v.step(mask.argmax(axis=1)))[1]
+        times.append((time.perf_counter_ns() - start) / steps)
+    return statistics.median(times)
+
+
 def main() -> None:
     trace = random_trace(1)
     rules = lanopoly.Rules(round_limit=100)
@@ -61,6 +79,13 @@ def main() -> None:
     print(f"state_hash():                               {median_ns(mid.state_hash, 20000):8.0f} ns")
     print(f"clone():                                    {median_ns(mid.clone, 20000):8.0f} ns")
     print(f"snapshot():                                 {median_ns(mid.snapshot, 2000):8.0f} ns")
+
+    for n in (64, 256):
+        fresh, reused = vecgame_step_ns(n, out=False), vecgame_step_ns(n, out=True)
+        print(
+            f"VecGame({n}).step, one thread:  new arrays {fresh / 1000:7.1f} us ({n / fresh * 1e3:5.2f} M steps/s), "
+            f"out= {reused / 1000:7.1f} us ({n / reused * 1e3:5.2f} M steps/s)"
+        )
 
     start = time.perf_counter()
     games = 5

@@ -62,6 +62,59 @@ def test_the_same_seed_and_actions_give_the_same_outputs():
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
+def step_buffers(n: int, players: int) -> tuple[np.ndarray, ...]:
+    """Arrays for ``VecGame.step(out=...)``, filled with junk that a step must overwrite."""
+    return (
+        np.full((n, OBSERVATION_SIZE), np.nan, dtype=np.float32),
+        np.ones((n, ACTION_SIZE), dtype=np.bool_),
+        np.full(n, 99, dtype=np.int8),
+        np.full((n, players), 7.0, dtype=np.float32),
+        np.ones(n, dtype=np.bool_),
+        np.ones(n, dtype=np.bool_),
+    )
+
+
+def test_step_into_caller_arrays_gives_the_same_outputs():
+    fresh = VecGame(4, players=3, rules=SHORT, seed=12)
+    reused = VecGame(4, players=3, rules=SHORT, seed=12)
+    _, mask, _ = fresh.reset()
+    reused.reset()
+    out = step_buffers(4, 3)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(1500):
+        actions = random_actions(mask, rng)
+        expected = fresh.step(actions)
+        got = reused.step(actions, out=out)
+        assert all(g is o for g, o in zip(got, out, strict=True)), "the caller's arrays come back"
+        assert all(np.array_equal(e, g) for e, g in zip(expected, got, strict=True))
+        ended += int(expected[4].sum())
+        mask = expected[1]
+    assert ended > 0, "rewards and terminations were exercised"
+
+
+def test_step_out_arrays_are_checked():
+    v = VecGame(2, players=2, seed=6)
+    _, mask, _ = v.reset()
+    actions = np.array([int(np.flatnonzero(row)[0]) for row in mask])
+    out = list(step_buffers(2, 3))  # rewards for 3 players, not 2
+    with pytest.raises(ValueError, match="out rewards has shape"):
+        v.step(actions, out=tuple(out))
+    out = list(step_buffers(2, 2))
+    out[0] = out[0].astype(np.float64)
+    with pytest.raises(TypeError):
+        v.step(actions, out=tuple(out))
+    out = list(step_buffers(2, 2))
+    out[4] = out[5]  # the same array twice
+    with pytest.raises(ValueError, match="distinct and writable"):
+        v.step(actions, out=tuple(out))
+    out = list(step_buffers(2, 2))
+    out[0] = np.asfortranarray(np.zeros((2, OBSERVATION_SIZE), dtype=np.float32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        v.step(actions, out=tuple(out))
+    assert v.step(actions, out=step_buffers(2, 2))[2].shape == (2,)
+
+
 def test_an_illegal_action_is_refused_clearly():
     v = VecGame(2, players=2, seed=3)
     _, mask, _ = v.reset()

@@ -280,7 +280,17 @@ class VecGame:
     def view(self, i: int, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Observation and mask of game ``i`` from any seat's point of view."""
     def step(
-        self, actions: npt.NDArray[np.int64]
+        self,
+        actions: npt.NDArray[np.int64],
+        out: tuple[
+            npt.NDArray[np.float32],
+            npt.NDArray[np.bool_],
+            npt.NDArray[np.int8],
+            npt.NDArray[np.float32],
+            npt.NDArray[np.bool_],
+            npt.NDArray[np.bool_],
+        ]
+        | None = None,
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
@@ -291,7 +301,13 @@ class VecGame:
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
         An illegal action raises ``IllegalAction`` naming the game. A bug inside the step (a
-        Rust panic, caught) raises ``RuntimeError``, and so does every later call but ``reset``."""
+        Rust panic, caught) raises ``RuntimeError``, and so does every later call but ``reset``.
+
+        ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),
+        (n, action_size), (n,), (n, num_players), (n,), (n,)) to write into and return, instead
+        of six new arrays per call (a wrong shape or dtype raises ``ValueError`` or
+        ``TypeError``; after an error their contents are unspecified). The GIL stays held while
+        stepping into them."""
     def game(self, i: int) -> Game:
         """A copy of game ``i``."""
 

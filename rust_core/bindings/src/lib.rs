@@ -778,6 +778,59 @@ fn to_numpy(py: Python<'_>, out: sim::vecgame::StepBuffers, n: usize, players: u
 }
 
 impl VecGame {
+    /// `step` into the caller's arrays (checked for shape; numpy's borrow checking refuses the
+    /// same array twice). The GIL stays held while the games are stepped, so that no Python
+    /// thread can read the arrays half-written. After an error their contents are unspecified.
+    fn step_into<'py>(&mut self, actions: &[u32], arrays: StepArrays<'py>) -> PyResult<StepArrays<'py>> {
+        use numpy::{PyArrayMethods, PyUntypedArrayMethods};
+        fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+            array: &Bound<'py, numpy::PyArray<T, D>>,
+        ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+            // A Fortran-ordered array is contiguous too, but the rows are written in C order.
+            if !array.is_c_contiguous() {
+                return Err(PyValueError::new_err("out arrays must be C-contiguous"));
+            }
+            array
+                .try_readwrite()
+                .map_err(|e| PyValueError::new_err(format!("out arrays must be distinct and writable ({e})")))
+        }
+        let (mut obs, mut mask, mut player, mut rewards, mut terminated, mut truncated) = (
+            writable(&arrays.0)?,
+            writable(&arrays.1)?,
+            writable(&arrays.2)?,
+            writable(&arrays.3)?,
+            writable(&arrays.4)?,
+            writable(&arrays.5)?,
+        );
+        let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        let shapes: [(&str, &[usize], Vec<usize>); 6] = [
+            ("obs", obs.shape(), vec![n, sim::observation::SIZE]),
+            ("mask", mask.shape(), vec![n, sim::action_space::SIZE]),
+            ("player", player.shape(), vec![n]),
+            ("rewards", rewards.shape(), vec![n, players]),
+            ("terminated", terminated.shape(), vec![n]),
+            ("truncated", truncated.shape(), vec![n]),
+        ];
+        for (name, got, want) in shapes {
+            if got != want.as_slice() {
+                return Err(PyValueError::new_err(format!("out {name} has shape {got:?}, not {want:?}")));
+            }
+        }
+        self.healthy()?;
+        let mut view = sim::vecgame::StepOut {
+            obs: obs.as_slice_mut()?,
+            mask: mask.as_slice_mut()?,
+            player: player.as_slice_mut()?,
+            rewards: rewards.as_slice_mut()?,
+            terminated: terminated.as_slice_mut()?,
+            truncated: truncated.as_slice_mut()?,
+        };
+        let stepped = self.inner.step(actions, &mut view);
+        self.healthy()?;
+        stepped.map_err(pyerr)?;
+        Ok(arrays)
+    }
+
     /// A `RuntimeError` if a step panicked (a bug): the games cannot be trusted until `reset`.
     fn healthy(&self) -> PyResult<()> {
         match self.inner.poisoned() {
@@ -916,13 +969,26 @@ impl VecGame {
 
     /// One action index per game, for the seat each game waits for; returns (obs, mask,
     /// current player, rewards, terminated, truncated), finished games already reset.
-    fn step<'py>(&mut self, py: Python<'py>, actions: numpy::PyReadonlyArray1<'py, i64>) -> PyResult<StepArrays<'py>> {
+    ///
+    /// With `out`, a tuple of six C-contiguous arrays of those dtypes and shapes, the step
+    /// writes into them and returns them instead of allocating six new arrays per call.
+    #[pyo3(signature = (actions, out = None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: numpy::PyReadonlyArray1<'py, i64>,
+        out: Option<Bound<'py, pyo3::types::PyTuple>>,
+    ) -> PyResult<StepArrays<'py>> {
         let actions: Vec<u32> = actions
             .as_array()
             .iter()
             .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
             .collect::<PyResult<_>>()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        if let Some(out) = out {
+            // Extracted as arrays and borrowed later: extracting borrows panics on a conflict.
+            return self.step_into(&actions, out.extract()?);
+        }
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         self.healthy()?;
         let inner = &mut self.inner;

@@ -8,7 +8,7 @@
 //! on top of the normal building price, and the winner then places the piece.
 
 use crate::board::{self, DEEDS};
-use crate::error::Legal;
+use crate::error::{Checked, Refusal};
 use crate::event::{Event, Party, Reason};
 use crate::state::{Auction, Game, Lot, Placement, NOBODY};
 use crate::{deny, ensure};
@@ -68,7 +68,7 @@ impl Game {
         Some((min, max))
     }
 
-    pub(crate) fn check_bid(&self, p: u8, amount: u32) -> Legal {
+    pub(crate) fn check_bid<R: Refusal>(&self, p: u8, amount: u32) -> Checked<(), R> {
         let Some(a) = &self.auction else { deny!("there is no auction") };
         ensure!(a.bidders & (1 << p) != 0, "you have left this auction");
         ensure!(a.high_bidder != p, "you already lead this auction with {amount}", amount = a.high_bid);
@@ -86,7 +86,7 @@ impl Game {
         self.settle_auction_if_done();
     }
 
-    pub(crate) fn check_pass(&self, p: u8) -> Legal {
+    pub(crate) fn check_pass<R: Refusal>(&self, p: u8) -> Checked<(), R> {
         let Some(a) = &self.auction else { deny!("there is no auction") };
         ensure!(a.bidders & (1 << p) != 0, "you have already left this auction");
         ensure!(a.high_bidder != p, "you lead this auction: your bid stands");
@@ -139,10 +139,10 @@ impl Game {
     }
 
     /// The winner of a shortage auction places its piece on one of its streets.
-    pub(crate) fn check_place(&self, p: u8, square: u8) -> Legal {
+    pub(crate) fn check_place<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
         let placement = self.placing.expect("only called while placing");
         ensure!(placement.player == p, "another player is placing a building");
-        let hotel = self.check_build(p, square)?;
+        let hotel = self.check_build::<R>(p, square)?;
         if hotel != placement.hotel {
             match placement.hotel {
                 true => deny!("you won a hotel"),

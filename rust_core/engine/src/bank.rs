@@ -10,7 +10,7 @@
 //! other debts are cancelled (RULES.md leaves this choice to the code).
 
 use crate::board::{self, Deck, DEEDS};
-use crate::error::Legal;
+use crate::error::{Checked, Refusal};
 use crate::event::{Event, Party, Reason};
 use crate::state::{Debt, Game, Phase, HOTEL, NOBODY};
 use crate::{deny, ensure};
@@ -62,7 +62,7 @@ impl Game {
         self.debts.iter().position(|d| d.debtor == player)
     }
 
-    pub(crate) fn check_pay_debt(&self, player: u8) -> Legal {
+    pub(crate) fn check_pay_debt<R: Refusal>(&self, player: u8) -> Checked<(), R> {
         let Some(i) = self.oldest_debt(player) else { deny!("you owe nothing") };
         let debt = &self.debts[i];
         let cash = self.player(player).cash;
@@ -81,7 +81,7 @@ impl Game {
         self.transfer(Party::Player(player), debt.creditor, debt.amount, debt.reason);
     }
 
-    pub(crate) fn check_bankruptcy(&self, player: u8) -> Legal {
+    pub(crate) fn check_bankruptcy<R: Refusal>(&self, player: u8) -> Checked<(), R> {
         let owed = self.owed_by(player);
         ensure!(owed > 0, "you owe nothing: bankruptcy is only for debts you cannot pay");
         let can_raise = self.liquidation_value(player);

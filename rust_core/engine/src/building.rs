@@ -11,14 +11,14 @@
 //! auctioned among them instead (see [`crate::auction`]).
 
 use crate::board::{self, COLOUR_GROUPS, DEEDS, GROUP_MASKS};
-use crate::error::Legal;
+use crate::error::{Checked, Refusal, Refused};
 use crate::event::{Event, Party, Reason};
 use crate::state::{Game, HOTEL};
 use crate::{deny, ensure};
 
 impl Game {
     /// The deed on `square`, owned by `p`, or why not.
-    pub(crate) fn own_deed(&self, p: u8, square: u8) -> Legal<u8> {
+    pub(crate) fn own_deed<R: Refusal>(&self, p: u8, square: u8) -> Checked<u8, R> {
         ensure!(square < 40, "there is no square {number}", number = square);
         let Some(property) = board::property_at(square) else {
             deny!("{square} is not a property", square = self.square_name(square))
@@ -36,8 +36,8 @@ impl Game {
     }
 
     /// Can `p` add a level on `square`? Returns whether the new piece is a hotel.
-    pub(crate) fn check_build(&self, p: u8, square: u8) -> Legal<bool> {
-        let property = self.own_deed(p, square)?;
+    pub(crate) fn check_build<R: Refusal>(&self, p: u8, square: u8) -> Checked<bool, R> {
+        let property = self.own_deed::<R>(p, square)?;
         let name = self.square_name(square);
         let Some(group) = DEEDS[property as usize].group() else {
             deny!("{square} is not a street: railways and utilities carry no buildings", square = name)
@@ -88,7 +88,7 @@ impl Game {
     /// The cheapest building of this kind `q` could place now, if any.
     pub(crate) fn cheapest_build(&self, q: u8, hotel: bool) -> Option<u32> {
         board::bits(self.holdings(q))
-            .filter(|&p| matches!(self.check_build(q, DEEDS[p as usize].square), Ok(h) if h == hotel))
+            .filter(|&p| matches!(self.check_build::<Refused>(q, DEEDS[p as usize].square), Ok(h) if h == hotel))
             .map(|p| DEEDS[p as usize].house_cost)
             .min()
     }
@@ -126,8 +126,8 @@ impl Game {
         self.log.push(Event::Built { player: p, square, level: self.level[property] });
     }
 
-    pub(crate) fn check_sell(&self, p: u8, square: u8) -> Legal {
-        let property = self.own_deed(p, square)?;
+    pub(crate) fn check_sell<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
+        let property = self.own_deed::<R>(p, square)?;
         let name = self.square_name(square);
         let level = self.level[property as usize];
         ensure!(level > 0, "{square} has no buildings", square = name);
@@ -171,7 +171,7 @@ impl Game {
         self.log.push(Event::SoldBuilding { player: p, square, level: new_level });
     }
 
-    pub(crate) fn check_sell_down(&self, p: u8, group: u8, levels: [u8; 3]) -> Legal {
+    pub(crate) fn check_sell_down<R: Refusal>(&self, p: u8, group: u8, levels: [u8; 3]) -> Checked<(), R> {
         ensure!((group as usize) < COLOUR_GROUPS, "there is no colour group {group}", group = group);
         ensure!(self.group_owner(group) == Some(p), "you do not own the whole group");
         let members: Vec<u8> = board::group_members(group).collect();
@@ -232,8 +232,8 @@ impl Game {
         self.transfer(Party::Bank, Party::Player(p), refund, Reason::Building);
     }
 
-    pub(crate) fn check_mortgage(&self, p: u8, square: u8) -> Legal {
-        let property = self.own_deed(p, square)?;
+    pub(crate) fn check_mortgage<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
+        let property = self.own_deed::<R>(p, square)?;
         let name = self.square_name(square);
         ensure!(!self.is_mortgaged(property), "{square} is already mortgaged", square = name);
         ensure!(
@@ -252,8 +252,8 @@ impl Game {
         self.log.push(Event::Mortgaged { player: p, square });
     }
 
-    pub(crate) fn check_unmortgage(&self, p: u8, square: u8) -> Legal {
-        let property = self.own_deed(p, square)?;
+    pub(crate) fn check_unmortgage<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
+        let property = self.own_deed::<R>(p, square)?;
         let name = self.square_name(square);
         ensure!(self.is_mortgaged(property), "{square} is not mortgaged", square = name);
         let cost = DEEDS[property as usize].unmortgage_cost();
@@ -277,8 +277,8 @@ impl Game {
         self.log.push(Event::Unmortgaged { player: p, square });
     }
 
-    pub(crate) fn check_keep_mortgaged(&self, p: u8, square: u8) -> Legal {
-        let property = self.own_deed(p, square)?;
+    pub(crate) fn check_keep_mortgaged<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
+        let property = self.own_deed::<R>(p, square)?;
         ensure!(
             self.fee_due & (1 << property) != 0,
             "{square} was not just received mortgaged",

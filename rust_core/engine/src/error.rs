@@ -4,6 +4,12 @@
 //! `square = "Boardwalk"`: the English `reason` is the template filled in, and the template itself
 //! (`code`) with the fields (`args`) lets a user interface say the same in another language. A
 //! refusal that wraps another (an offer that no longer holds, and why) keeps it as `cause`.
+//!
+//! Bots and legality masks ask "is this legal?" thousands of times per game and never read the
+//! reason, and formatting one (allocating the fields and the text) cost ten times the check
+//! itself. So every check is written once, generic over how it reports a refusal ([`Refusal`]):
+//! in full as an [`IllegalAction`], or as the bare [`Refused`], which builds nothing (the
+//! fields of `deny!` are computed in a closure that is then never called).
 
 use std::fmt;
 
@@ -47,6 +53,42 @@ impl IllegalAction {
     }
 }
 
+/// How a check reports a refusal: [`IllegalAction`] (the reason in full) or [`Refused`] (only
+/// that the answer is no). The two always agree: they come from the same check.
+pub trait Refusal: Sized {
+    /// The refusal made from `code`; `args` gives its fields, called only if they are needed.
+    fn refuse(code: &'static str, args: impl FnOnce() -> Vec<(&'static str, String)>) -> Self;
+
+    /// This refusal wrapped in one whose template has a `{cause}` field.
+    fn wrap(self, code: &'static str) -> Self;
+}
+
+impl Refusal for IllegalAction {
+    fn refuse(code: &'static str, args: impl FnOnce() -> Vec<(&'static str, String)>) -> Self {
+        IllegalAction::refusal(code, args())
+    }
+
+    fn wrap(self, code: &'static str) -> Self {
+        self.within(code)
+    }
+}
+
+/// A refusal without its reason: what [`crate::Game::is_legal`] and the legal-action lists use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused;
+
+impl Refusal for Refused {
+    #[inline]
+    fn refuse(_code: &'static str, _args: impl FnOnce() -> Vec<(&'static str, String)>) -> Self {
+        Refused
+    }
+
+    #[inline]
+    fn wrap(self, _code: &'static str) -> Self {
+        Refused
+    }
+}
+
 impl fmt::Display for IllegalAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
@@ -58,17 +100,18 @@ impl std::error::Error for IllegalAction {}
 /// Shorthand for the result of checking or applying an input.
 pub type Legal<T = ()> = Result<T, IllegalAction>;
 
+/// The result of a check that reports its refusal as `R` (see [`Refusal`]).
+pub type Checked<T, R> = Result<T, R>;
+
 /// Fail with a refusal made from a template and its named fields:
 /// `deny!("you do not own {square}", square = self.square_name(s))`. Every `{field}` of the
 /// template is given as `name = value` (any `Display` value); inline captures are not used, so
-/// that the fields reach the error and its translations.
+/// that the fields reach the error and its translations. The function's error type may be any
+/// [`Refusal`]: with [`Refused`] the fields are never computed.
 #[macro_export]
 macro_rules! deny {
     ($code:literal $(, $name:ident = $value:expr)* $(,)?) => {
-        return Err($crate::error::IllegalAction::refusal(
-            $code,
-            vec![$((stringify!($name), ($value).to_string())),*],
-        ))
+        return Err($crate::error::Refusal::refuse($code, || vec![$((stringify!($name), ($value).to_string())),*]))
     };
 }
 

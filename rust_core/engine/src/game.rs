@@ -18,7 +18,7 @@ use crate::action::{Action, Input, Move, Offer, Outcome};
 use crate::board::{self, DEEDS, GROUP_MASKS, PROPERTIES};
 use crate::cards::DeckState;
 use crate::edition::BoardId;
-use crate::error::{IllegalAction, Legal};
+use crate::error::{Checked, IllegalAction, Legal, Refusal, Refused};
 use crate::event::{Event, EventLog, JailExit, Party, Reason};
 use crate::rules::Rules;
 use crate::state::{Game, Phase, Player, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
@@ -100,7 +100,18 @@ impl Game {
     }
 
     /// Is this move allowed now? The error says why not.
-    pub fn check(&self, Move { player: p, action }: Move) -> Legal {
+    pub fn check(&self, m: Move) -> Legal {
+        self.check_as(m)
+    }
+
+    /// Is this move allowed now? The same answer as [`Game::check`] without building the reason
+    /// of a refusal: for bots and masks, which ask often and read no reasons.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_as::<Refused>(m).is_ok()
+    }
+
+    /// The one legality check behind [`Game::check`] and [`Game::is_legal`].
+    fn check_as<R: Refusal>(&self, Move { player: p, action }: Move) -> Checked<(), R> {
         ensure!(!self.is_over(), "the game is over");
         ensure!(p < self.num_players, "there is no seat {seat}", seat = p);
         ensure!(!self.player(p).bankrupt, "seat {seat} is bankrupt", seat = p);
@@ -132,7 +143,7 @@ impl Game {
     }
 
     /// While debts are owed: debtors raise money and pay; others may answer their offers.
-    fn check_in_debt(&self, p: u8, action: Action, first_debtor: u8, amount: u32) -> Legal {
+    fn check_in_debt<R: Refusal>(&self, p: u8, action: Action, first_debtor: u8, amount: u32) -> Checked<(), R> {
         let in_debt = |q: u8| self.debts.iter().any(|d| d.debtor == q);
         match action {
             Action::AcceptTrade { from } | Action::RejectTrade { from } if in_debt(from) => self.check_free(p, action),
@@ -151,7 +162,7 @@ impl Game {
     }
 
     /// While mortgaged deeds just received await the lift-or-keep choice.
-    fn check_fee_choice(&self, p: u8, action: Action) -> Legal {
+    fn check_fee_choice<R: Refusal>(&self, p: u8, action: Action) -> Checked<(), R> {
         let owner = self.owner[self.fee_due.trailing_zeros() as usize];
         ensure!(p == owner, "seat {seat} must first lift or keep the mortgaged deeds it received", seat = owner);
         match action {
@@ -164,7 +175,7 @@ impl Game {
     }
 
     /// The ordinary rules of each action, when no overlay restricts who may act.
-    fn check_free(&self, p: u8, action: Action) -> Legal {
+    fn check_free<R: Refusal>(&self, p: u8, action: Action) -> Checked<(), R> {
         let my_turn = p == self.turn_player;
         let phase = self.phase;
         match action {
@@ -202,17 +213,17 @@ impl Game {
             }
             Action::Bid(_) | Action::Pass => deny!("there is no auction"),
             Action::Build(square) => {
-                self.check_build(p, square)?;
+                self.check_build::<R>(p, square)?;
             }
-            Action::Sell(square) => self.check_sell(p, square)?,
-            Action::SellDown { group, levels } => self.check_sell_down(p, group, levels)?,
-            Action::Mortgage(square) => self.check_mortgage(p, square)?,
-            Action::Unmortgage(square) => self.check_unmortgage(p, square)?,
+            Action::Sell(square) => self.check_sell::<R>(p, square)?,
+            Action::SellDown { group, levels } => self.check_sell_down::<R>(p, group, levels)?,
+            Action::Mortgage(square) => self.check_mortgage::<R>(p, square)?,
+            Action::Unmortgage(square) => self.check_unmortgage::<R>(p, square)?,
             Action::KeepMortgaged(_) => deny!("you have received no mortgaged deed"),
-            Action::ProposeTrade { to, give, get } => self.check_offer(&Offer { from: p, to, give, get })?,
-            Action::AcceptTrade { from } => self.check_accept(p, from)?,
-            Action::RejectTrade { from } => self.check_reject(p, from)?,
-            Action::CancelTrade => self.check_cancel(p)?,
+            Action::ProposeTrade { to, give, get } => self.check_offer::<R>(&Offer { from: p, to, give, get })?,
+            Action::AcceptTrade { from } => self.check_accept::<R>(p, from)?,
+            Action::RejectTrade { from } => self.check_reject::<R>(p, from)?,
+            Action::CancelTrade => self.check_cancel::<R>(p)?,
             Action::PayDebt | Action::DeclareBankruptcy => deny!("you owe nothing"),
             Action::ClaimRent(square) => {
                 let found = self.claims.iter().any(|c| c.owner == p && c.square == square);
@@ -249,7 +260,7 @@ impl Game {
             Action::Pass => self.pass(p),
             Action::Build(square) if self.placing.is_some() => self.place_won_building(p, square),
             Action::Build(square) => {
-                let hotel = self.check_build(p, square).expect("checked");
+                let hotel = self.check_build::<Refused>(p, square).expect("checked");
                 self.build(p, square, hotel);
             }
             Action::Sell(square) => self.sell(p, square),
@@ -285,7 +296,7 @@ impl Game {
             return;
         }
         let mut consider = |action: Action| {
-            if self.check(Move { player: p, action }).is_ok() {
+            if self.is_legal(Move { player: p, action }) {
                 emit(action);
             }
         };
@@ -299,8 +310,7 @@ impl Game {
             }
             return;
         }
-        // Cheap filters first, so that nearly every candidate checked is legal: a refused check
-        // formats its reason, which legal_actions should not pay for.
+        // Cheap filters first, so that nearly every candidate checked is legal.
         let my_turn = p == self.turn_player;
         let in_debt = self.debts.iter().any(|d| d.debtor == p);
         let me = self.player(p);

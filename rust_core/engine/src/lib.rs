@@ -47,7 +47,7 @@ pub use action::{Action, Bundle, Input, Move, Offer, Outcome};
 pub use board::Deck;
 pub use chance::{Chance, Resolver};
 pub use edition::BoardId;
-pub use error::IllegalAction;
+pub use error::{IllegalAction, Refused};
 pub use event::{Event, Party, Reason};
 pub use rules::{RentClaim, Rules, PRESETS};
 pub use state::{Game, Phase, HOTEL, NOBODY};

@@ -7,14 +7,14 @@
 
 use crate::action::{Bundle, Offer};
 use crate::board::{self, Deck, DEEDS, PROPERTIES};
-use crate::error::Legal;
+use crate::error::{Checked, Refusal};
 use crate::event::{Event, Party, Reason};
 use crate::state::Game;
 use crate::{deny, ensure};
 
 impl Game {
     /// Can `p` hand over this bundle now?
-    fn check_bundle(&self, p: u8, bundle: &Bundle) -> Legal {
+    fn check_bundle<R: Refusal>(&self, p: u8, bundle: &Bundle) -> Checked<(), R> {
         ensure!(bundle.properties >> PROPERTIES == 0, "there are only {n} deeds", n = PROPERTIES);
         let missing = bundle.properties & !self.holdings(p);
         if missing != 0 {
@@ -40,12 +40,12 @@ impl Game {
         Ok(())
     }
 
-    pub(crate) fn check_offer(&self, offer: &Offer) -> Legal {
+    pub(crate) fn check_offer<R: Refusal>(&self, offer: &Offer) -> Checked<(), R> {
         ensure!(offer.to < self.num_players && offer.to != offer.from, "trade with another seat in the game");
         ensure!(!self.player(offer.to).bankrupt, "that player is bankrupt");
         ensure!(!(offer.give.is_empty() && offer.get.is_empty()), "an offer must give or ask something");
-        self.check_bundle(offer.from, &offer.give)?;
-        self.check_bundle(offer.to, &offer.get)?;
+        self.check_bundle::<R>(offer.from, &offer.give)?;
+        self.check_bundle::<R>(offer.to, &offer.get)?;
         Ok(())
     }
 
@@ -59,10 +59,10 @@ impl Game {
         self.offers.iter().position(|o| o.from == from && o.to == to)
     }
 
-    pub(crate) fn check_accept(&self, p: u8, from: u8) -> Legal {
+    pub(crate) fn check_accept<R: Refusal>(&self, p: u8, from: u8) -> Checked<(), R> {
         let Some(i) = self.offer_index(from, p) else { deny!("seat {seat} has no open offer to you", seat = from) };
         let offer = &self.offers[i];
-        self.check_offer(offer).map_err(|e| e.within("the offer no longer holds: {cause}"))
+        self.check_offer::<R>(offer).map_err(|e| e.wrap("the offer no longer holds: {cause}"))
     }
 
     pub(crate) fn accept(&mut self, p: u8, from: u8) {
@@ -91,7 +91,7 @@ impl Game {
         }
     }
 
-    pub(crate) fn check_reject(&self, p: u8, from: u8) -> Legal {
+    pub(crate) fn check_reject<R: Refusal>(&self, p: u8, from: u8) -> Checked<(), R> {
         ensure!(self.offer_index(from, p).is_some(), "seat {seat} has no open offer to you", seat = from);
         Ok(())
     }
@@ -101,7 +101,7 @@ impl Game {
         self.log.push(Event::TradeRejected { from, to: p });
     }
 
-    pub(crate) fn check_cancel(&self, p: u8) -> Legal {
+    pub(crate) fn check_cancel<R: Refusal>(&self, p: u8) -> Checked<(), R> {
         ensure!(self.offers.iter().any(|o| o.from == p), "you have no open offer");
         Ok(())
     }

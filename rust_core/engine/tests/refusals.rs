@@ -63,7 +63,10 @@ fn sweep(mut game: Game, label: &str) {
     let n = game.num_players;
     for player in 0..n + 1 {
         for action in probes(&game) {
-            if game.check(Move { player, action }).is_ok() {
+            let m = Move { player, action };
+            // The yes/no check (no reason built) always agrees with the full one.
+            assert_eq!(game.is_legal(m), game.check(m).is_ok(), "{label}: seat {player} {action:?}");
+            if game.check(m).is_ok() {
                 continue;
             }
             let what = format!("{label}: seat {player} {action:?}");

@@ -28,7 +28,11 @@ fn main() {
     let elapsed = start.elapsed().as_secs_f64();
     let turns: u64 = report.games.iter().map(|g| g.turns as u64).sum();
     let inputs: u64 = report.games.iter().map(|g| g.actions as u64).sum();
-    println!("totals: {games} games, {turns} turns, {inputs} moves");
+    // A digest of the whole report (FNV-1a of its debug text): equal digests, equal games.
+    let digest = format!("{report:?}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    println!("totals: {games} games, {turns} turns, {inputs} moves, report digest {digest:016x}");
     println!(
         "{games} games of {bot}: {elapsed:.3} s, {:.0} games/s, {:.0} turns/s, {:.0} moves/s (one thread)",
         games as f64 / elapsed,

@@ -197,7 +197,7 @@ pub fn decode(game: &Game, seat: u8, draft: &Draft, index: usize) -> Option<Deco
 /// seat may trade at all (a proposal of the draft must also pass the engine's check).
 pub fn is_legal(game: &Game, seat: u8, draft: &Draft, index: usize) -> bool {
     match decode(game, seat, draft, index) {
-        Some(Decoded::Move(action)) => game.check(Move { player: seat, action }).is_ok(),
+        Some(Decoded::Move(action)) => game.is_legal(Move { player: seat, action }),
         Some(Decoded::Draft(_)) => may_trade(game, seat),
         None => false,
     }
@@ -270,7 +270,7 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
         out[DRAFT_CARD - DRAFT_START + k] = cards & (1 << k) != 0;
     }
     let proposal = Action::ProposeTrade { to: draft.to, give: draft.give, get: draft.get };
-    out[DRAFT_PROPOSE - DRAFT_START] = game.check(Move { player: seat, action: proposal }).is_ok();
+    out[DRAFT_PROPOSE - DRAFT_START] = game.is_legal(Move { player: seat, action: proposal });
     out[DRAFT_DISCARD - DRAFT_START] = true;
 }
 

@@ -13,7 +13,7 @@
 //! turn itself), and the valuation helpers come last.
 
 use crate::policy::Policy;
-use lanopoly_engine::board::{self, Kind, COLOUR_GROUPS, DEEDS, GROUP_MASKS, PROPERTIES, RAILWAY_MASK};
+use lanopoly_engine::board::{self, Kind, COLOUR_GROUPS, DEEDS, GROUP_MASKS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
 use lanopoly_engine::state::Lot;
 use lanopoly_engine::{Action, Bundle, Game, Move, Phase, Resolver, HOTEL, NOBODY};
 
@@ -117,6 +117,26 @@ pub struct Memory {
     /// The danger (highest rent an opponent can charge) at the decision being made: (step,
     /// seat, danger). Computed once per decision; it was the bot's largest cost.
     danger_now: Option<(u32, u8, u32)>,
+    /// The last danger computed and the board it was computed on: rolls, bids and ends of turn
+    /// leave the board as it was, so most decisions reuse it instead of 28 rent lookups.
+    danger_seen: Option<(DangerKey, u32)>,
+}
+
+/// Everything [`danger`] reads: whose danger, who is still in, who owns what, the buildings
+/// and the mortgages. Equal keys give equal dangers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DangerKey {
+    seat: u8,
+    active: u8,
+    mortgaged: u32,
+    owner: [u8; PROPERTIES],
+    level: [u8; PROPERTIES],
+}
+
+impl DangerKey {
+    fn of(game: &Game, seat: u8) -> DangerKey {
+        DangerKey { seat, active: game.active_mask(), mortgaged: game.mortgaged, owner: game.owner, level: game.level }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -135,7 +155,13 @@ impl Policy for HeuristicBot {
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {
         self.remember_game(game);
-        self.memory.danger_now = Some((game.step, me, danger(game, me)));
+        let key = DangerKey::of(game, me);
+        let danger_now = match self.memory.danger_seen {
+            Some((seen, value)) if seen == key => value,
+            _ => danger(game, me),
+        };
+        self.memory.danger_seen = Some((key, danger_now));
+        self.memory.danger_now = Some((game.step, me, danger_now));
         let action = if game.auction.is_some() {
             self.bid_or_pass(game, me)
         } else if game.placing.is_some() {
@@ -157,7 +183,7 @@ impl Policy for HeuristicBot {
 
 /// Is this move allowed now?
 fn legal(game: &Game, me: u8, action: Action) -> bool {
-    game.check(Move { player: me, action }).is_ok()
+    game.is_legal(Move { player: me, action })
 }
 
 /// `Some(action)` if it is legal now.
@@ -272,27 +298,23 @@ impl HeuristicBot {
 
 /// One step toward paying a debt, cheapest loss first: mortgage deeds outside complete groups
 /// (they earn little), then sell houses where a level loses the least rent, then mortgage the
-/// streets of complete groups.
+/// streets of complete groups. Candidates go in property order, as `legal_actions` lists them
+/// (the first of equal losses wins), but only mortgages and sales are checked.
 fn raise_money(game: &Game, me: u8) -> Option<Action> {
-    let actions = game.legal_actions(me);
+    let held = game.holdings(me);
     let mortgage = |in_group: bool| {
-        actions
-            .iter()
-            .filter_map(|&a| match a {
-                Action::Mortgage(square) => Some((board::property_at(square)?, a)),
-                _ => None,
-            })
-            .filter(|&(p, _)| in_complete_group(game, p) == in_group)
+        board::bits(held & !game.mortgaged)
+            .filter(|&p| in_complete_group(game, p) == in_group)
+            .map(|p| (p, Action::Mortgage(DEEDS[p as usize].square)))
+            .filter(|&(_, a)| legal(game, me, a))
             .min_by_key(|&(p, _)| (income(game, p), DEEDS[p as usize].price))
             .map(|(_, a)| a)
     };
     let sell = || {
-        actions
-            .iter()
-            .filter_map(|&a| match a {
-                Action::Sell(square) => Some((rent_loss(game, board::property_at(square)?), a)),
-                _ => None,
-            })
+        board::bits(held)
+            .filter(|&p| game.level[p as usize] > 0)
+            .map(|p| (rent_loss(game, p), Action::Sell(DEEDS[p as usize].square)))
+            .filter(|&(_, a)| legal(game, me, a))
             .min_by_key(|&(loss, _)| loss)
             .map(|(_, a)| a)
     };
@@ -398,8 +420,9 @@ impl HeuristicBot {
     /// tries for the same deeds).
     fn best_trade(&self, game: &Game, me: u8) -> Option<(u8, u32, Bundle, u32)> {
         let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
+        let held = game.holdings(me);
         for group in 0..COLOUR_GROUPS as u8 {
-            let Some((holder, want)) = missing_from_one_opponent(game, me, group) else { continue };
+            let Some((holder, want)) = missing_from_one_opponent(game, me, held, group) else { continue };
             let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);
             if earlier.is_some_and(|p| game.turn < p.turn + self.trade_retry_turns) {
                 continue;
@@ -434,9 +457,10 @@ impl HeuristicBot {
     /// A swap: the bot's streets that complete a group for `holder`, plus the cash that makes
     /// the two gains about equal (the holder accepts what gains it at least as much as the bot).
     fn swap_payment(&self, game: &Game, me: u8, holder: u8, want: u32) -> Option<Bundle> {
+        let (held, theirs) = (game.holdings(me), game.holdings(holder));
         let mine = (0..COLOUR_GROUPS as u8).find_map(|g| {
-            let (who, missing) = missing_from_one_opponent(game, holder, g)?;
-            (who == me && !nearly_own(game, me, g)).then_some(missing)
+            let (who, missing) = missing_from_one_opponent(game, holder, theirs, g)?;
+            (who == me && !nearly_own(held, g)).then_some(missing)
         })?;
         let get = Bundle { properties: want, ..Bundle::default() };
         let give = Bundle { properties: mine, ..Bundle::default() };
@@ -448,14 +472,15 @@ impl HeuristicBot {
     /// Gains of a trade in which the bot gives `give` to `other` and receives `get`: (the bot's
     /// gain, the other side's gain), each the change in holdings value plus the cash balance.
     fn trade_gains(&self, game: &Game, me: u8, other: u8, give: &Bundle, get: &Bundle) -> (i64, i64) {
-        let mut after = game.owner;
-        for p in board::bits(give.properties) {
-            after[p as usize] = other;
-        }
-        for p in board::bits(get.properties) {
-            after[p as usize] = me;
-        }
-        let change = |seat: u8| self.holdings_value(game, &after, seat) - self.holdings_value(game, &game.owner, seat);
+        // Holdings after the trade: what is given changes hands, and what is received too (a
+        // deed in both bundles ends with the bot).
+        let (mine, theirs) = (game.holdings(me), game.holdings(other));
+        let mine_after = (mine & !give.properties) | get.properties;
+        let theirs_after = (theirs | give.properties) & !get.properties;
+        let change = |seat: u8| match seat == me {
+            true => self.holdings_change(game, mine, mine_after),
+            false => self.holdings_change(game, theirs, theirs_after),
+        };
         let fees = |bundle: &Bundle| -> i64 {
             board::bits(bundle.properties & game.mortgaged).map(|p| DEEDS[p as usize].mortgage_interest() as i64).sum()
         };
@@ -464,26 +489,24 @@ impl HeuristicBot {
         (change(me) + cash - fees(get), change(other) - cash - fees(give))
     }
 
-    /// Value of what `seat` holds under a hypothetical ownership: printed prices (mortgaged deeds
-    /// at what they are worth once lifted), plus a bonus for each complete group and for
-    /// railways held together.
-    fn holdings_value(&self, game: &Game, owner: &[u8; PROPERTIES], seat: u8) -> i64 {
+    /// How the value of a holding changes from the deeds in `before` to those in `after`. A
+    /// holding is worth its printed prices (mortgaged deeds at what they are worth once lifted)
+    /// plus a bonus for each complete group and for railways held together; only the deeds that
+    /// change hands are read.
+    fn holdings_change(&self, game: &Game, before: u32, after: u32) -> i64 {
+        deeds_value(game, after & !before) - deeds_value(game, before & !after) + self.set_bonus(after)
+            - self.set_bonus(before)
+    }
+
+    /// The bonus of a holding for its complete groups and its railways held together.
+    fn set_bonus(&self, held: u32) -> i64 {
         let mut value = 0i64;
-        for p in 0..PROPERTIES {
-            if owner[p] != seat {
-                continue;
-            }
-            let deed = &DEEDS[p];
-            let mortgaged = game.mortgaged & (1 << p) != 0;
-            value += if mortgaged { deed.price - deed.unmortgage_cost() } else { deed.price } as i64;
-        }
         for &mask in &GROUP_MASKS {
-            if board::bits(mask).all(|p| owner[p as usize] == seat) {
+            if held & mask == mask {
                 value += self.group_bonus(mask.trailing_zeros() as u8) as i64;
             }
         }
-        let railways = board::bits(RAILWAY_MASK).filter(|&p| owner[p as usize] == seat).count();
-        value + RAILWAY_SET_BONUS[railways]
+        value + RAILWAY_SET_BONUS[(held & RAILWAY_MASK).count_ones() as usize]
     }
 
     /// Bonus for owning the whole group of `property`: a share of the group's printed prices.
@@ -494,16 +517,27 @@ impl HeuristicBot {
     }
 }
 
+/// Printed prices of the deeds in `deeds`, a mortgaged deed at what it is worth once lifted.
+fn deeds_value(game: &Game, deeds: u32) -> i64 {
+    board::bits(deeds)
+        .map(|p| {
+            let deed = &DEEDS[p as usize];
+            let mortgaged = game.mortgaged & (1 << p) != 0;
+            (if mortgaged { deed.price - deed.unmortgage_cost() } else { deed.price }) as i64
+        })
+        .sum()
+}
+
 /// What a "get out of jail" card is worth in a trade.
 const JAIL_CARD_VALUE: i64 = 30;
 /// Extra value of holding 0..=4 railways together (their rent doubles with each one).
 const RAILWAY_SET_BONUS: [i64; 5] = [0, 0, 50, 150, 300];
 
-/// If `seat` owns some of `group` and all the rest belongs to one active opponent (at most two
-/// streets), that opponent and the mask of the missing streets.
-fn missing_from_one_opponent(game: &Game, seat: u8, group: u8) -> Option<(u8, u32)> {
+/// If `seat` (holding the deeds in `held`) owns some of `group` and all the rest belongs to one
+/// active opponent (at most two streets), that opponent and the mask of the missing streets.
+fn missing_from_one_opponent(game: &Game, seat: u8, held: u32, group: u8) -> Option<(u8, u32)> {
     let mask = GROUP_MASKS[group as usize];
-    let missing = mask & !game.holdings(seat);
+    let missing = mask & !held;
     if missing == 0 || missing == mask || missing.count_ones() > 2 {
         return None;
     }
@@ -512,9 +546,9 @@ fn missing_from_one_opponent(game: &Game, seat: u8, group: u8) -> Option<(u8, u3
     (holder != NOBODY && holder != seat && one_holder && !game.player(holder).bankrupt).then_some((holder, missing))
 }
 
-/// Does `seat` own all but one street of `group`?
-fn nearly_own(game: &Game, seat: u8, group: u8) -> bool {
-    (GROUP_MASKS[group as usize] & !game.holdings(seat)).count_ones() == 1
+/// Does a player holding the deeds in `held` own all but one street of `group`?
+fn nearly_own(held: u32, group: u8) -> bool {
+    (GROUP_MASKS[group as usize] & !held).count_ones() == 1
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -594,8 +628,12 @@ impl HeuristicBot {
     /// Lift mortgages in complete groups (they stop building) when the reserve allows; lift the
     /// others only when rich.
     fn lift_mortgage(&self, game: &Game, me: u8) -> Option<Action> {
+        let mortgaged = game.holdings(me) & game.mortgaged;
+        if mortgaged == 0 {
+            return None;
+        }
         let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
-        board::bits(game.holdings(me) & game.mortgaged)
+        board::bits(mortgaged)
             .filter(|&p| {
                 let cost = DEEDS[p as usize].unmortgage_cost();
                 let margin = if in_complete_group(game, p) { 0 } else { self.rich_cash };
@@ -613,10 +651,12 @@ impl HeuristicBot {
         let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
         let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
+        let held = game.holdings(me);
+        let owns_group = |g: u8| held & GROUP_MASKS[g as usize] == GROUP_MASKS[g as usize];
         let lowest_streets = self
             .group_order
             .iter()
-            .filter(|&&g| game.group_owner(g) == Some(me) && Some(g) != freed)
+            .filter(|&&g| owns_group(g) && Some(g) != freed)
             .filter_map(|&g| board::group_members(g).min_by_key(|&p| game.height(game.level[p as usize])));
         let below = |p: u8, level: u8| game.height(game.level[p as usize]) < game.height(level);
         let to_target = lowest_streets.clone().filter(|&p| affordable(p) && below(p, self.max_houses));
@@ -689,15 +729,37 @@ fn loose_mortgage_value(game: &Game, me: u8) -> u32 {
 // Board reading
 
 /// The highest rent an opponent can charge the bot on one landing now (utilities at a roll of 7).
+///
+/// The same value as the largest [`Game::rent`] over the opponents' deeds (a test checks it),
+/// read one opponent at a time from its holdings: a railway's or utility's rent depends only on
+/// how many of them the owner holds, and an unbuilt street's on whether it holds the group.
 fn danger(game: &Game, me: u8) -> u32 {
-    (0..PROPERTIES as u8)
-        .filter(|&p| {
-            let owner = game.owner[p as usize];
-            owner != NOBODY && owner != me && !game.player(owner).bankrupt
-        })
-        .map(|p| game.rent(p, 7))
-        .max()
-        .unwrap_or(0)
+    let mut worst = 0;
+    for seat in game.active().filter(|&s| s != me) {
+        let held = game.holdings(seat);
+        let earning = held & !game.mortgaged;
+        if earning == 0 {
+            continue;
+        }
+        if earning & RAILWAY_MASK != 0 {
+            worst = worst.max(board::RAILWAY_RENT[(held & RAILWAY_MASK).count_ones() as usize]);
+        }
+        if earning & UTILITY_MASK != 0 {
+            worst = worst.max(board::UTILITY_FACTOR[(held & UTILITY_MASK).count_ones() as usize] * 7);
+        }
+        for &group in &GROUP_MASKS {
+            let whole = held & group == group;
+            for p in board::bits(earning & group) {
+                let rents = &DEEDS[p as usize].rents;
+                let rent = match game.level[p as usize] {
+                    0 if whole => rents[0] * 2,
+                    level => rents[level as usize],
+                };
+                worst = worst.max(rent);
+            }
+        }
+    }
+    worst
 }
 
 /// Rent the deed earns on one landing now (utilities at a roll of 7).
@@ -752,4 +814,37 @@ fn rent_loss(game: &Game, property: u8) -> u32 {
     let below = if level == HOTEL { game.rules.houses_per_hotel } else { level.saturating_sub(1) };
     let below_rent = if below == 0 { deed.rents[0] * 2 } else { deed.rents[below as usize] };
     deed.rents[level as usize].saturating_sub(below_rent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{play, Streams};
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// The danger as first written: the largest rent of any active opponent's deed.
+    fn danger_by_rent(game: &Game, me: u8) -> u32 {
+        (0..PROPERTIES as u8)
+            .filter(|&p| {
+                let owner = game.owner[p as usize];
+                owner != NOBODY && owner != me && !game.player(owner).bankrupt
+            })
+            .map(|p| game.rent(p, 7))
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn danger_is_the_highest_rent_of_an_opponent() {
+        for seed in 0..6 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            let mut bots: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
+                for seat in game.seats() {
+                    assert_eq!(danger(game, seat), danger_by_rent(game, seat), "seat {seat} at step {}", game.step);
+                }
+            });
+        }
+    }
 }

@@ -146,7 +146,7 @@ impl Policy for SearchBot {
         }
         self.memory.last_turn = game.turn;
         let action = self.decide(game, me, rng);
-        if game.check(Move { player: me, action }).is_ok() {
+        if game.is_legal(Move { player: me, action }) {
             action
         } else {
             self.inner.choose(game, me, rng)
@@ -427,7 +427,7 @@ fn phase_move(game: &Game, me: u8) -> Option<Action> {
 }
 
 fn legal(game: &Game, me: u8, action: Action) -> bool {
-    game.check(Move { player: me, action }).is_ok()
+    game.is_legal(Move { player: me, action })
 }
 
 /// Apply a move; a refused one (a bot bug) is replaced by the seat's first legal move.
