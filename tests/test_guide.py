@@ -11,8 +11,8 @@ GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), flags=re.DOTALL)
 
 
-def test_the_guide_has_its_three_examples():
-    assert len(BLOCKS) == 3
+def test_the_guide_has_its_four_examples():
+    assert len(BLOCKS) == 4
 
 
 @pytest.mark.parametrize("block", range(len(BLOCKS)))

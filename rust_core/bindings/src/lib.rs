@@ -987,7 +987,15 @@ impl VecGame {
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         if let Some(out) = out {
             // Extracted as arrays and borrowed later: extracting borrows panics on a conflict.
-            return self.step_into(&actions, out.extract()?);
+            let arrays = out.extract().map_err(|e| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "out must be six numpy arrays: obs float32 (n, {}), mask bool (n, {}), player int8 (n,), \
+                     rewards float32 (n, players), terminated bool (n,), truncated bool (n,) ({e})",
+                    sim::observation::SIZE,
+                    sim::action_space::SIZE,
+                ))
+            })?;
+            return self.step_into(&actions, arrays);
         }
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         self.healthy()?;
