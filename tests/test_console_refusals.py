@@ -23,7 +23,7 @@ from lanopoly.refusals import REFUSALS, explain
 from screen import Terminal, wait_for
 
 _CALL = re.compile(r'\b(?:deny|ensure)!\((?:[^"]*?)"((?:[^"\\]|\\.)*)"')
-_WITHIN = re.compile(r'\.within\("((?:[^"\\]|\\.)*)"\)')
+_WITHIN = re.compile(r'\.(?:within|wrap)\("((?:[^"\\]|\\.)*)"\)')
 
 
 def engine_templates() -> set[str]:
