@@ -12,10 +12,11 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,12 @@ from lanopoly.bots import SimpleBot
 from lanopoly.console.commands import CommandError
 from lanopoly.console.lobby import lobby_names, start_lobby
 from lanopoly.console.net_session import NetTable
+from lanopoly.console.rejoin import open_saved
+from lanopoly.console.saves import unfinished
+from lanopoly.console.start import Setup, StartScreen
+from lanopoly.log import GameLog
 from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
+from lanopoly.refusals import explain
 
 TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
 
@@ -37,8 +43,11 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-async def _two_tables(seats: int, rounds: int = 0) -> tuple[NetTable, NetTable]:
-    """A host (with ``seats - 2`` bots) and one joiner on 127.0.0.1, as two networked tables."""
+async def _two_tables(
+    seats: int, rounds: int = 0, rejoin_timeout: float = 0, saves: Path | None = None
+) -> tuple[NetTable, NetTable]:
+    """A host (with ``seats - 2`` bots) and one joiner on 127.0.0.1, as two networked tables
+    (saving to ``saves``/host.json and guest.json when given)."""
     rules = Rules(round_limit=rounds).to_dict()
     lobby = HostLobby(PeerConfig("ann", ["127.0.0.1"], pin="246810"), seats, seats, "classic", rules)
     port = await lobby.open()
@@ -49,7 +58,11 @@ async def _two_tables(seats: int, rounds: int = 0) -> tuple[NetTable, NetTable]:
     assert lobby_names(lobby) == ["ann", "bob"]
     host_mesh = await start_lobby(lobby, seats)
     guest_mesh = await joining
-    return NetTable(host_mesh, bot=SimpleBot, bot_delay=0), NetTable(guest_mesh, bot=SimpleBot, bot_delay=0, lang="fr")
+    options = {"bot": SimpleBot, "bot_delay": 0.0, "rejoin_timeout": rejoin_timeout}
+    return (
+        NetTable.new(host_mesh, save=saves / "host.json" if saves else None, **options),
+        NetTable.new(guest_mesh, lang="fr", save=saves / "guest.json" if saves else None, **options),
+    )
 
 
 def test_two_networked_tables_play_a_game_to_the_end_and_agree():
@@ -65,19 +78,19 @@ def test_two_networked_tables_play_a_game_to_the_end_and_agree():
             while not (host.result and guest.result) and time.monotonic() < deadline:
                 for table in tables:
                     table.step()
-                    if table.legal():
+                    if table.my_move and table.legal():
                         table.act(person.choose(table.game, table.me, table.legal()))
                     elif table.playing and table.game.current_player not in (None, -1, table.me):
-                        with pytest.raises(CommandError) as refusal:
+                        with pytest.raises(IllegalAction) as refusal:  # the engine's reason
                             table.act({"type": "roll", "player": table.me})
-                        refused.append(str(refusal.value))
+                        refused.append(explain(refusal.value, table.game, table.lang))
                 await asyncio.sleep(0.001)
             assert host.result is not None and guest.result is not None
             assert host.result.outcome == guest.result.outcome == "over"
             assert host.game.state_hash() == guest.game.state_hash()
             assert any(line.startswith("Game over") for line in host.lines)
             assert any(line.startswith("Partie terminée") for line in guest.lines)
-            assert "only moves in your turn" in refused[0].lower() or "seuls les coups" in refused[0]
+            assert any(re.fullmatch(r"it is (ann|bob|bot 1)'s turn|c'est le tour de .*", r) for r in refused), refused
             assert "every peer agrees" in host.status()[1]
             with pytest.raises(CommandError, match="over"):
                 host.act({"type": "roll", "player": 0})
@@ -145,24 +158,135 @@ def test_a_peer_that_leaves_is_shown_and_freezes_the_game():
     asyncio.run(asyncio.wait_for(run(), 30))
 
 
+async def _until(check: Callable[[], bool], tables: tuple[NetTable, ...], seconds: float, play: bool = True) -> None:
+    """Step the tables (the persons play in turn like a simple bot when ``play``) until ``check``."""
+    person = SimpleBot()
+    deadline = time.monotonic() + seconds
+    while True:
+        for table in tables:
+            table.step()
+        if check():
+            return
+        assert time.monotonic() < deadline, [table.status()[1] for table in tables]
+        for table in tables:
+            if play and table.my_move and table.legal():
+                table.act(person.choose(table.game, table.me, table.legal()))
+        await asyncio.sleep(0.005)
+
+
+def test_an_out_of_turn_trade_offer_is_queued_and_taken_at_the_next_step():
+    """bob offers ann $1 while ann's bot plays: queued at once, taken by the session, seen by both."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+            await _until(lambda: guest.game.current_player == 2 and not guest.game.is_chance_node, tables, 30)
+            offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
+            note = guest.act(offer)
+            assert note == "Envoyé, en attente de la prochaine étape : trade ann give $1 for nothing", note
+            assert guest.queued() == [offer] and "1 envoyé(s), en attente" in guest.status()[1]
+            with pytest.raises(IllegalAction) as refusal:  # the engine refuses at once, saying why
+                guest.act({"type": "mortgage", "player": 1, "square": 0})
+            assert explain(refusal.value, guest.game, "fr") == "GO n'est pas une propriété", refusal.value
+            # Taken at a step to come (none happens while ann, a person, is to move: she plays).
+            await _until(lambda: not guest.queued(), tables, 60)
+            await _until(lambda: host.game.step == guest.game.step, tables, 30, play=False)
+            for table in tables:
+                assert offer in table.session.log.inputs, table.session.log.inputs
+            assert host.game.state_hash() == guest.game.state_hash()
+            assert guest.session.interjected["propose_trade"] == 1
+            assert not any(line.startswith("Non retenu") for line in guest.lines)
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_path: Path):
+    """bob's table stops (as a crashed console would); ann's shows him away with a clock; his
+    saved game and its secrets take him back in, and both go on with the same states."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2, rejoin_timeout=60, saves=tmp_path)
+        back: NetTable | None = None
+        try:
+            assert (tmp_path / "guest.json.secret").exists()
+            await _until(lambda: host.game.step > 20, (host, guest), 60)
+            await guest.close()
+            await _until(lambda: bool(host.away()), (host,), 20, play=False)
+            _, text = host.status()
+            assert re.search(r"bob \(AWAY 0:0\d\)", text), text
+            assert host.away_seats().keys() == {1}
+            assert any(line.startswith("bob dropped out; the game waits up to 1:00") for line in host.lines)
+            alert = host.alert()
+            assert alert is not None and alert.startswith("bob away for 0:0"), alert
+            # The start screen would list the unfinished games saved there, with the command.
+            saved = unfinished(tmp_path)
+            assert {game.path.name for game in saved} == {"host.json", "guest.json"}
+            assert all(game.names == ("ann", "bob") and game.steps > 0 for game in saved)
+            start = StartScreen(Setup(), saved=[game for game in saved if game.path.name == "guest.json"])
+            assert (
+                start.saved_text()
+                == f"Unfinished LAN game (ann, bob): lanopoly rejoin {saved[0].path.parent}/guest.json (or resume)"
+            )
+            back = await open_saved(
+                tmp_path / "guest.json",
+                resume_all=False,
+                bot=SimpleBot,
+                lang="en",
+                interfaces=["127.0.0.1"],
+                bot_delay=0,
+                rejoin_timeout=60,
+            )
+            assert back.me == 1 and any(line.startswith("You are back in the game") for line in back.lines)
+            assert any("rolls" in line for line in back.lines)  # the log is told again from the start
+            tables = (host, back)
+            await _until(lambda: not host.away() and host.alert() is None, tables, 30, play=False)
+            assert "bob is back." in host.lines and "AWAY" not in host.status()[1]
+            step = host.game.step
+            await _until(lambda: min(host.game.step, back.game.step) > step + 10, tables, 60)
+            await _until(lambda: host.game.step == back.game.step, tables, 10, play=False)
+            assert host.game.state_hash() == back.game.state_hash()
+        finally:
+            for table in (host, guest, back):
+                if table is not None:
+                    await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 150))
+
+
 # -- two console peers in real terminals ---------------------------------------------------------
 
 
 class Terminal:
-    """One console peer in a tmux session (80x24) on one loopback address."""
+    """One console peer in a tmux session (80x24) on one loopback address, running ``lanopoly
+    ARGS`` with its own data folder (``XDG_DATA_HOME``: where the console saves LAN games)."""
 
-    def __init__(self, server: str, name: str, address: str, workdir: Path) -> None:
+    def __init__(self, server: str, name: str, address: str, workdir: Path, args: str = "play --lang en") -> None:
         assert address.startswith("127."), "tests use loopback addresses only"
         self.server, self.name = server, name
+        self.data = workdir / f"{name.rstrip('0123456789')}-data"
         env = f"env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 LANOPOLY_INTERFACES={address} "
-        env += f"LANOPOLY_SERVICE_TYPE={TEST_SERVICE_TYPE} "
-        command = f"{env}{shlex.quote(sys.executable)} -m lanopoly play --lang en 2>{name}.err"
+        env += f"LANOPOLY_SERVICE_TYPE={TEST_SERVICE_TYPE} XDG_DATA_HOME={shlex.quote(str(self.data))} "
+        command = f"exec {env}{shlex.quote(sys.executable)} -m lanopoly {args} 2>{name}.err"
         self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(workdir), command)
 
     def tmux(self, *args: str) -> str:
         env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1", "LANOPOLY_SERVICE_TYPE": TEST_SERVICE_TYPE}
         done = subprocess.run(["tmux", "-L", self.server, *args], capture_output=True, text=True, env=env, check=True)
         return done.stdout
+
+    def pid(self) -> int:
+        """The console's process (the pane runs it with ``exec``)."""
+        return int(self.tmux("list-panes", "-t", self.name, "-F", "#{pane_pid}").split()[0])
+
+    def saved(self) -> Path:
+        """The LAN game this console saved (by default, in its data folder)."""
+        files = list((self.data / "lanopoly" / "games").glob("*.json"))
+        assert len(files) == 1, files
+        return files[0]
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-t", self.name, "-p")
@@ -174,7 +298,7 @@ class Terminal:
         self.tmux("send-keys", "-t", self.name, "-l", text)
         self.keys("Enter")
 
-    def wait_for(self, pattern: str, seconds: float = 15) -> str:
+    def wait_for(self, pattern: str, seconds: float = 30) -> str:
         deadline = time.monotonic() + seconds
         while True:
             screen = self.screen()
@@ -207,73 +331,121 @@ def _command(screen: str) -> str:
     raise AssertionError(f"nothing to type:\n{screen}")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+def _lan_game(host: Terminal, guest: Terminal) -> None:
+    """From the start screens to a game: the host hosts (one bot: two seats), the guest finds the
+    game on the network and joins with the PIN, the host starts."""
+    host.wait_for("a new game")
+    guest.wait_for("a new game")
+    host.keys("a", "n", "n", "Down", "Down", "Left", "Left", "F2")
+    guest.keys("b", "o", "b", "F3")
+    pin = re.search(r"Game PIN: (\d{6})", host.wait_for(r"Game PIN: \d{6}"))
+    assert pin is not None
+    assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
+    assert "1  ann (you)" in host.screen() and "2  a bot" in host.screen()
+    listed = guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open +official/classic")
+    assert "Game PIN" in listed
+    guest.type(pin.group(1))
+    guest.wait_for("waiting for the host to start")
+    host.wait_for(r"2  bob \(joined\)")
+    host.keys("Enter")
+    host.wait_for(r"LAN: ann \(you\), bob")
+    guest.wait_for(r"LAN: ann, bob \(you\)")
+
+
+def _panels(screen: str) -> list[str]:
+    return _shared(screen)[0]
+
+
+def _play(
+    peers: dict[str, Terminal],
+    turns: int,
+    out_of_turn: Callable[[str, str], None] | None = None,
+    same: Callable[[str], object] = _shared,
+) -> None:
+    """Whoever the game waits for types the command a simple player would, until ``turns`` turns
+    ended or the game is over; only when ``same`` part of both screens agree (the other is not
+    catching up). Before a roll, ``out_of_turn(mover, other)`` may act on the other screen."""
+    ends = 0
+    deadline = time.monotonic() + 60 + 30 * turns
+    while ends < turns and time.monotonic() < deadline:
+        screens = {name: peers[name].screen() for name in peers}
+        if all("Game over" in s for s in screens.values()):
+            return
+        mover = next((name for name, s in screens.items() if "| waiting for you" in s), None)
+        if mover is None:
+            time.sleep(0.1)
+            continue
+        other = next(name for name in peers if name != mover)
+        if same(screens[other]) != same(screens[mover]):
+            time.sleep(0.1)  # the other screen is still catching up
+            continue
+        command = _command(screens[mover])
+        before = _shared(screens[mover])
+        if command == "roll" and out_of_turn is not None:
+            out_of_turn(mover, other)
+            out_of_turn = None
+        peers[mover].type(command)
+        ends += command == "end"
+        wait = time.monotonic() + 20
+        while _shared(peers[mover].screen()) == before and time.monotonic() < wait:
+            time.sleep(0.05)
+    assert ends >= turns, f"only {ends} turns ended:\n" + "\n".join(p.screen() for p in peers.values())
+
+
+def _same_screens(host: Terminal, guest: Terminal) -> tuple[list[str], list[str]]:
+    """Both screens show the same state: the same panels (cash, deeds) and the same log."""
+    deadline = time.monotonic() + 20
+    while _shared(host.screen()) != _shared(guest.screen()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    shared = _shared(host.screen())
+    assert shared == _shared(guest.screen()), f"{host.screen()}\n{guest.screen()}"
+    return shared
+
+
+def _tmux_server() -> str:
+    return f"lanopoly-lan-{os.getpid()}-{time.monotonic_ns()}"
+
+
+def _show_errors(tmp_path: Path) -> None:
+    for err in sorted(tmp_path.glob("*.err")):
+        if err.read_text().strip():
+            print(f"{err.name}:\n{err.read_text()}")
+
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+
+
+@needs_tmux
 def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_path: Path):
-    server = f"lanopoly-lan-{os.getpid()}"
+    server = _tmux_server()
     try:
         host = Terminal(server, "host", "127.0.0.2", tmp_path)
         guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
-        # The start screens: name, then one bot (two seats: the host and the guest), F2 hosts;
-        # the guest's F3 opens the list of games found on the network.
-        host.wait_for("a new game")
-        guest.wait_for("a new game")
-        host.keys("a", "n", "n", "Down", "Down", "Left", "Left", "F2")
-        guest.keys("b", "o", "b", "F3")
-        pin = re.search(r"Game PIN: (\d{6})", host.wait_for(r"Game PIN: \d{6}"))
-        assert pin is not None
-        assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
-        assert "1  ann (you)" in host.screen() and "2  a bot" in host.screen()
-        listed = guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open +official/classic")
-        assert "Game PIN" in listed
-        guest.type(pin.group(1))
-        guest.wait_for("waiting for the host to start")
-        host.wait_for(r"2  bob \(joined\)")
-        host.keys("Enter")
-        host.wait_for(r"LAN: ann \(you\), bob")
-        guest.wait_for(r"LAN: ann, bob \(you\)")
+        _lan_game(host, guest)
 
-        # Play: whoever the game waits for types the command a simple player would.
-        ends = 0
-        peers = {"host": host, "guest": guest}
-        for _ in range(60):
-            if ends >= 4:
-                break
-            screens = {name: peers[name].screen() for name in peers}
-            mover = next((name for name, s in screens.items() if "| waiting for you" in s), None)
-            if mover is None:
-                time.sleep(0.1)
-                continue
-            other = "guest" if mover == "host" else "host"
-            if _shared(screens[other]) != _shared(screens[mover]):
-                time.sleep(0.1)  # the other screen is still catching up
-                continue
-            command = _command(screens[mover])
-            before = _shared(screens[mover])
-            if command == "roll":
-                # An out-of-turn move on the other screen is refused, saying why.
-                peers[other].type("roll")
-                peers[other].wait_for("Only moves in your turn work in LAN games")
-            peers[mover].type(command)
-            ends += command == "end"
-            deadline = time.monotonic() + 10
-            while _shared(peers[mover].screen()) == before and time.monotonic() < deadline:
-                time.sleep(0.05)
-        assert ends >= 4, f"only {ends} turns ended:\n{host.screen()}\n{guest.screen()}"
+        def offer(mover: str, other: str) -> None:
+            """Out of turn, on the screen whose player does not move: a trade offer, queued until
+            the next step (which waits for the mover's roll)."""
+            names = {"host": "ann", "guest": "bob"}
+            peer = host if other == "host" else guest
+            peer.type(f"trade {names[mover]} give $1 for nothing")
+            peer.wait_for(rf"Sent \(next step, after {names[mover]} moves\): trade {names[mover]} give \$1 for nothing")
+            peer.wait_for(r"\| 1 sent, waiting for the next step")
 
-        # Both screens show the same state: the same panels (cash, deeds) and the same log.
-        deadline = time.monotonic() + 10
-        while _shared(host.screen()) != _shared(guest.screen()) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        panels, log = _shared(host.screen())
-        assert (panels, log) == _shared(guest.screen()), f"{host.screen()}\n{guest.screen()}"
+        _play({"host": host, "guest": guest}, 4, offer)
+        panels, log = _same_screens(host, guest)
         assert re.search(r"1 ann +\$\d+", panels[0]) and re.search(r"2 bob +\$\d+", panels[1]), panels
         assert any("Round" in line or "rolls" in line for line in log), log
+        # The offer was taken: both peers' saved games hold it (the screens have scrolled on).
+        for terminal in (host, guest):
+            inputs = [a["type"] for a in GameLog.load(terminal.saved()).inputs]
+            assert inputs.count("propose_trade") == 1, inputs
 
-        # The guest leaves: the host's screen says so.
+        # The guest leaves: the host's screen says so, and waits for bob to come back.
         guest.type("quit")
-        host.wait_for(r"bob \(DISCONNECTED\)|GAME FROZEN")
+        host.wait_for(r"bob \(AWAY \d:\d\d\)")
         host.type("quit")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             alive = subprocess.run(["tmux", "-L", server, "has-session", "-t", "host"], capture_output=True)
             if alive.returncode != 0:
@@ -283,7 +455,52 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
             raise AssertionError(f"the host's console did not quit:\n{host.screen()}")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        for name in ("host", "guest"):
-            err = tmp_path / f"{name}.err"
-            if err.exists() and err.read_text().strip():
-                print(f"{name} stderr:\n{err.read_text()}")
+        _show_errors(tmp_path)
+
+
+@needs_tmux
+def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path):
+    """bob's console is killed mid-game (SIGKILL: no goodbye); ann's screen shows him away, the
+    clock running; ``lanopoly rejoin FILE`` in a new terminal opens the console on his seat again,
+    and the game is played to the end with the same final state hash on both peers."""
+    server = _tmux_server()
+    try:
+        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 4")
+        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
+        _lan_game(host, guest)
+        _play({"host": host, "guest": guest}, 2)
+        _same_screens(host, guest)
+        saved = guest.saved()
+        assert Path(f"{saved}.secret").exists()
+
+        os.kill(guest.pid(), signal.SIGKILL)
+        first = re.search(r"bob \(AWAY 0:(\d\d)\)", host.wait_for(r"bob \(AWAY 0:\d\d\)"))
+        assert first is not None
+        later = rf"bob \(AWAY 0:({int(first.group(1)) + 2:02d}|{int(first.group(1)) + 3:02d})\)"
+        screen = host.wait_for(later)  # the clock runs, every second
+        assert re.search(r"2 bob .* AWAY 0:0\d", screen), screen
+        assert "bob dropped out" in screen
+        if "waiting for you" not in screen:  # the middle of the board says it too, unless ann is to move
+            assert re.search(r"bob away for 0:0\d: waiting for them to rejoin", screen), screen
+
+        back = Terminal(server, "guest2", "127.0.0.3", tmp_path, f"rejoin {shlex.quote(str(saved))} --lang en")
+        back.wait_for(r"LAN: ann, bob \(you\)", 60)
+        host.wait_for(r"bob is back\.")
+        screen = host.wait_for(r"LAN: ann \(you\), bob \|")
+        assert "AWAY" not in screen
+
+        _play({"host": host, "guest2": back}, 100, same=_panels)  # the logs differ in LAN notices
+        host.wait_for("Game over", 60)
+        back.wait_for("Game over", 60)
+        host.wait_for("every peer agrees on the final state", 30)
+        back.wait_for("every peer agrees on the final state", 30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            logs = [GameLog.load(path) for path in (host.saved(), saved)]
+            if logs[0].hashes == logs[1].hashes:
+                break
+            time.sleep(0.2)
+        assert logs[0].hashes == logs[1].hashes and logs[0].replay().is_over
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)

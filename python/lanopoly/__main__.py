@@ -1,8 +1,9 @@
-"""The `lanopoly` command. For now: play a local game of bots and print what happens.
+"""The `lanopoly` command: the console in a terminal, else a game of bots printed as it goes.
 
-lanopoly                      # 4 bots, classic board, official rules
+lanopoly                      # the console (in a terminal); else 4 bots, classic board, official rules
 lanopoly --players 3 --board paris --rules paris-quick --seed 7
 lanopoly replay game.json     # replay a saved log and verify every state hash
+lanopoly rejoin FILE          # back into a LAN game: the console in a terminal, else bots (--bots)
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from lanopoly._core import Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
@@ -79,9 +82,33 @@ def console(args: argparse.Namespace) -> int:
     ask = args.players is None and setup.mode == "solo"
     address: str = getattr(args, "join", None) or ""
     pin: str = getattr(args, "pin", None) or ""
-    if address or pin:
-        return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, address=address, pin=pin)
-    return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds)
+    lan: dict[str, Any] = {"address": address, "pin": pin} if address or pin else {}
+    if args.save:
+        lan["save"] = Path(args.save)  # where a LAN game is saved (default: the console's folder)
+    return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, **lan)
+
+
+def console_rejoin(args: argparse.Namespace) -> int:
+    """``lanopoly rejoin FILE`` / ``resume FILE`` in a terminal: take the seat again in the saved
+    LAN game and play it in the console (the bots of this peer keep their seats)."""
+    import asyncio
+
+    from lanopoly.console import DIFFICULTIES, play_saved, quiet_logs
+    from lanopoly.i18n import detect
+    from lanopoly.net.interfaces import configured_interfaces, parse_interfaces
+
+    quiet_logs()
+    interfaces = parse_interfaces(args.interfaces) if args.interfaces else configured_interfaces()
+    return asyncio.run(
+        play_saved(
+            args.file,
+            resume_all=args.net_command == "resume",
+            bot=DIFFICULTIES[args.difficulty],
+            lang=args.lang or detect(),
+            interfaces=interfaces,
+            rejoin_timeout=args.rejoin_timeout,
+        )
+    )
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -197,6 +224,15 @@ def parser() -> argparse.ArgumentParser:
     from lanopoly.net import cli as net_cli
 
     net_cli.add_commands(sub)
+    for name in ("rejoin", "resume"):
+        back = sub.choices[name]
+        back.add_argument(
+            "--bots",
+            action="store_true",
+            help="play your seats with bots and print the log (the default outside a terminal)",
+        )
+        back.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
+        back.add_argument("--difficulty", default="normal", choices=["easy", "normal"], help="console bots")
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
@@ -214,7 +250,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if getattr(args, "net_command", None):
+        if args.net_command in ("rejoin", "resume") and interactive and not args.bots:
+            return console_rejoin(args)
         from lanopoly.net import cli as net_cli
 
         return net_cli.run(args)
@@ -225,7 +264,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.players is not None and not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
         return console(args)
     args.players = args.players or 4

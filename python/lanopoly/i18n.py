@@ -212,7 +212,6 @@ EN: dict[str, str] = {
     "net.refused_frozen": "The game is frozen: no more moves (quit to leave).",
     "net.refused_over": "The game is over.",
     "net.the_dice": "the dice",
-    "net.in_turn_only": "Only moves in your turn work in LAN games for now; the game waits for {player}.",
     "net.sending": "Your move is being sent: wait a moment.",
     "net.wait_dice": "rolling the dice (every peer)",
     "net.wait_you": "waiting for you",
@@ -226,6 +225,23 @@ EN: dict[str, str] = {
     "net.peer_lost": "{peer} (DISCONNECTED)",
     "net.peers": "LAN: {peers}",
     "net.agreed": "every peer agrees on the final state",
+    "net.queued": "Sent, waiting for the next step: {command}",
+    "net.queued_after": "Sent (next step, after {player} moves): {command}",
+    "net.not_taken": "Not taken: {command} (another move came first, or it is no longer possible). Type it again.",
+    "net.sent": "{n} sent, waiting for the next step",
+    "net.dropped": "{peer} dropped out; the game waits up to {limit} for them to come back (lanopoly rejoin).",
+    "net.back": "{peer} is back.",
+    "net.back_in": "You are back in the game (step {step}).",
+    "net.saving": "The game is saved as you play: if your console stops, `lanopoly rejoin` takes your seat again.",
+    "net.saved_at": "The LAN game is saved in {path}: "
+    "`lanopoly rejoin {path}` takes your seat again while the others play; "
+    "`lanopoly resume {path}` restarts it when everyone stopped.",
+    "net.wait_away": "waiting for {peer} to come back",
+    "net.alert_away": "{peers} away for {since}: waiting for them to rejoin",
+    "net.peer_away": "{peer} (AWAY {since})",
+    "panel.away": " AWAY {since}",
+    "start.saved": "Unfinished LAN game ({names}): lanopoly rejoin {path} (or resume)",
+    "start.saved_more": "{n} unfinished LAN games saved in {path}: lanopoly rejoin FILE (or resume)",
     "difficulty.easy": "easy",
     "difficulty.normal": "normal",
     "board.classic": "classic (Atlantic City, $)",
@@ -445,7 +461,6 @@ FR: dict[str, str] = {
     "net.refused_frozen": "La partie est gelée : plus aucun coup (« quitter » pour sortir).",
     "net.refused_over": "La partie est terminée.",
     "net.the_dice": "les dés",
-    "net.in_turn_only": "En réseau, seuls les coups pendant votre tour marchent pour l'instant ; on attend {player}.",
     "net.sending": "Votre coup est en cours d'envoi : un instant.",
     "net.wait_dice": "lancer des dés (tous les pairs)",
     "net.wait_you": "on vous attend",
@@ -459,6 +474,23 @@ FR: dict[str, str] = {
     "net.peer_lost": "{peer} (DÉCONNECTÉ)",
     "net.peers": "Réseau : {peers}",
     "net.agreed": "tous les pairs ont le même état final",
+    "net.queued": "Envoyé, en attente de la prochaine étape : {command}",
+    "net.queued_after": "Envoyé (prochaine étape, après le coup de {player}) : {command}",
+    "net.not_taken": "Non retenu : {command} (un autre coup est passé avant, ou il n'est plus possible). Retapez-le.",
+    "net.sent": "{n} envoyé(s), en attente de l'étape suivante",
+    "net.dropped": "{peer} a été déconnecté ; la partie l'attend jusqu'à {limit} (lanopoly rejoin).",
+    "net.back": "{peer} est de retour.",
+    "net.back_in": "Vous êtes de retour dans la partie (étape {step}).",
+    "net.saving": "Partie enregistrée au fil du jeu : si la console s'arrête, `lanopoly rejoin` vous rend la place.",
+    "net.saved_at": "La partie en réseau est enregistrée dans {path} : "
+    "`lanopoly rejoin {path}` vous rend la place pendant que les autres jouent ; "
+    "`lanopoly resume {path}` la relance quand tous se sont arrêtés.",
+    "net.wait_away": "on attend le retour de {peer}",
+    "net.alert_away": "{peers} absent depuis {since} : on attend son retour",
+    "net.peer_away": "{peer} (ABSENT {since})",
+    "panel.away": " ABSENT {since}",
+    "start.saved": "Partie en réseau inachevée ({names}) : lanopoly rejoin {path} (ou resume)",
+    "start.saved_more": "{n} parties en réseau inachevées dans {path} : lanopoly rejoin FICHIER (ou resume)",
     "difficulty.easy": "facile",
     "difficulty.normal": "normal",
     "board.classic": "classique (Atlantic City, $)",
@@ -677,7 +709,6 @@ IT: dict[str, str] = {
     "net.refused_frozen": "La partita è bloccata: niente più mosse (esci per uscire).",
     "net.refused_over": "La partita è finita.",
     "net.the_dice": "i dadi",
-    "net.in_turn_only": "In rete per ora funzionano solo le mosse nel tuo turno; la partita aspetta {player}.",
     "net.sending": "La tua mossa è in invio: un attimo.",
     "net.wait_dice": "lancio dei dadi (tutti i peer)",
     "net.wait_you": "si aspetta te",
@@ -691,6 +722,23 @@ IT: dict[str, str] = {
     "net.peer_lost": "{peer} (DISCONNESSO)",
     "net.peers": "Rete: {peers}",
     "net.agreed": "tutti i peer concordano sullo stato finale",
+    "net.queued": "Inviata, in attesa del prossimo passo: {command}",
+    "net.queued_after": "Inviata (prossimo passo, dopo la mossa di {player}): {command}",
+    "net.not_taken": "Non presa: {command} (un'altra mossa è arrivata prima, o non è più possibile). Riscrivila.",
+    "net.sent": "{n} inviate, in attesa del prossimo passo",
+    "net.dropped": "{peer} si è disconnesso; la partita lo aspetta fino a {limit} (lanopoly rejoin).",
+    "net.back": "{peer} è tornato.",
+    "net.back_in": "Sei di nuovo nella partita (passo {step}).",
+    "net.saving": "La partita è salvata mentre giochi: se la console si ferma, `lanopoly rejoin` ti ridà il posto.",
+    "net.saved_at": "La partita in rete è salvata in {path}: "
+    "`lanopoly rejoin {path}` ti ridà il posto mentre gli altri giocano; "
+    "`lanopoly resume {path}` la riprende quando tutti si sono fermati.",
+    "net.wait_away": "si aspetta il ritorno di {peer}",
+    "net.alert_away": "{peers} assente da {since}: si aspetta che rientri",
+    "net.peer_away": "{peer} (ASSENTE {since})",
+    "panel.away": " ASSENTE {since}",
+    "start.saved": "Partita in rete non finita ({names}): lanopoly rejoin {path} (o resume)",
+    "start.saved_more": "{n} partite in rete non finite in {path}: lanopoly rejoin FILE (o resume)",
     "difficulty.easy": "facile",
     "difficulty.normal": "normale",
     "board.classic": "classico (Atlantic City, $)",
@@ -909,7 +957,6 @@ NO: dict[str, str] = {
     "net.refused_frozen": "Spillet er frosset: ingen flere trekk (avslutt for å gå ut).",
     "net.refused_over": "Spillet er slutt.",
     "net.the_dice": "terningene",
-    "net.in_turn_only": "I nettverksspill virker foreløpig bare trekk i din tur; spillet venter på {player}.",
     "net.sending": "Trekket ditt sendes: vent litt.",
     "net.wait_dice": "terningkast (alle maskiner)",
     "net.wait_you": "venter på deg",
@@ -923,6 +970,23 @@ NO: dict[str, str] = {
     "net.peer_lost": "{peer} (FRAKOBLET)",
     "net.peers": "Nett: {peers}",
     "net.agreed": "alle maskiner er enige om sluttstillingen",
+    "net.queued": "Sendt, venter på neste steg: {command}",
+    "net.queued_after": "Sendt (neste steg, etter trekket til {player}): {command}",
+    "net.not_taken": "Ikke tatt: {command} (et annet trekk kom først, eller det går ikke lenger). Skriv det igjen.",
+    "net.sent": "{n} sendt, venter på neste steg",
+    "net.dropped": "{peer} falt ut; spillet venter opptil {limit} på at de kommer tilbake (lanopoly rejoin).",
+    "net.back": "{peer} er tilbake.",
+    "net.back_in": "Du er tilbake i spillet (steg {step}).",
+    "net.saving": "Spillet lagres mens du spiller: stopper konsollen, gir `lanopoly rejoin` deg plassen tilbake.",
+    "net.saved_at": "Nettverksspillet er lagret i {path}: "
+    "`lanopoly rejoin {path}` gir deg plassen tilbake mens de andre spiller; "
+    "`lanopoly resume {path}` starter det igjen når alle har stoppet.",
+    "net.wait_away": "venter på at {peer} kommer tilbake",
+    "net.alert_away": "{peers} borte i {since}: venter på at de kommer tilbake",
+    "net.peer_away": "{peer} (BORTE {since})",
+    "panel.away": " BORTE {since}",
+    "start.saved": "Uferdig nettverksspill ({names}): lanopoly rejoin {path} (eller resume)",
+    "start.saved_more": "{n} uferdige nettverksspill i {path}: lanopoly rejoin FIL (eller resume)",
     "difficulty.easy": "lett",
     "difficulty.normal": "normal",
     "board.classic": "klassisk (Atlantic City, $)",
@@ -1000,6 +1064,12 @@ def t(lang: str, key: str, **fields: Any) -> str:
 def money(lang: str, currency: str, amount: int) -> str:
     """An amount of money as the language writes it: "$200" in English, "200 €" in French."""
     return t(lang, "money", currency=currency, amount=amount)
+
+
+def clock(seconds: float) -> str:
+    """A duration as the screen shows it, the same in every language: ``m:ss``."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def default_board(lang: str) -> str:

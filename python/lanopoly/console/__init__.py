@@ -2,7 +2,9 @@
 
 A start screen (name, token, bots, difficulty, board, rules, language) comes first unless the
 table is given on the command line; Enter plays alone, F2 hosts a LAN game and F3 joins one
-(the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen.
+(the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen. A LAN game is saved
+continuously (:mod:`lanopoly.console.saves`), so that ``lanopoly rejoin FILE`` / ``resume FILE``
+take the seat again (:mod:`lanopoly.console.rejoin`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -19,6 +22,8 @@ from lanopoly.bots import Policy, SimpleBot
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import NetTable
+from lanopoly.console.rejoin import play_saved
+from lanopoly.console.saves import default_save, unfinished
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.i18n import default_board
@@ -34,6 +39,7 @@ __all__ = [
     "Setup",
     "StartScreen",
     "play_console",
+    "play_saved",
     "play_solo",
     "session",
 ]
@@ -70,15 +76,17 @@ async def session(
     started: Callable[[ConsoleApp], None] | None = None,
     address: str = "",
     pin: str = "",
+    save: Path | None = None,
 ) -> int:
     """The start screen (when ``ask``, pre-filled with ``setup``), then the game; the exit status.
     A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
-    to the start screen when the person leaves them). ``started`` sees the game screen as it
-    opens (tests drive it through it)."""
+    to the start screen when the person leaves them); the LAN game is saved to ``save``, by
+    default in the console's folder of saved games. ``started`` sees the game screen as it opens
+    (tests drive it through it)."""
     table: Table
     while True:
         if ask:
-            chosen = await StartScreen(setup, input=input, output=output).run()
+            chosen = await StartScreen(setup, saved=unfinished(), input=input, output=output).run()
             if chosen is None:
                 return 0
             setup = chosen
@@ -87,7 +95,13 @@ async def session(
             break
         mesh = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, input=input, output=output)
         if mesh is not None:
-            table = NetTable(mesh, bot=DIFFICULTIES[setup.difficulty], lang=setup.lang, bot_delay=delay)
+            table = NetTable.new(
+                mesh,
+                bot=DIFFICULTIES[setup.difficulty],
+                lang=setup.lang,
+                bot_delay=delay,
+                save=save or default_save(mesh.start.game_id),
+            )
             delay = min(delay, 0.05)  # the session paces the bots; the screen follows at once
             break
         if not ask:
@@ -95,7 +109,10 @@ async def session(
     app = ConsoleApp(table, delay=delay, input=input, output=output)
     if started is not None:
         started(app)
-    return await app.run()
+    status = await app.run()
+    if isinstance(table, NetTable) and table.farewell():
+        print(table.farewell())
+    return status
 
 
 async def lan_lobby(
@@ -122,13 +139,20 @@ def play_console(
     delay: float = 0.3,
     address: str = "",
     pin: str = "",
+    save: Path | None = None,
 ) -> int:
-    """The console in this terminal: start screen (if ``ask``) and game; returns the exit status.
-    Log messages (of the LAN layer) go nowhere unless logging is configured: stderr would
+    """The console in this terminal: start screen (if ``ask``) and game; returns the exit status."""
+    quiet_logs()
+    return asyncio.run(
+        session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save)
+    )
+
+
+def quiet_logs() -> None:
+    """Log messages (of the LAN layer) go nowhere unless logging is configured: stderr would
     scribble over the full-screen display; the game screen shows what matters."""
     if not logging.getLogger().handlers:
         logging.getLogger("lanopoly").addHandler(logging.NullHandler())
-    return asyncio.run(session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin))
 
 
 def play_solo(

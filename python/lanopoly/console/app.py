@@ -38,7 +38,7 @@ from lanopoly.console.commands import (
 from lanopoly.console.log_view import LogView
 from lanopoly.console.names import fold
 from lanopoly.console.session import Table, summary_lines
-from lanopoly.i18n import ALIASES, money, t
+from lanopoly.i18n import ALIASES, clock, money, t
 from lanopoly.refusals import explain
 
 STYLE = Style.from_dict(
@@ -206,9 +206,9 @@ class ConsoleApp:
             if isinstance(parsed, Local):
                 self._local(parsed)
             else:
-                table.act(parsed)
+                note = table.act(parsed)
                 self.log_view.follow()
-                self.feedback = ("class:hint", t(table.lang, "ok", text=text.strip()))
+                self.feedback = ("class:hint", note or t(table.lang, "ok", text=text.strip()))
         except CommandError as e:
             self.feedback = ("class:error", str(e))
         except IllegalAction as e:
@@ -236,6 +236,7 @@ class ConsoleApp:
         game, me, lang = self.table.game, self.table.me, self.table.lang
         lines: list[board_view.Fragments] = []
         summary = self.table.summary() if game.is_over else None
+        away = self.table.away_seats()
         for seat in range(game.num_players):
             p = game.player(seat)
             marker = ">" if seat == game.turn_player and not game.is_over else " "
@@ -248,7 +249,8 @@ class ConsoleApp:
                 jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
                 cards = t(lang, "panel.cards", n=len(p["jail_cards"])) if p["jail_cards"] else ""
                 deeds = t(lang, "panel.deeds", n=len(p["properties"]))
-                status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}"
+                gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
+                status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
             style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.CELL * 9])])
@@ -277,9 +279,9 @@ class ConsoleApp:
         if game.is_over:
             winner = game.winner
             return t(lang, "dec.game_over", winner=game.names[winner] if winner is not None else t(lang, "dec.nobody"))
-        status = table.status()
-        if status is not None and status[0] == "class:error" and not table.my_move:
-            return status[1]  # a LAN game frozen, or a peer gone
+        alert = table.alert()
+        if alert is not None and not table.my_move:
+            return alert  # a LAN game frozen, or a peer gone or away
         if not table.my_move:
             seat = game.current_player
             if seat is None or seat < 0:

@@ -6,9 +6,16 @@
 actions, the other peers' moves arrive over the network, and the bots this peer controls (the
 host's free seats) play their seats here. The session runs in a task beside the user interface.
 
-Only moves in turn are supported by the LAN layer for now (the seat the engine's
-``current_player`` names acts; auctions and debts are walked seat by seat): a move typed while the
-game waits for someone else is refused with a message saying so.
+A move in the person's turn is handed to the session for the step it waits for. A move out of
+turn (a bid while another seat is to bid, building, mortgaging, a trade or an answer to one, a
+rent claim) is checked by the engine at once and queued with ``interject``: it goes out with this
+peer's next ack and is taken at the next step if the fixed order of the session picks it (the
+table then tells the person when it was not taken). No step happens while the game waits for a
+person's move in turn, so a queued move waits for that move too.
+
+A peer whose connection drops is waited for (``rejoin_timeout``): the table shows who is away and
+since when, and says so again when it is back. The game is saved continuously, with this peer's
+secrets next to it, so that ``lanopoly rejoin FILE`` can take the seat again after a crash.
 """
 
 from __future__ import annotations
@@ -21,14 +28,16 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from lanopoly._core import Game
+from lanopoly._core import Game, Rules
 from lanopoly.bots import Policy
-from lanopoly.console.commands import CommandError
+from lanopoly.console.commands import CommandError, command_for
+from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
 from lanopoly.describe import describe
-from lanopoly.i18n import t
+from lanopoly.i18n import clock, t
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import Mesh
+from lanopoly.net.rejoin import PeerSecrets, secret_path
 
 Action = dict[str, Any]
 
@@ -41,47 +50,47 @@ STEP_TIMEOUT = 3600.0
 """Seconds a peer waits for another peer's input: people think, so it is long (a lost
 connection is still noticed at once)."""
 
+REJOIN_TIMEOUT = 300.0
+"""Seconds the game waits for a peer whose connection dropped to come back (``lanopoly rejoin``)
+before it stops."""
 
-class _Person:
+
+class Person:
     """The policy placeholder for the person's seat: the session asks the table instead."""
 
     def choose(self, game: Game, seat: int, legal: list[Action] | None = None) -> Action:
         raise AssertionError("the person's moves come from the console")
 
 
+def console_policies(mesh: Mesh, bot: Callable[[], Policy]) -> dict[int, Policy]:
+    """The policies of this peer's seats: the person in the first one, bots in the others."""
+    mine = [seat for seat, ctrl in enumerate(mesh.start.controllers) if ctrl == mesh.me]
+    return {seat: (Person() if seat == mine[0] else bot()) for seat in mine}
+
+
 class ConsoleSession(LockstepSession):
     """A lockstep session where one seat of this peer is played by a person at the console.
 
-    ``submit`` hands the person's move over (already checked against the current state); the
-    session sends it as this peer's signed action when the step comes. Bots of this peer wait
+    The person's seat is the one whose policy is a :class:`Person` (see ``console_policies``; the
+    constructor has the session's signature, so ``rejoin`` and ``resume`` can make one).
+    ``submit`` hands the person's move in turn over (already checked against the current state);
+    the session sends it as this peer's signed action when the step comes. Bots of this peer wait
     ``bot_delay`` seconds before each move so that people can follow the game.
     """
 
     def __init__(
         self,
         mesh: Mesh,
-        person: int,
-        bot: Callable[[], Policy],
+        policies: Mapping[int, Policy],
         *,
         bot_delay: float = 0.3,
-        step_timeout: float = STEP_TIMEOUT,
-        log_path: Path | None = None,
-        report_dir: Path | None = None,
-        on_events: Callable[[Game, list[dict[str, Any]]], None] | None = None,
+        **options: Any,
     ) -> None:
-        mine = [seat for seat, ctrl in enumerate(mesh.start.controllers) if ctrl == mesh.me]
-        if person not in mine:
-            raise ValueError(f"seat {person} is not controlled by this peer")
-        policies: dict[int, Policy] = {seat: (_Person() if seat == person else bot()) for seat in mine}
-        super().__init__(
-            mesh,
-            policies,
-            log_path=log_path,
-            report_dir=report_dir,
-            step_timeout=step_timeout,
-            on_events=on_events,
-        )
-        self.person = person
+        people = [seat for seat, policy in policies.items() if isinstance(policy, Person)]
+        if len(people) != 1:
+            raise ValueError("a console session has exactly one seat played by the person")
+        super().__init__(mesh, policies, **options)
+        self.person = people[0]
         self.bot_delay = bot_delay
         self.waiting_for_person = False
         self._move: tuple[int, Action] | None = None
@@ -110,11 +119,16 @@ class ConsoleSession(LockstepSession):
     async def move_input(self, step: int, prev: bytes) -> tuple[dict[str, Any], int]:
         seat = self.game.current_player
         if seat is not None and seat >= 0 and self.controllers[seat] == self.me:
-            if seat == self.person:
+            if seat == self.person and not self.held_move(step):
                 await self._person_move()
             elif self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
         return await super().move_input(step, prev)
+
+    def held_move(self, step: int) -> bool:
+        """Whether this peer sent its move of ``step`` before it dropped (after a rejoin the session
+        says it again, so the person is not asked)."""
+        return self.repeats_move(step)
 
     def choose(self, seat: int) -> dict[str, Any]:
         if seat == self.person:
@@ -128,35 +142,18 @@ class ConsoleSession(LockstepSession):
 class NetTable:
     """The person's seat in a LAN game; the console's table for it.
 
-    ``me`` is the person's seat (the first seat this peer controls); the log is in ``lang``.
-    ``start()`` runs the session in a task (the console does it when the game screen opens);
-    ``close()`` leaves the game (the other peers see this peer disconnect).
+    ``me`` is the person's seat; the log is in ``lang``. ``start()`` runs the session in a task
+    (the console does it when the game screen opens); ``close()`` leaves the game (the other peers
+    see this peer drop, and wait for it to rejoin). ``save`` is where the session saves the game.
+    Make one for a new game with :meth:`new`, or around a session ``rejoin``/``resume`` gave.
     """
 
-    def __init__(
-        self,
-        mesh: Mesh,
-        *,
-        bot: Callable[[], Policy],
-        lang: str = "en",
-        bot_delay: float = 0.3,
-        step_timeout: float = STEP_TIMEOUT,
-        log_path: Path | None = None,
-        report_dir: Path | None = None,
-    ) -> None:
-        self.mesh = mesh
+    def __init__(self, session: ConsoleSession, *, lang: str = "en", save: Path | None = None) -> None:
+        self.session = session
+        self.mesh = session.mesh
         self.lang = lang
-        self.me = next(seat for seat, ctrl in enumerate(mesh.start.controllers) if ctrl == mesh.me)
-        self.session = ConsoleSession(
-            mesh,
-            self.me,
-            bot,
-            bot_delay=bot_delay,
-            step_timeout=step_timeout,
-            log_path=log_path,
-            report_dir=report_dir,
-            on_events=self._events,
-        )
+        self.save = save
+        self.me = session.person
         self.lines: list[str] = []
         self.ledger = Ledger(self.game.num_players)
         self.summarized = False
@@ -164,6 +161,42 @@ class NetTable:
         self.failure = ""
         self._task: asyncio.Task[SessionResult] | None = None
         self._seen: tuple[object, ...] = ()
+        self._sent: list[Action] = []
+        """Out-of-turn moves handed to the session and not yet seen taken or dropped, oldest first."""
+        self._away: set[int] = set()
+        if session.game.step:
+            self._retell(session)
+            self.lines.append(t(lang, "net.back_in", step=session.game.step))
+        session.on_events = self._events
+        if save is not None:
+            self.lines.append(t(lang, "net.saving"))
+
+    @classmethod
+    def new(
+        cls,
+        mesh: Mesh,
+        *,
+        bot: Callable[[], Policy],
+        lang: str = "en",
+        bot_delay: float = 0.3,
+        step_timeout: float = STEP_TIMEOUT,
+        rejoin_timeout: float = REJOIN_TIMEOUT,
+        save: Path | None = None,
+        report_dir: Path | None = None,
+    ) -> NetTable:
+        """The table of a game that starts on ``mesh``; saving to ``save`` writes its secrets too."""
+        if save is not None:
+            PeerSecrets.of(mesh).save(secret_path(save))
+        session = ConsoleSession(
+            mesh,
+            console_policies(mesh, bot),
+            bot_delay=bot_delay,
+            step_timeout=step_timeout,
+            rejoin_timeout=rejoin_timeout,
+            log_path=save,
+            report_dir=report_dir,
+        )
+        return cls(session, lang=lang, save=save)
 
     # -- the table interface ---------------------------------------------------------------------
 
@@ -219,41 +252,95 @@ class NetTable:
 
     def step(self) -> bool:
         """True when the game or the LAN status changed since the last call (the screen is then
-        redrawn). The session moves the game; this also starts the session the first time."""
+        redrawn; every second while a peer is away, for its clock). The session moves the game;
+        this also starts the session the first time."""
         self.start()
-        seen = (self.game.step, self.result is None, self.failure, len(self.disconnected()), self.session.move_pending)
+        self._watch_peers()
+        away = tuple(int(seconds) for seconds in self.session.waiting_for().values())
+        seen = (
+            self.game.step,
+            self.result is None,
+            self.failure,
+            len(self.disconnected()),
+            self.session.move_pending,
+            len(self._sent),
+            away,
+        )
         changed = seen != self._seen
         self._seen = seen
         return changed
 
-    def act(self, action: Action) -> None:
-        """Send the person's move; raises CommandError when it is not their turn (only moves in
-        turn work on the LAN for now) and IllegalAction with the core's reason (nothing is sent)."""
+    def act(self, action: Action) -> str | None:
+        """Play the person's move. In turn it is handed to the session for the step it waits for;
+        out of turn it is queued (sent with this peer's next ack) and the returned message says so.
+        Raises CommandError when the game is not playing or a move in turn is being sent, and
+        IllegalAction with the engine's reason (nothing is sent)."""
         lang, game = self.lang, self.game
         if self.frozen:
             raise CommandError(t(lang, "net.refused_frozen"))
         if not self.playing:
             raise CommandError(t(lang, "net.refused_over"))
-        seat = game.current_player
-        if seat != self.me:
-            who = t(lang, "net.the_dice") if seat is None or seat < 0 else game.names[seat]
-            raise CommandError(t(lang, "net.in_turn_only", player=who))
+        if game.current_player != self.me:
+            self.session.interject(action)
+            self._sent.append(dict(action))
+            return self._queued_text(action)
         if self.session.move_pending:
             raise CommandError(t(lang, "net.sending"))
         game.check(action)
         self.session.submit(action)
+        return None
 
     def legal(self) -> list[Action]:
-        """What the person may do now: moves in turn only on the LAN."""
-        if not self.my_move or self.game.is_chance_node or self.session.move_pending:
+        """What the person may do now: in turn (unless a move is being sent), or out of turn."""
+        if not self.playing or self.game.is_chance_node or self.session.move_pending:
             return []
         return self.game.legal_actions(self.me)
 
     def summary(self) -> Summary:
         return self.ledger.summary(self.game)
 
+    def farewell(self) -> str | None:
+        """What to print once the console closed on an unfinished game: where it is saved and
+        the commands that take it up again."""
+        if self.save is None or self.game.is_over:
+            return None
+        return t(self.lang, "net.saved_at", path=shown_path(self.save))
+
     def summary_lines(self) -> list[str]:
         return summary_lines(self.game, self.summary(), self.lang)
+
+    # -- out-of-turn moves -----------------------------------------------------------------------
+
+    def queued(self) -> list[Action]:
+        """The person's out-of-turn moves sent or waiting to be sent, and not yet taken or dropped."""
+        return list(self._sent)
+
+    def _queued_text(self, action: Action) -> str:
+        """What the person sees once an out-of-turn move is queued: when it can be taken."""
+        lang, game = self.lang, self.game
+        command = command_for(action, game)
+        seat = game.current_player
+        if seat is not None and seat >= 0 and self.person_plays(seat):
+            return t(lang, "net.queued_after", player=game.names[seat], command=command)
+        return t(lang, "net.queued", command=command)
+
+    def person_plays(self, seat: int) -> bool:
+        """Whether a person (not a bot) plays ``seat``: the seat named after its peer, as the
+        console names a person's seat (bots here are named otherwise)."""
+        ctrl = self.mesh.start.controllers[seat]
+        if ctrl == self.mesh.me:
+            return seat == self.me
+        return self.game.names[seat] == self.peer_names()[ctrl]
+
+    def _resolve(self, applied: Action) -> None:
+        """After a step: which of the person's sent out-of-turn moves it decided, and which the
+        session dropped (the queue is first in, first out; those no longer queued went out with
+        the ack before this step, or were no longer legal then)."""
+        waiting = len(self.session.queued)
+        gone, self._sent = self._sent[: len(self._sent) - waiting], self._sent[len(self._sent) - waiting :]
+        for action in gone:
+            if action != applied:
+                self.lines.append(t(self.lang, "net.not_taken", command=command_for(action, self.game)))
 
     # -- the LAN status --------------------------------------------------------------------------
 
@@ -262,8 +349,28 @@ class NetTable:
 
     def disconnected(self) -> dict[int, str]:
         """Peers whose connection broke, with why (from the session's view)."""
-        lost: dict[int, str] = getattr(self.session, "_lost", {})
-        return dict(lost)
+        return self.session.lost_peers()
+
+    def away(self) -> dict[int, float]:
+        """Peers that dropped and are waited for: peer -> seconds away (while the game plays)."""
+        return self.session.waiting_for() if self.playing else {}
+
+    def away_seats(self) -> dict[int, float]:
+        """The seats of the peers that are away: seat -> seconds away."""
+        away = self.away()
+        return {seat: away[ctrl] for seat, ctrl in enumerate(self.mesh.start.controllers) if ctrl in away}
+
+    def _watch_peers(self) -> None:
+        """Say in the log when a peer drops out (and is waited for) and when it is back."""
+        away = set(self.away())
+        names = self.peer_names()
+        limit = clock(self.session.rejoin_timeout)
+        for peer in sorted(away - self._away):
+            self.lines.append(t(self.lang, "net.dropped", peer=names[peer], limit=limit))
+        for peer in sorted(self._away - away):
+            if self.playing and peer not in self.disconnected():
+                self.lines.append(t(self.lang, "net.back", peer=names[peer]))
+        self._away = away
 
     def waiting_for(self) -> str:
         """Who the game waits for, in words (empty when it waits for nobody)."""
@@ -281,9 +388,29 @@ class NetTable:
         if ctrl == self.mesh.me:
             return t(lang, "net.wait_bot_here", player=game.names[seat])
         peer = self.peer_names()[ctrl]
+        if ctrl in self.away():
+            return t(lang, "net.wait_away", peer=peer)
         if game.names[seat] == peer:
             return t(lang, "net.wait_peer", peer=peer)
         return t(lang, "net.wait_bot", player=game.names[seat], peer=peer)
+
+    def alert(self) -> str | None:
+        """What stops the game, shown in place of the decision: the game stopped or frozen, a peer
+        gone, or away (and for how long); None when all is well."""
+        lang = self.lang
+        if self.failure:
+            return t(lang, "net.failed", reason=self.failure)
+        if self.frozen:
+            assert self.result is not None and self.result.freeze is not None
+            return t(lang, "net.frozen", reason=self.result.freeze.reason)
+        away = self.away()
+        if away:
+            names = self.peer_names()
+            peers = ", ".join(names[p] for p in away)
+            return t(lang, "net.alert_away", peers=peers, since=clock(max(away.values())))
+        if self.disconnected() and self.playing:
+            return self.status()[1]
+        return None
 
     def status(self) -> tuple[str, str]:
         """The LAN line of the game screen: (style, text)."""
@@ -293,11 +420,13 @@ class NetTable:
         if self.frozen:
             assert self.result is not None and self.result.freeze is not None
             return "class:error", t(lang, "net.frozen", reason=self.result.freeze.reason)
-        lost = self.disconnected()
+        lost, away = self.disconnected(), self.away()
         peers = []
         for index, name in enumerate(self.peer_names()):
             if index == self.mesh.me:
                 peers.append(t(lang, "net.peer_you", peer=name))
+            elif index in away:
+                peers.append(t(lang, "net.peer_away", peer=name, since=clock(away[index])))
             elif index in lost:
                 peers.append(t(lang, "net.peer_lost", peer=name))
             else:
@@ -306,6 +435,8 @@ class NetTable:
         waiting = self.waiting_for()
         if waiting:
             text += " | " + waiting
+        if self._sent and self.playing:
+            text += " | " + t(lang, "net.sent", n=len(self._sent))
         if self.result is not None and self.result.outcome == "over":
             text += " | " + t(lang, "net.agreed")
         return ("class:error" if lost else "class:hint"), text
@@ -313,6 +444,12 @@ class NetTable:
     # -- events ----------------------------------------------------------------------------------
 
     def _events(self, game: Game, events: list[dict[str, Any]]) -> None:
+        """The session applied a step: tell it in the log; see what became of sent moves."""
+        self._describe(game, events)
+        if self._sent:
+            self._resolve(self.session.log.inputs[-1])
+
+    def _describe(self, game: Game, events: list[dict[str, Any]]) -> None:
         for event in events:
             self.ledger.see(event)
             line = describe(game, event, lang=self.lang)
@@ -321,6 +458,14 @@ class NetTable:
         if game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(self.summary_lines())
+
+    def _retell(self, session: LockstepSession) -> None:
+        """The log and the ledger of the steps played before this table (a rejoined game): the
+        game replayed from its start record, step by step."""
+        start = self.mesh.start
+        game = Game(list(start.names), board=start.board, rules=Rules(**start.rules), seed=0)
+        for action in session.log.inputs:
+            self._describe(game, game.apply(action))
 
     def _ended(self, task: asyncio.Task[SessionResult]) -> None:
         if task.cancelled():

@@ -156,9 +156,10 @@ class LocalTable:
         self._apply(action)
         return True
 
-    def act(self, action: Action) -> None:
+    def act(self, action: Action) -> str | None:
         """Apply the person's move; raises IllegalAction with the reason (nothing changes)."""
         self._apply(action)
+        return None
 
     def legal(self) -> list[Action]:
         """What the person may do now (in turn or out of turn)."""
@@ -177,6 +178,14 @@ class LocalTable:
     def status(self) -> tuple[str, str] | None:
         """A line about the table for the game screen (a LAN table has one; a local one not)."""
         return None
+
+    def alert(self) -> str | None:
+        """What stops the game, in place of the decision (only a LAN game has such things)."""
+        return None
+
+    def away_seats(self) -> dict[int, float]:
+        """Seats whose player's connection dropped, with seconds away (none at a local table)."""
+        return {}
 
     async def close(self) -> None:
         """Leave the table (nothing to do for a local one)."""
@@ -237,12 +246,18 @@ class Table(Protocol):
 
     def step(self) -> bool: ...
 
-    def act(self, action: Action) -> None: ...
+    def act(self, action: Action) -> str | None:
+        """Play the person's move; a message to show instead of "ok" (a move queued), or None."""
+        ...
 
     def legal(self) -> list[Action]: ...
 
     def summary(self) -> Summary: ...
 
     def status(self) -> tuple[str, str] | None: ...
+
+    def alert(self) -> str | None: ...
+
+    def away_seats(self) -> dict[int, float]: ...
 
     async def close(self) -> None: ...

@@ -4,12 +4,14 @@ put a newcomer into a game with one key. F2 hosts a LAN game instead (the seats 
 bots, which people who join replace), F3 joins one (:mod:`lanopoly.console.lobby`).
 
 Keys: Up/Down (or Tab) choose a line, Left/Right change it, typing edits the name, Enter starts,
-F2 hosts, F3 joins, Escape or Ctrl-C leaves.
+F2 hosts, F3 joins, Escape or Ctrl-C leaves. Unfinished LAN games saved here are listed at the
+bottom with the command that takes them up again (``lanopoly rejoin FILE``, or ``resume``).
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,13 +21,14 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
-from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import Rules, boards
 from lanopoly.console.form_keys import leaving, stepping
+from lanopoly.console.saves import SavedLanGame, games_dir, shown_path
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
 DIFFICULTY_LEVELS = ("easy", "normal")
@@ -89,8 +92,16 @@ def option_text(lang: str, preset: str) -> str:
 class StartScreen:
     """The form; ``run()`` gives the chosen Setup, or None if the person left."""
 
-    def __init__(self, setup: Setup, *, input: Input | None = None, output: Output | None = None) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        *,
+        saved: Sequence[SavedLanGame] = (),
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
         self.setup = setup
+        self.saved = list(saved)
         self.row = 0
         self.board_chosen = False
         self.name = Buffer(multiline=False, accept_handler=self._start)
@@ -105,6 +116,10 @@ class StartScreen:
                 Window(FormattedTextControl(self._options), wrap_lines=True),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._saved), wrap_lines=True, height=2),
+                    filter=Condition(lambda: bool(self.saved)),
+                ),
             ]
         )
         self.app: Application[Setup | None] = Application(
@@ -230,6 +245,16 @@ class StartScreen:
             out.append(("class:value", f"< {self.shown(row)} >"))
             out.append(("", "\n"))
         return out[:-1]
+
+    def saved_text(self) -> str:
+        """The line about unfinished LAN games saved here: the latest one's command, or how many."""
+        if len(self.saved) == 1:
+            game = self.saved[0]
+            return t(self.lang, "start.saved", names=", ".join(game.names), path=shown_path(game.path))
+        return t(self.lang, "start.saved_more", n=len(self.saved), path=shown_path(games_dir()))
+
+    def _saved(self) -> StyleAndTextTuples:
+        return [("class:value", " " + self.saved_text())]
 
     def _options(self) -> StyleAndTextTuples:
         lang = self.lang

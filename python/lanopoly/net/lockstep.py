@@ -687,6 +687,14 @@ class LockstepSession:
             raise Frozen(FreezeInfo(step, f"no {what} from {names} within {self.step_timeout:g} s", tuple(missing)))
         return until - now
 
+    def lost_peers(self) -> dict[int, str]:
+        """Peers whose connection is gone (dropped and waited for, or cut for a fault): index -> why."""
+        return dict(self._lost)
+
+    def repeats_move(self, step: int) -> bool:
+        """Whether this peer will repeat, at ``step``, a move it sent before it dropped (so nobody is asked)."""
+        return (Kind.ACTION, step) in self._held_own
+
     def waiting_for(self) -> dict[int, float]:
         """Peers that dropped and are waited for: peer index -> seconds since it dropped."""
         now = time.monotonic()

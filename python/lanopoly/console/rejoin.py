@@ -1,0 +1,120 @@
+"""Back into a saved LAN game from the console: ``lanopoly rejoin FILE`` and ``lanopoly resume FILE``.
+
+A console LAN game is saved continuously with this peer's secrets next to it
+(:mod:`lanopoly.console.saves`). When the console stopped while the others play on (a crash, a
+closed terminal, ``quit``), ``rejoin`` takes the seat again: the others wait for it up to their
+rejoin timeout. When every peer stopped, each runs ``resume`` with its own file and the game goes
+on once all are back. Both replay the saved log, every step checked (the network layer's
+:func:`~lanopoly.net.rejoin.rejoin` and :func:`~lanopoly.net.rejoin.resume`), then open the game
+screen on the table of that session, its log retold from the start.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from lanopoly.bots import Policy
+from lanopoly.console.app import ConsoleApp
+from lanopoly.console.net_session import (
+    REJOIN_TIMEOUT,
+    STEP_TIMEOUT,
+    ConsoleSession,
+    NetTable,
+    console_policies,
+)
+from lanopoly.net.mesh import Mesh, MeshError
+from lanopoly.net.rejoin import rejoin, resume
+from lanopoly.net.verify import VerifyError
+
+REJOIN_DIAL_TIMEOUT = 30.0
+"""Seconds ``rejoin`` keeps trying to reach the other peers."""
+
+RESUME_TIMEOUT = 600.0
+"""Seconds ``resume`` waits for every other peer to resume too."""
+
+
+class CannotRejoin(Exception):
+    """The saved game could not be taken up again; the message says why."""
+
+
+async def open_saved(
+    path: Path,
+    *,
+    resume_all: bool,
+    bot: Callable[[], Policy],
+    lang: str,
+    interfaces: list[str] | None,
+    bot_delay: float = 0.3,
+    rejoin_timeout: float = REJOIN_TIMEOUT,
+    timeout: float | None = None,
+) -> NetTable:
+    """The table of the game saved at ``path``, this peer back in it (``resume_all``: every peer
+    restarts it). Raises CannotRejoin with the reason."""
+    back_in = resume if resume_all else rejoin
+    wait = timeout if timeout is not None else (RESUME_TIMEOUT if resume_all else REJOIN_DIAL_TIMEOUT)
+
+    def policies(mesh: Mesh) -> dict[int, Policy]:
+        return console_policies(mesh, bot)
+
+    try:
+        session = await back_in(
+            path,
+            policies,
+            interfaces=interfaces,
+            timeout=wait,
+            session_cls=ConsoleSession,
+            bot_delay=bot_delay,
+            step_timeout=STEP_TIMEOUT,
+            rejoin_timeout=rejoin_timeout,
+        )
+    except (ValueError, MeshError, VerifyError, TimeoutError) as e:
+        raise CannotRejoin(str(e) or type(e).__name__) from None
+    assert isinstance(session, ConsoleSession)
+    return NetTable(session, lang=lang, save=path)
+
+
+async def play_saved(
+    path: Path,
+    *,
+    resume_all: bool,
+    bot: Callable[[], Policy],
+    lang: str,
+    interfaces: list[str] | None,
+    delay: float = 0.3,
+    rejoin_timeout: float = REJOIN_TIMEOUT,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> int:
+    """Say what happens on the terminal, take the seat again, then the game screen; the exit status
+    (1 when the game could not be taken up again)."""
+    if resume_all:
+        print(f"Resuming the game saved in {path}: waiting for every other player to run `lanopoly resume` too...")
+    else:
+        print(f"Rejoining the game saved in {path}...")
+    try:
+        table = await open_saved(
+            path,
+            resume_all=resume_all,
+            bot=bot,
+            lang=lang,
+            interfaces=interfaces,
+            bot_delay=delay,
+            rejoin_timeout=rejoin_timeout,
+        )
+    except CannotRejoin as e:
+        verb = "resume" if resume_all else "rejoin"
+        print(f"lanopoly: could not {verb}: {e}", file=sys.stderr)
+        if not resume_all:
+            print("(if every player stopped, each runs `lanopoly resume FILE` instead)", file=sys.stderr)
+        return 1
+    app = ConsoleApp(table, delay=min(delay, 0.05), input=input, output=output)
+    status = await app.run()
+    farewell = table.farewell()
+    if farewell:
+        print(farewell)
+    return status
