@@ -29,7 +29,6 @@ from lanopoly.net import cli
 from lanopoly.net.framing import pack
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.messages import Ack, ActionMsg, Kind, Message
-from lanopoly.net.order import interjections_open
 
 
 class Forger(LockstepSession):
@@ -87,7 +86,7 @@ class Liar(LockstepSession):
 
 def _can_interject(session: LockstepSession) -> bool:
     game = session.game
-    return not game.is_over and not game.is_chance_node and interjections_open(session._run, len(session.peer_names))
+    return not game.is_over and not game.is_chance_node and session.interjections.open()
 
 
 class BadBidder(LockstepSession):

@@ -93,6 +93,8 @@ def run_game(
     lobby = timeout if lobby_timeout is None else lobby_timeout
     common = ["--step-timeout", "10", "--timeout", str(lobby), "--report-dir", str(workdir)]
     common += ["--rejoin-timeout", str(rejoin_timeout), *(extra or [])]
+    if crash is not None or crash_all is not None:  # the kill watches the saved log: keep it close behind
+        common += ["--save-interval", "0.05"]
     table = f"test table {workdir.name}"
     host_args = ["host", "--name", "host", "--peers", str(len(addresses)), "--players", str(players)]
     host_args += ["--rounds", str(rounds), "--ready-file", str(ready), "--table", table]

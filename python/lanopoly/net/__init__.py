@@ -10,10 +10,15 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
 - ``discovery``: advertising and browsing lobbies with python-zeroconf.
 - ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
-- ``lockstep``: the step loop (actions, reveals, acks, out-of-turn interjections) and desync detection.
+- ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
+- ``outcome``: how a session ends: the result, freeze and fault types, and the action hash.
+- ``interjections``: the session's out-of-turn actions (queued, offered, carried on acks, taken).
 - ``order``: which out-of-turn action takes a step (a fixed rule on data every peer holds).
 - ``evidence``: proof of equivocation (two messages one peer signed for the same slot).
+- ``evidence_round``: the session's ``EVIDENCE`` round after the inputs of a step diverged.
 - ``membership``: which peers still play, and the votes that replace one by a bot.
+- ``voting``: the session's votes to replace peers, and the change made when they agree.
+- ``catchup``: the session's side of drops and rejoins (relays, ``REJOIN``/``SYNC``, resuming).
 - ``rejoin``: taking a seat again after a drop (``lanopoly rejoin``), restarting a stopped game (``resume``).
 - ``verify``: offline verification of a saved networked game (``lanopoly verify``).
 - ``desync``: the desync report written when peers disagree.

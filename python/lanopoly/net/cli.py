@@ -59,6 +59,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait in the lobby (default 600)")
     p.add_argument("--step-timeout", type=float, default=30.0, help="seconds to wait for a peer in a step")
     p.add_argument(
+        "--save-interval", type=float, default=0.5, help="seconds between two saves of the game log (default 0.5)"
+    )
+    p.add_argument(
         "--rejoin-timeout",
         type=float,
         default=300.0,
@@ -165,6 +168,7 @@ async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[Lockstep
         log_path=args.save,
         report_dir=args.report_dir,
         step_timeout=args.step_timeout,
+        save_interval=args.save_interval,
         on_events=_printer(args.verbose),
         rejoin_timeout=args.rejoin_timeout,
         replace_after=args.replace_after,
@@ -321,6 +325,7 @@ async def rejoin_main(args: argparse.Namespace, session_cls: type[LockstepSessio
             session_cls=session_cls,
             report_dir=args.report_dir,
             step_timeout=args.step_timeout,
+            save_interval=args.save_interval,
             on_events=_printer(args.verbose),
             rejoin_timeout=args.rejoin_timeout,
             replace_after=args.replace_after,

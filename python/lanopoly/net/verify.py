@@ -43,6 +43,7 @@ from lanopoly.net.framing import FrameError, unpack
 from lanopoly.net.membership import Change, Membership
 from lanopoly.net.mesh import start_hash
 from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord, Vote, parse
+from lanopoly.net.outcome import action_hash
 
 RECORD_FORMAT = 1
 READABLE_PROTOCOLS = (2, 3)
@@ -218,8 +219,6 @@ def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:
 
 
 def _same_input(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    from lanopoly.net.lockstep import action_hash  # lockstep imports this module
-
     return action_hash(a) == action_hash(b)
 
 
