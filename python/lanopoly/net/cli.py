@@ -162,18 +162,20 @@ async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[Lockstep
     )
     if args.save:
         PeerSecrets.of(mesh).save(secret_path(args.save))
-    session = session_cls(
-        mesh,
-        _policies(mesh),
-        log_path=args.save,
-        report_dir=args.report_dir,
-        step_timeout=args.step_timeout,
-        save_interval=args.save_interval,
-        on_events=_printer(args.verbose),
-        rejoin_timeout=args.rejoin_timeout,
-        replace_after=args.replace_after,
-    )
+    session = session_cls(mesh, _policies(mesh), log_path=args.save, **_session_options(args))
     return await _run_session(args, session)
+
+
+def _session_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The session's options from the command line (shared by host, join, rejoin and resume)."""
+    return {
+        "report_dir": args.report_dir,
+        "step_timeout": args.step_timeout,
+        "save_interval": args.save_interval,
+        "on_events": _printer(args.verbose),
+        "rejoin_timeout": args.rejoin_timeout,
+        "replace_after": args.replace_after,
+    }
 
 
 async def _run_session(args: argparse.Namespace, session: LockstepSession) -> int:
@@ -323,12 +325,7 @@ async def rejoin_main(args: argparse.Namespace, session_cls: type[LockstepSessio
             interfaces=_interfaces(args),
             timeout=args.step_timeout if args.net_command == "rejoin" else args.timeout,
             session_cls=session_cls,
-            report_dir=args.report_dir,
-            step_timeout=args.step_timeout,
-            save_interval=args.save_interval,
-            on_events=_printer(args.verbose),
-            rejoin_timeout=args.rejoin_timeout,
-            replace_after=args.replace_after,
+            **_session_options(args),
         )
     except (ValueError, MeshError, VerifyError) as e:
         print(f"could not rejoin: {e}", file=sys.stderr)
