@@ -142,6 +142,15 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
         if attack == "stranger":  # garbage to the listener mid-game: dropped, the game goes on
             for data in GARBAGE[:4]:
                 assert _only_offers(await _send_raw(port, data))
+        elif attack == "flood":  # many silent connections from several addresses, held open mid-game
+            flood = []
+            for i in range(48):
+                source = (f"127.0.0.{200 + i % 6}", 0)  # 6 sources x 8: over the per-source and total caps
+                flood.append(await asyncio.open_connection(ADDR, port, local_addr=source))
+            while not host.game.is_over and host.game.step < 120:  # the game goes on meanwhile
+                await asyncio.sleep(0.01)
+            for _, writer in flood:
+                writer.close()
         elif attack == "oversized":  # a mesh peer sends a frame over the in-game cap
             guest_mesh.links[0].writer.write(struct.pack(">I", 70_000) + b"\x00" * 100)
         elif attack == "disconnect":  # the guest's connection drops mid-game
@@ -169,6 +178,17 @@ def test_live_peer_survives_garbage_and_plays_on(caplog: pytest.LogCaptureFixtur
     assert host.state_hash == guest.state_hash and host.step == guest.step > 20
     dropped = [r for r in caplog.records if "dropping connection" in r.getMessage()]
     assert len(dropped) >= len(GARBAGE) + 1 + 4, [r.getMessage() for r in caplog.records]
+
+
+def test_connection_flood_is_capped_and_the_game_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """48 silent connections mid-game: those over the caps (8 per source, 32 in all) are dropped at
+    once, the rest at the handshake deadline; nobody's game is disturbed."""
+    caplog.set_level(logging.WARNING)
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "flood"), 60))
+    assert host.outcome == guest.outcome == "over" and host.faults == guest.faults == []
+    assert host.state_hash == guest.state_hash and host.step == guest.step > 120
+    capped = [r for r in caplog.records if "too many connections in their handshake" in r.getMessage()]
+    assert len(capped) >= 48 - 32, [r.getMessage() for r in caplog.records][-5:]
 
 
 def test_oversized_frame_mid_game_freezes_and_names_the_sender() -> None:
