@@ -504,3 +504,28 @@ def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
         _show_errors(tmp_path)
+
+
+def test_replace_votes_only_where_there_are_others_to_agree():
+    """`replace PLAYER` votes a peer's seats to a bot; with two peers there is nobody to agree with,
+    one's own seat is not a peer to vote out, and a solo game has no peers at all."""
+    from lanopoly.console.commands import Local, parse
+    from lanopoly.console.session import LocalTable
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        try:
+            assert parse(guest.game, guest.me, "replace ann", "fr") == Local("replace", "ann")
+            with pytest.raises(CommandError, match="personne avec qui s'accorder"):
+                guest.replace(2)  # the bot seat: played on ann's machine, the only other peer
+            with pytest.raises(CommandError, match="bob est joué sur votre machine"):
+                guest.replace(1)
+            assert guest.session.voting.intent == set()  # nothing was voted
+        finally:
+            for table in (host, guest):
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+    solo = LocalTable(["ann", "bea", "cid"], me=0)
+    with pytest.raises(CommandError, match="Only in a LAN game"):
+        solo.replace(1)

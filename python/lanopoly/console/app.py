@@ -32,6 +32,7 @@ from lanopoly.console.commands import (
     command_for,
     command_words,
     help_text,
+    one_player,
     one_square,
     parse,
 )
@@ -223,6 +224,10 @@ class ConsoleApp:
             self.log_view.anchor(len(self.table.lines))
             self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
             self.feedback = ("class:hint", t(lang, "help.where"))
+        elif command.name == "replace":
+            table = self.table
+            seat = one_player(table.game, command.argument, table.lang)
+            self.feedback = ("class:hint", table.replace(seat))
         else:
             square = one_square(self.table.game, command.argument, self.table.lang)
             self.table.lines.extend(deed_lines(self.table, square))

@@ -23,7 +23,7 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Local:
-    """A command for the console itself, not the game (help, info, quit)."""
+    """A command for the console itself, not a move of the game (help, info, quit, replace)."""
 
     name: str
     argument: str = ""
@@ -54,6 +54,7 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("cancel", (), ""),
     ("end", ("e",), ""),
     ("endgame", (), ""),
+    ("replace", (), "PLAYER"),
     ("info", ("i",), "PROPERTY"),
     ("help", ("h", "?"), ""),
     ("quit", ("q", "exit"), ""),
@@ -142,7 +143,7 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
     rest = words[1] if len(words) > 1 else ""
     if name is None:
         raise CommandError(t(lang, "err.unknown", word=words[0]))
-    if name in ("help", "quit", "info"):
+    if name in ("help", "quit", "info", "replace"):
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}

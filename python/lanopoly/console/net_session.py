@@ -290,6 +290,21 @@ class NetTable:
         self.session.submit(action)
         return None
 
+    def replace(self, seat: int) -> str:
+        """Vote to have the peer playing ``seat`` replaced by a bot (with three or more peers, when every
+        other peer votes the same: ``LockstepSession.vote_replace``); what to tell the person."""
+        session, lang = self.session, self.lang
+        peer = session.controllers[seat]
+        name = self.game.names[seat]
+        if peer == session.me:
+            raise CommandError(t(lang, "net.replace_self", name=name))
+        if not session.membership.is_active(peer):
+            raise CommandError(t(lang, "net.replace_gone", name=name))
+        if len(session.others) < 2:
+            raise CommandError(t(lang, "net.replace_two"))
+        session.vote_replace(peer)
+        return t(lang, "net.replace_voted", name=name)
+
     def legal(self) -> list[Action]:
         """What the person may do now: in turn (unless a move is being sent), or out of turn."""
         if not self.playing or self.game.is_chance_node or self.session.move_pending:

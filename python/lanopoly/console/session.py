@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
 from lanopoly.bots import Policy, SimpleBot
+from lanopoly.console.commands import CommandError
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
 from lanopoly.log import GameLog
@@ -161,6 +162,10 @@ class LocalTable:
         self._apply(action)
         return None
 
+    def replace(self, seat: int) -> str:
+        """Only a LAN game has peers to vote out: here bots already play every other seat."""
+        raise CommandError(t(self.lang, "net.replace_local"))
+
     def legal(self) -> list[Action]:
         """What the person may do now (in turn or out of turn)."""
         if self.game.is_over or self.game.is_chance_node:
@@ -248,6 +253,11 @@ class Table(Protocol):
 
     def act(self, action: Action) -> str | None:
         """Play the person's move; a message to show instead of "ok" (a move queued), or None."""
+        ...
+
+    def replace(self, seat: int) -> str:
+        """Vote to give the seats of the peer playing ``seat`` to a bot; what to tell the person.
+        Raises CommandError saying why not."""
         ...
 
     def legal(self) -> list[Action]: ...
