@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -245,13 +245,42 @@ class StartAck:
         return [Kind.START_ACK, PROTOCOL_VERSION, self.game_id, self.start_hash, self.signature]
 
 
+class SignedMessage:
+    """What every signed message has: its exact body on the wire and the signature of ``TAG + body``.
+
+    The signature covers the bytes sent (msgpack is not canonical: nothing is re-encoded); the
+    tag separates the kinds, so a signature of one kind never verifies as another.
+    """
+
+    KIND: ClassVar[Kind]
+    TAG: ClassVar[bytes]
+    body: bytes
+    signature: bytes
+
+    @property
+    def signed_data(self) -> bytes:
+        """The bytes the signature covers."""
+        return self.TAG + self.body
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, PROTOCOL_VERSION, self.body, self.signature]
+
+
+def sign(key: Ed25519PrivateKey, tag: bytes, body: bytes) -> bytes:
+    """The signature of an encoded body under its kind's tag."""
+    return key.sign(tag + body)
+
+
 @dataclass(frozen=True)
-class ActionMsg:
+class ActionMsg(SignedMessage):
     """The controller of the seat to act -> all: the input of ``step``, bound to the previous state, signed.
 
     Build one with ``signed``; ``body`` and ``signature`` are what goes on the wire, the other fields
     are decoded from ``body``. The signer must be the peer controlling ``seat``.
     """
+
+    KIND: ClassVar[Kind] = Kind.ACTION
+    TAG: ClassVar[bytes] = ACTION_SIG_TAG
 
     game_id: bytes
     step: int
@@ -267,20 +296,15 @@ class ActionMsg:
     ) -> ActionMsg:
         """Encode the body once and sign exactly those bytes."""
         body = pack([Kind.ACTION, PROTOCOL_VERSION, game_id, step, prev_hash, seat, action])
-        return cls(game_id, step, prev_hash, seat, action, body, key.sign(ACTION_SIG_TAG + body))
-
-    @property
-    def signed_data(self) -> bytes:
-        """The bytes the signature covers."""
-        return ACTION_SIG_TAG + self.body
-
-    def to_wire(self) -> list[Any]:
-        return [Kind.ACTION, PROTOCOL_VERSION, self.body, self.signature]
+        return cls(game_id, step, prev_hash, seat, action, body, sign(key, ACTION_SIG_TAG, body))
 
 
 @dataclass(frozen=True)
-class Reveal:
+class Reveal(SignedMessage):
     """Every peer -> all at a chance node: its next hash-chain link (``chance_index``-th reveal), signed by ``peer``."""
+
+    KIND: ClassVar[Kind] = Kind.REVEAL
+    TAG: ClassVar[bytes] = REVEAL_SIG_TAG
 
     game_id: bytes
     step: int
@@ -304,25 +328,20 @@ class Reveal:
     ) -> Reveal:
         """Encode the body once and sign exactly those bytes."""
         body = pack([Kind.REVEAL, PROTOCOL_VERSION, game_id, step, prev_hash, peer, chance_index, link])
-        return cls(game_id, step, prev_hash, peer, chance_index, link, body, key.sign(REVEAL_SIG_TAG + body))
-
-    @property
-    def signed_data(self) -> bytes:
-        """The bytes the signature covers."""
-        return REVEAL_SIG_TAG + self.body
-
-    def to_wire(self) -> list[Any]:
-        return [Kind.REVEAL, PROTOCOL_VERSION, self.body, self.signature]
+        return cls(game_id, step, prev_hash, peer, chance_index, link, body, sign(key, REVEAL_SIG_TAG, body))
 
 
 @dataclass(frozen=True)
-class Ack:
+class Ack(SignedMessage):
     """Every peer -> all after applying ``step``: the hash of the input and of the resulting state, signed.
 
     ``peer`` is the signer (its index in the start record). ``interjection``, when set, is a signed
     ``ACTION`` for step ``step + 1`` of a seat ``peer`` controls and that is not the one to act: the
     peer's out-of-turn move, offered for the next step (see ``lockstep``). Build one with ``signed``.
     """
+
+    KIND: ClassVar[Kind] = Kind.ACK
+    TAG: ClassVar[bytes] = ACK_SIG_TAG
 
     game_id: bytes
     step: int
@@ -347,15 +366,7 @@ class Ack:
         """Encode the body once (the interjection nested as its exact signed bytes) and sign it."""
         nested = None if interjection is None else [interjection.body, interjection.signature]
         body = pack([Kind.ACK, PROTOCOL_VERSION, game_id, step, peer, action_hash, state_hash, nested])
-        return cls(game_id, step, peer, action_hash, state_hash, interjection, body, key.sign(ACK_SIG_TAG + body))
-
-    @property
-    def signed_data(self) -> bytes:
-        """The bytes the signature covers."""
-        return ACK_SIG_TAG + self.body
-
-    def to_wire(self) -> list[Any]:
-        return [Kind.ACK, PROTOCOL_VERSION, self.body, self.signature]
+        return cls(game_id, step, peer, action_hash, state_hash, interjection, body, sign(key, ACK_SIG_TAG, body))
 
 
 @dataclass(frozen=True)
@@ -437,13 +448,16 @@ class AuthConfirm:
 
 
 @dataclass(frozen=True)
-class Vote:
+class Vote(SignedMessage):
     """A peer -> the other present peers: replace the peers of ``target`` (a bit set) from ``step`` on, signed.
 
     Bound to the game, the step the change takes effect at and the state before it, so a vote
     counts only where it was meant. When every present peer but the target has voted the same
     (step, target, choice), the change is made on every peer alike (see ``membership``).
     """
+
+    KIND: ClassVar[Kind] = Kind.VOTE
+    TAG: ClassVar[bytes] = VOTE_SIG_TAG
 
     game_id: bytes
     step: int
@@ -459,14 +473,7 @@ class Vote:
         cls, key: Ed25519PrivateKey, game_id: bytes, step: int, prev_hash: bytes, voter: int, target: int, choice: str
     ) -> Vote:
         body = pack([Kind.VOTE, PROTOCOL_VERSION, game_id, step, prev_hash, voter, target, choice])
-        return cls(game_id, step, prev_hash, voter, target, choice, body, key.sign(VOTE_SIG_TAG + body))
-
-    @property
-    def signed_data(self) -> bytes:
-        return VOTE_SIG_TAG + self.body
-
-    def to_wire(self) -> list[Any]:
-        return [Kind.VOTE, PROTOCOL_VERSION, self.body, self.signature]
+        return cls(game_id, step, prev_hash, voter, target, choice, body, sign(key, VOTE_SIG_TAG, body))
 
 
 @dataclass(frozen=True)

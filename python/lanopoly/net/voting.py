@@ -51,6 +51,8 @@ class Voting:
 
     def cast(self) -> None:
         """Sign and send this peer's vote for the step to come, if it wants a change and has not yet voted so."""
+        if not self.intent:  # the usual case, after every step: nothing to vote on
+            return
         session = self.session
         self.intent &= set(session.others)
         if not self.intent:

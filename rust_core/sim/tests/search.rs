@@ -5,48 +5,21 @@
 //! games in any build, checking every move the search bot returns (and in debug builds `play()`
 //! also asserts the legality of every bot's move).
 
-use lanopoly_engine::{Action, BoardId, Game, Move, Resolver, Rules, PRESETS};
+use lanopoly_engine::{Action, Game, Move, Resolver, Rules, PRESETS};
 use lanopoly_sim::bots::{by_name, HeuristicBot, RandomBot, SearchBot, BOTS};
-use lanopoly_sim::play::{play, Streams};
 use lanopoly_sim::Policy;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-const SEATS: u8 = 4;
+mod common;
+use common::{run_games, SEATS};
+
+/// The input limit of every game here: far beyond any game's end.
+const MAX_INPUTS: u32 = 2_000_000;
 
 /// Games of the strength test. At the search bot's default budget they take about a minute on
 /// this two-core machine; the win rate measured on them was 37-39 % (fair share: 25 %).
 const STRENGTH_GAMES: u32 = 300;
-
-/// Play `games` games (seeded 0..games) on all cores; `setup(i)` gives the rules and the seats'
-/// bots of game `i`; `judge` sees each finished game. Returns what `judge` counted.
-fn run_games<S, J>(games: u32, setup: S, judge: J) -> u32
-where
-    S: Fn(u32) -> (Rules, Vec<Box<dyn Policy>>) + Sync,
-    J: Fn(u32, &Game) -> bool + Sync,
-{
-    let next = AtomicU32::new(0);
-    let counted = AtomicU32::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
-                    break;
-                }
-                let (rules, mut policies) = setup(i);
-                let mut game = Game::new(SEATS, BoardId::Classic, rules).unwrap();
-                let mut streams = Streams::new(u64::from(i), SEATS);
-                play(&mut game, &mut policies, &mut streams, 2_000_000, |_, _, _| {});
-                if judge(i, &game) {
-                    counted.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    counted.into_inner()
-}
 
 /// Wilson score interval at 95 % for `wins` out of `n`.
 fn wilson(wins: u32, n: u32) -> (f64, f64) {
@@ -76,9 +49,9 @@ fn search_beats_three_heuristic_bots() {
                 }
             })
             .collect();
-        (rules, bots)
+        (rules, bots, MAX_INPUTS)
     };
-    let wins = run_games(STRENGTH_GAMES, setup, |i, game| {
+    let wins = run_games(STRENGTH_GAMES, setup, |i, game, _| {
         assert!(game.is_over(), "game {i} did not end");
         if game.active().count() > 1 {
             capped.fetch_add(1, Ordering::Relaxed);
@@ -150,9 +123,9 @@ fn search_bot_plays_only_legal_moves() {
                 })
                 .collect();
             let rules = variants[i as usize % variants.len()];
-            (Rules { round_limit: 30, ..rules }, bots)
+            (Rules { round_limit: 30, ..rules }, bots, MAX_INPUTS)
         },
-        |i, game| {
+        |i, game, _| {
             assert!(game.is_over(), "game {i} did not end");
             true
         },

@@ -4,50 +4,19 @@
 //! strength`): 2000 four-player games of one heuristic bot against three random bots. In debug
 //! builds it plays fewer games, and `play()` asserts that every move the bots return is legal.
 
-use lanopoly_engine::{BoardId, Game, RentClaim, Rules, PRESETS};
+use lanopoly_engine::{RentClaim, Rules, PRESETS};
 use lanopoly_sim::bots::{HeuristicBot, RandomBot};
-use lanopoly_sim::play::{play, Streams};
 use lanopoly_sim::Policy;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-const SEATS: u8 = 4;
+mod common;
+use common::{run_games, SEATS};
 
 /// Games of the strength test: the full count in release, a smoke run in debug.
 const STRENGTH_GAMES: u32 = if cfg!(debug_assertions) { 40 } else { 2000 };
 /// Required share of wins for the heuristic bot against three random bots.
 const MIN_WIN_RATE: f64 = 0.95;
-
-/// Play `games` games (seeded 0..games) on all cores; `setup(i)` gives the rules, the seats' bots
-/// and the input limit of game `i`; `judge` sees each finished game. Returns what `judge`
-/// counted.
-fn run_games<S, J>(games: u32, setup: S, judge: J) -> u32
-where
-    S: Fn(u32) -> (Rules, Vec<Box<dyn Policy>>, u32) + Sync,
-    J: Fn(u32, &Game, u32) -> bool + Sync,
-{
-    let next = AtomicU32::new(0);
-    let counted = AtomicU32::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
-                    break;
-                }
-                let (rules, mut policies, max_inputs) = setup(i);
-                let mut game = Game::new(SEATS, BoardId::Classic, rules).unwrap();
-                let mut streams = Streams::new(u64::from(i), SEATS);
-                let inputs = play(&mut game, &mut policies, &mut streams, max_inputs, |_, _, _| {});
-                if judge(i, &game, inputs) {
-                    counted.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    counted.into_inner()
-}
 
 /// The heuristic bot sits at seat `i % 4` in game `i`, so it plays every seat equally often.
 fn one_heuristic_three_random(i: u32) -> Vec<Box<dyn Policy>> {
