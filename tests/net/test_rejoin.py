@@ -19,7 +19,7 @@ import pytest
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.framing import pack, unpack
-from lanopoly.net.messages import Kind, Rejoin, Sync, parse
+from lanopoly.net.messages import Kind, ProtocolError, Rejoin, Sync, parse
 from lanopoly.net.rejoin import PeerSecrets, load_saved, secret_path
 from lanopoly.net.verify import verify_text
 
@@ -74,9 +74,9 @@ def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
     assert parse(unpack(pack(rejoin.to_wire()))) == rejoin
     sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"])
     assert parse(unpack(pack(sync.to_wire()))) == sync
-    with pytest.raises(Exception, match="signature"):
+    with pytest.raises(ProtocolError, match="signature"):
         parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [[42, [[b"body", b"short"]]]], True, 42, []])
-    with pytest.raises(Exception, match="last"):
+    with pytest.raises(ProtocolError, match="last"):
         parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [], 1, 42, []])
 
 
