@@ -8,7 +8,9 @@ edition's deck table) or ``{"type": "deed", "square": 39}``. Squares are 0..39 o
 Move types and their fields:
 
 - ``roll``, ``pay_jail_fine``, ``use_jail_card``, ``buy``, ``decline``, ``pass``,
-  ``cancel_trade``, ``pay_debt``, ``declare_bankruptcy``, ``end_turn``, ``end_game``: none
+  ``cancel_trade``, ``pay_debt``, ``declare_bankruptcy``, ``end_turn``, ``end_game``,
+  ``resign``: none (``resign`` leaves the game at once, the bank taking everything; it is legal
+  at any time but a chance event and never listed by ``legal_actions``)
 - ``bid``: ``amount``
 - ``build``, ``sell``, ``mortgage``, ``unmortgage``, ``keep_mortgaged``, ``claim_rent``: ``square``
 - ``sell_down``: ``group`` (0..7) and ``levels`` (one per street of the group, 5 = hotel)

@@ -117,6 +117,8 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
             return say("ev.property_transferred", square=sq(), to=dst)
         case "bankrupt":
             return say("ev.bankrupt", player=who(), creditor=party(game, event["creditor"], lang))
+        case "resigned":
+            return say("ev.resigned", player=who())
         case "turn_ended":
             return None
         case "turn_started":

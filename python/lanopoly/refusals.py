@@ -31,6 +31,8 @@ EN: dict[str, str] = {
     "another player is placing a building": "another player is placing a building",
     "you won a hotel": "you won a hotel",
     "you won a house": "you won a house",
+    "you lead this auction: resign once it is over": "you lead this auction: resign once it is over",
+    "place the building you won first, then resign": "place the building you won first, then resign",
     # debts
     "you owe nothing": "you owe nothing",
     "you owe {amount} but have {cash}: sell buildings, mortgage or trade first":
@@ -141,6 +143,8 @@ FR: dict[str, str] = {
     "another player is placing a building": "un autre joueur place un bâtiment",
     "you won a hotel": "vous avez gagné un hôtel",
     "you won a house": "vous avez gagné une maison",
+    "you lead this auction: resign once it is over": "vous menez cette enchère : abandonnez une fois qu'elle est finie",
+    "place the building you won first, then resign": "placez d'abord le bâtiment gagné, puis abandonnez",
     # debts
     "you owe nothing": "vous ne devez rien",
     "you owe {amount} but have {cash}: sell buildings, mortgage or trade first":
@@ -253,6 +257,8 @@ IT: dict[str, str] = {
     "another player is placing a building": "un altro giocatore sta piazzando un edificio",
     "you won a hotel": "hai vinto un albergo",
     "you won a house": "hai vinto una casa",
+    "you lead this auction: resign once it is over": "sei in testa a quest'asta: ritirati quando è finita",
+    "place the building you won first, then resign": "piazza prima l'edificio che hai vinto, poi ritirati",
     # debts
     "you owe nothing": "non devi niente",
     "you owe {amount} but have {cash}: sell buildings, mortgage or trade first":
@@ -364,6 +370,8 @@ NO: dict[str, str] = {
     "another player is placing a building": "en annen spiller plasserer en bygning",
     "you won a hotel": "du vant et hotell",
     "you won a house": "du vant et hus",
+    "you lead this auction: resign once it is over": "du leder denne auksjonen: gi opp når den er over",
+    "place the building you won first, then resign": "sett først ut bygningen du vant, og gi så opp",
     # debts
     "you owe nothing": "du skylder ingenting",
     "you owe {amount} but have {cash}: sell buildings, mortgage or trade first":

@@ -107,6 +107,7 @@ pub fn move_from(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
         "claim_rent" => Action::ClaimRent(square()?),
         "end_turn" => Action::EndTurn,
         "end_game" => Action::EndGame,
+        "resign" => Action::Resign,
         other => return Err(bad(format!("unknown action type {other:?}"))),
     };
     Ok(Move { player, action })
@@ -167,6 +168,7 @@ pub fn move_to<'py>(py: Python<'py>, m: Move) -> PyResult<Bound<'py, PyDict>> {
         Action::DeclareBankruptcy => "declare_bankruptcy",
         Action::EndTurn => "end_turn",
         Action::EndGame => "end_game",
+        Action::Resign => "resign",
     };
     d.set_item("type", kind)?;
     d.set_item("player", m.player)?;

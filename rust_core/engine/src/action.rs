@@ -84,6 +84,10 @@ pub enum Action {
     EndTurn,
     /// End a timed game now: the richest player wins (only with the `timed` option).
     EndGame,
+    /// Leave the game, at any time but a chance event: the bank takes everything, as in a
+    /// bankruptcy to the bank. Never listed by `legal_actions` (bots and agents must not draw it
+    /// by chance); a LAN game plays it for a peer the others voted out.
+    Resign,
 }
 
 /// An action together with the seat that takes it.

@@ -100,7 +100,7 @@ impl Game {
     }
 
     /// End the auction once nobody but the leader is still in.
-    fn settle_auction_if_done(&mut self) {
+    pub(crate) fn settle_auction_if_done(&mut self) {
         let a = self.auction.expect("an auction is running");
         let others = if a.high_bidder == NOBODY { a.bidders } else { a.bidders & !(1 << a.high_bidder) };
         if others != 0 {

@@ -8,6 +8,10 @@
 //! Several creditors at once (e.g. "pay each player 50"): each is a separate debt, in seat order
 //! from the debtor. A bankrupt player's assets go to the creditor of its oldest unpaid debt; its
 //! other debts are cancelled (RULES.md leaves this choice to the code).
+//!
+//! A player may also resign (leave the game) at any time but a chance event: the bank takes
+//! everything as in a bankruptcy to the bank, and debts owed by it or to it lapse. It counts as a
+//! bankruptcy for the end of the game (`end_after_bankruptcies`).
 
 use crate::board::{self, Deck, DEEDS};
 use crate::error::{Checked, Refusal};
@@ -101,8 +105,35 @@ impl Game {
         self.log.push(Event::Bankrupt { player, creditor });
         match creditor {
             Party::Player(to) => self.surrender_to_player(player, to),
-            _ => self.surrender_to_bank(player),
+            _ => self.surrender_to_bank(player, Reason::Bankruptcy),
         }
+        self.leave_game(player);
+    }
+
+    /// Resigning is refused only where it would leave something half done: a bid that leads or a
+    /// won building still to place.
+    pub(crate) fn check_resign<R: Refusal>(&self, player: u8) -> Checked<(), R> {
+        if let Some(a) = &self.auction {
+            ensure!(a.high_bidder != player, "you lead this auction: resign once it is over");
+        }
+        if let Some(placement) = self.placing {
+            ensure!(placement.player != player, "place the building you won first, then resign");
+        }
+        Ok(())
+    }
+
+    /// The player leaves the game of its own will: the bank takes everything (and auctions the
+    /// deeds), and debts owed by it or to it lapse.
+    pub(crate) fn resign(&mut self, player: u8) {
+        self.debts.retain(|d| d.debtor != player && d.creditor != Party::Player(player));
+        self.log.push(Event::Resigned { player });
+        self.surrender_to_bank(player, Reason::Resignation);
+        self.leave_game(player);
+    }
+
+    /// What every way out of the game shares: offers and rent claims lapse, the seat is out, and
+    /// play goes on without it (the turn passes, an auction goes on without it) or the game ends.
+    fn leave_game(&mut self, player: u8) {
         self.offers.retain(|o| o.from != player && o.to != player);
         self.claims.retain(|c| c.owner != player && c.payer != player);
         let seat = self.player_mut(player);
@@ -113,11 +144,20 @@ impl Game {
         if self.check_game_end() {
             return;
         }
-        if self.turn_player == player {
+        let turn_ends = self.turn_player == player;
+        if let Some(a) = self.auction.as_mut() {
+            a.bidders &= !(1 << player);
+            a.after_landing &= !turn_ends; // the turn it belonged to is over
+        }
+        if turn_ends {
             self.pending = None;
             self.next_turn();
         }
-        self.start_queued_auction();
+        if self.auction.is_some() {
+            self.settle_auction_if_done();
+        } else {
+            self.start_queued_auction();
+        }
     }
 
     /// Buildings go back to the bank at half price (money to the bankrupt, then on), cash, deeds
@@ -148,9 +188,9 @@ impl Game {
 
     /// The bank takes everything, cancels the mortgages and auctions each deed; jail cards go
     /// back under their decks.
-    fn surrender_to_bank(&mut self, player: u8) {
+    fn surrender_to_bank(&mut self, player: u8, reason: Reason) {
         let cash = self.player(player).cash;
-        self.transfer(Party::Player(player), Party::Bank, cash, Reason::Bankruptcy);
+        self.transfer(Party::Player(player), Party::Bank, cash, reason);
         let holdings = self.holdings(player);
         for p in board::bits(holdings) {
             self.return_buildings(p);

@@ -34,6 +34,7 @@ pub enum Reason {
     TransferFee,
     Trade,
     Bankruptcy,
+    Resignation,
     Jackpot,
 }
 
@@ -194,6 +195,10 @@ pub enum Event {
     Bankrupt {
         player: u8,
         creditor: Party,
+    },
+    /// The player left the game of its own will (or on the others' vote); the bank took everything.
+    Resigned {
+        player: u8,
     },
     TurnEnded {
         player: u8,

@@ -13,6 +13,8 @@
 //! 5. mortgaged deeds just received: their owner lifts or keeps them (and may raise money);
 //! 6. otherwise anyone may build, sell, mortgage, trade or claim rent, and the turn player plays
 //!    the turn.
+//!
+//! Two moves stand outside the overlays: ending a timed game, and resigning (leaving the game).
 
 use crate::action::{Action, Input, Move, Offer, Outcome};
 use crate::board::{self, DEEDS, GROUP_MASKS, PROPERTIES};
@@ -119,6 +121,9 @@ impl Game {
         if action == Action::EndGame {
             ensure!(self.rules.timed, "only a timed game can be ended early");
             return Ok(());
+        }
+        if action == Action::Resign {
+            return self.check_resign(p);
         }
         if self.auction.is_some() {
             return match action {
@@ -229,7 +234,7 @@ impl Game {
                 let found = self.claims.iter().any(|c| c.owner == p && c.square == square);
                 ensure!(found, "no rent is due to you on square {number}", number = square);
             }
-            Action::EndGame => unreachable!("handled first"),
+            Action::EndGame | Action::Resign => unreachable!("handled first"),
         }
         Ok(())
     }
@@ -277,6 +282,7 @@ impl Game {
             Action::ClaimRent(square) => self.claim_rent(p, square),
             Action::EndTurn => self.next_turn(),
             Action::EndGame => self.finish_game(),
+            Action::Resign => self.resign(p),
         }
     }
 

@@ -6,8 +6,9 @@ use common::*;
 use lanopoly_engine::{Action, BoardId, Game, Input, Move, Resolver, Rules, PRESETS};
 use proptest::prelude::*;
 
-const PROBES: [Action; 10] = [
+const PROBES: [Action; 11] = [
     Action::Roll,
+    Action::Resign,
     Action::Buy,
     Action::EndTurn,
     Action::PayDebt,

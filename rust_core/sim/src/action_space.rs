@@ -19,7 +19,8 @@
 //! | 211..256 | compose a trade ([`Draft`]): 211..219 start a draft with relative seat s; 219..247 toggle property p in it (mine: given, theirs: asked); 247..251 give cash +50, +250, ask cash +50, +250; 251..253 toggle a jail card (chance, community chest); 253 propose the draft; 254 discard it |
 //!
 //! A trade is a short sequence of these small actions; the draft lives beside the game (it is a
-//! plan, not part of the rules), one per seat.
+//! plan, not part of the rules), one per seat. Resigning (`Action::Resign`, leaving the game) has
+//! no index: an agent plays the game to its end.
 
 use lanopoly_engine::action::{Action, Bundle, Move};
 use lanopoly_engine::board::{self, DEEDS, PROPERTIES};

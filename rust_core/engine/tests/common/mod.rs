@@ -96,8 +96,15 @@ pub fn bank_outflow(events: &[Event]) -> i64 {
 }
 
 /// A random legal input: the engine's random policy, plus now and then a random trade proposal
-/// (proposals are open-ended and not listed among the legal actions).
+/// and, rarely, a random seat resigning (neither is listed among the legal actions).
 pub fn random_input(game: &Game, rng: &mut Resolver) -> Option<Input> {
+    if !game.is_over() && rng.below(500) == 0 {
+        let player = rng.below(game.num_players as u32) as u8;
+        let resign = Move { player, action: Action::Resign };
+        if game.check(resign).is_ok() {
+            return Some(Input::Move(resign));
+        }
+    }
     if !game.is_over() && !game.is_chance_node() && rng.below(8) == 0 {
         let player = game.actor().expect("someone must act");
         let to = rng.below(game.num_players as u32) as u8;
