@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from lanopoly.log import GameLog
 from lanopoly.net.membership import Membership, target_mask, targets
 from lanopoly.net.messages import Vote
 from lanopoly.net.verify import VerifyError, verify_text
@@ -66,8 +67,35 @@ def test_a_tampered_vote_fails_verification(tmp_path: Path) -> None:
         verify_text(json.dumps(data))
 
 
-def _vote(voter: int, step: int, removed: list[int], prev: bytes = b"h" * 32) -> Vote:
-    return Vote.signed(Ed25519PrivateKey.generate(), b"g" * 16, step, prev, voter, target_mask(removed), "bot")
+def test_a_silent_peer_voted_out_to_the_bank_resigns_its_seats_and_the_others_finish(tmp_path: Path) -> None:
+    addresses = ["127.0.0.90", "127.0.0.91", "127.0.0.92"]
+    bank = [*REPLACE, "--replace-with", "bank"]
+    runs = run_game(tmp_path, addresses, players=3, rounds=30, timeout=120, misbehave={2: "silent:30"}, extra=bank)
+    others = runs[:2]
+    for run in others:
+        assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"
+        assert run.result is not None and run.result["outcome"] == "over" and run.result["faults"] == []
+    assert len({run.result["state_hash"] for run in others if run.result}) == 1
+    silent = runs[2].result
+    assert silent is not None and "voted out, the bank taking their assets" in silent["freeze"]["reason"], silent
+    record = json.loads(runs[0].log.read_text())
+    change = record["network"]["changes"][0]
+    assert (change["removed"], change["choice"], change["controller"]) == ([2], "bank", 0)
+    verified = verify_text(runs[0].log.read_text())
+    assert (verified.resigned, verified.replaced) == (1, 0)
+    log = GameLog.from_json(runs[0].log.read_text())
+    resigned = [i for i, a in enumerate(log.inputs, 1) if a.get("type") == "resign"]
+    assert [log.inputs[i - 1]["player"] for i in resigned] == [2], "seat 2 resigned, once"
+    assert resigned[0] >= change["step"]
+    game = log.new_game()
+    for action in log.inputs[: resigned[0]]:
+        game.apply(action)
+    seat = game.player(2)
+    assert seat["bankrupt"] and seat["cash"] == 0 and seat["properties"] == []
+
+
+def _vote(voter: int, step: int, removed: list[int], prev: bytes = b"h" * 32, choice: str = "bot") -> Vote:
+    return Vote.signed(Ed25519PrivateKey.generate(), b"g" * 16, step, prev, voter, target_mask(removed), choice)
 
 
 def test_a_change_needs_every_other_present_peer_to_vote_the_same() -> None:
@@ -84,6 +112,11 @@ def test_a_change_needs_every_other_present_peer_to_vote_the_same() -> None:
     assert change is not None and change.removed == (3,) and change.controller == 0
     assert m.apply(change) == [3] and m.active == [0, 1, 2] and m.controllers == [0, 1, 2, 0, 0]
     assert m.decide({0: _vote(0, 7, [1, 2])}, 7, b"h" * 32) is None  # one peer cannot vote out two
+    split = {0: _vote(0, 8, [2]), 1: _vote(1, 8, [2], choice="bank")}
+    assert m.decide(split, 8, b"h" * 32) is None  # they disagree on what becomes of its seats
+    split[0] = _vote(0, 8, [2], choice="bank")
+    change = m.decide(split, 8, b"h" * 32)
+    assert change is not None and change.choice == "bank" and change.removed == (2,)
     five = Membership(5, [0, 1, 2, 3, 4])
     change = five.decide({p: _vote(p, 3, [1, 4]) for p in (0, 2, 3)}, 3, b"h" * 32)  # three out-vote two
     assert change is not None and change.removed == (1, 4) and change.controller == 0

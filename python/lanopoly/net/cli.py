@@ -37,6 +37,7 @@ from lanopoly.net.discovery import (
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
 from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
+from lanopoly.net.messages import VOTE_CHOICES
 from lanopoly.net.rejoin import PeerSecrets, rejoin, resume, secret_path
 from lanopoly.net.secure import new_pin, normalize_pin
 from lanopoly.net.verify import VerifyError, verify_text
@@ -71,8 +72,15 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--replace-after",
         type=float,
         default=None,
-        help="vote to give the seats of a peer that dropped (or stays silent) to a bot after this many seconds;"
+        help="vote to replace a peer that dropped (or stays silent) after this many seconds;"
         " the change is made when all the other peers vote the same (3+ peers)",
+    )
+    p.add_argument(
+        "--replace-with",
+        choices=VOTE_CHOICES,
+        default="bot",
+        help="what --replace-after votes for: 'bot' plays the peer's seats, 'bank' resigns them and the bank"
+        " takes their assets (default bot; every peer must pass the same, or the votes do not agree)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="print what happens in the game")
     p.add_argument("--log-level", default="WARNING", help="logging level on stderr (default WARNING)")
@@ -175,6 +183,7 @@ def _session_options(args: argparse.Namespace) -> dict[str, Any]:
         "on_events": _printer(args.verbose),
         "rejoin_timeout": args.rejoin_timeout,
         "replace_after": args.replace_after,
+        "replace_with": args.replace_with,
     }
 
 

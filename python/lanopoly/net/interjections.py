@@ -3,13 +3,14 @@
 The engine lets any seat act at any time in some ways (bids in an open auction, building, selling,
 mortgages, trade offers and answers, rent claims). A peer's ack of step k may carry one signed
 ``ACTION`` for step k+1, bound to k+1 and the state after k, for a seat it controls that is not the
-one to act: from the queue of ``interject`` (the console), else from the seat's policy's optional
-``interject(game, seat, legal)``. It is checked with the engine before it is sent. At step k+1 every
-peer tries the carried interjections in the order of ``order``; an invalid one (bad binding or
-signature, the seat to act, or illegal: an out-of-range bid) is rejected, logged as a fault naming
-its sender and skipped, identically on every peer; the game goes on. Interjections that were not
-taken are dropped; their policies are asked again after the step. After as many interjected steps
-in a row as there are peers, the seat to act plays.
+one to act: a resignation due on a ``bank`` vote (``net/voting.py``), else from the queue of
+``interject`` (the console), else from the seat's policy's optional ``interject(game, seat,
+legal)``. It is checked with the engine before it is sent. At step k+1 every peer tries the carried
+interjections in the order of ``order``; an invalid one (bad binding or signature, the seat to act,
+or illegal: an out-of-range bid) is rejected, logged as a fault naming its sender and skipped,
+identically on every peer; the game goes on. Interjections that were not taken are dropped; their
+policies are asked again after the step. After as many interjected steps in a row as there are
+peers, the seat to act plays.
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ class Interjections:
             return None
         current = game.current_player
         assert current is not None
+        for seat in sorted(session.resigning):
+            resign = session.resignation(seat) if seat != current else None
+            if resign is not None:
+                return seat, resign
         while self.queue:
             action = self.queue.pop(0)
             seat = action["player"]

@@ -132,6 +132,7 @@ class LockstepSession:
         on_events: EventsCallback | None = None,
         rejoin_timeout: float = 0.0,
         replace_after: float | None = None,
+        replace_with: str = "bot",
         bot_factory: Callable[[], Policy] = SimpleBot,
     ) -> None:
         self.mesh = mesh
@@ -155,7 +156,10 @@ class LockstepSession:
         self.on_events = on_events
         self.rejoin_timeout = rejoin_timeout
         self.replace_after = replace_after
+        self.replace_with = replace_with
         self.bot_factory = bot_factory
+        self.resigning: set[int] = set()
+        """Seats this peer took over on a ``bank`` vote: it resigns each at its first chance."""
         self.faults: list[Fault] = []
         self._verifiers = {p: ChainVerifier(start.peers[p].anchor, start.chain_length) for p in self.others}
         self._keys = [secure.load_public(p.sign_key) for p in start.peers]
@@ -426,7 +430,7 @@ class LockstepSession:
         if self.replace_after is not None and len(self.others) >= 2:
             due = [p for p in away if p not in self.voting.intent and now >= self._dropped[p] + self.replace_after]
             for p in due:
-                self.vote_replace(p)
+                self.vote_replace(p, self.replace_with)
             if due:
                 return 0.001  # the vote may have made the change already: look again
         expired = [p for p in away if now >= self._dropped[p] + self.rejoin_timeout]
@@ -447,7 +451,7 @@ class LockstepSession:
         silent = [p for p in missing if p not in self.voting.intent]
         if now >= until and silent and self.replace_after is not None and len(self.others) >= 2:
             for p in silent:  # silent past the deadline: vote it out, and wait one more deadline for the others
-                self.vote_replace(p)
+                self.vote_replace(p, self.replace_with)
             self._last_rejoin = now
             return self.step_timeout
         if now >= until:
@@ -512,13 +516,15 @@ class LockstepSession:
 
     # ----------------------------------------------------------------------------- replacing peers
 
-    def vote_replace(self, peer: int) -> None:
-        """Vote to have ``peer`` played by a bot from the next step on (the others must all agree).
+    def vote_replace(self, peer: int, choice: str = "bot") -> None:
+        """Vote to replace ``peer`` from the next step on (the others must all agree, on the choice too).
 
-        The vote is repeated, for the step then to come, until the change is made or the peer is
-        back (a rejoin cancels it). ValueError if ``peer`` is not another peer still playing.
+        ``choice`` "bot": a bot on the lowest present peer plays its seats; "bank": that peer
+        resigns them at their first chance and the bank takes their assets. The vote is repeated,
+        for the step then to come, until the change is made or the peer is back (a rejoin cancels
+        it). ValueError if ``peer`` is not another peer still playing, or for an unknown choice.
         """
-        self.voting.vote_replace(peer)
+        self.voting.vote_replace(peer, choice)
 
     # ----------------------------------------------------------------------------- rejoining
 
@@ -544,8 +550,23 @@ class LockstepSession:
     # ----------------------------------------------------------------------------- the steps
 
     def choose(self, seat: int) -> dict[str, Any]:
-        """The input of a seat this peer controls (its policy picks among the legal actions)."""
+        """The input of a seat this peer controls: its resignation if it is due (``resigning``), else
+        what its policy picks among the legal actions."""
+        resign = self.resignation(seat)
+        if resign is not None:
+            return resign
         return self.policies[seat].choose(self.game, seat, self.game.legal_actions(seat))
+
+    def resignation(self, seat: int) -> dict[str, Any] | None:
+        """The resignation of ``seat`` if this peer must resign it (a ``bank`` vote) and may now."""
+        if seat not in self.resigning:
+            return None
+        action = {"type": "resign", "player": seat}
+        try:
+            self.game.check(action)
+        except ValueError:  # it leads an auction, or must place a building it won: later
+            return None
+        return action
 
     def ack_for(self, peer: int, ack: Ack) -> Ack:
         """The ack sent to ``peer`` (the same for everyone; a test-only subclass may lie here)."""

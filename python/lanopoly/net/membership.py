@@ -2,11 +2,12 @@
 
 A peer that dropped and does not come back, that stays silent, or whose state diverged from the
 majority's, can be replaced: every other present peer signs a ``VOTE`` naming the peers to
-replace, the step the change takes effect at and the state before it. The change is made when
-every present peer not named has voted exactly the same; then, on every peer alike, the named
-peers stop counting (no more reveals, acks or actions from them) and their seats are played by a
-bot on the present peer with the lowest index. Votes are signed and saved with the game, so
-``lanopoly verify`` checks every change too.
+replace, the step the change takes effect at, the state before it and the choice: ``bot`` or
+``bank``. The change is made when every present peer not named has voted exactly the same; then,
+on every peer alike, the named peers stop counting (no more reveals, acks or actions from them)
+and their seats pass to the present peer with the lowest index, which plays them with a bot
+(``bot``) or resigns them at their first chance, the bank taking their assets (``bank``). Votes
+are signed and saved with the game, so ``lanopoly verify`` checks every change too.
 
 Nothing here trusts a vote's sender: the session checks signatures; ``Membership.decide`` only
 counts votes that agree on everything.
@@ -22,12 +23,14 @@ from lanopoly.net.messages import Vote
 
 @dataclass(frozen=True)
 class Change:
-    """``removed`` peers stop playing from ``step`` on; ``controller`` plays their seats (with a bot)."""
+    """``removed`` peers stop playing from ``step`` on; ``controller`` plays their seats: with a bot
+    (``choice`` "bot"), or by resigning them at their first chance so the bank takes their assets ("bank")."""
 
     step: int
     removed: tuple[int, ...]
     controller: int
     votes: tuple[Vote, ...]
+    choice: str = "bot"
 
 
 class Membership:
@@ -59,7 +62,8 @@ class Membership:
                 continue
             agreed = [v for v in fresh if v.voter in voters and targets(v) == removed and v.choice == vote.choice]
             if sorted(v.voter for v in agreed) == voters:
-                return Change(step, removed, min(voters), tuple(sorted(agreed, key=lambda v: v.voter)))
+                ballots = tuple(sorted(agreed, key=lambda v: v.voter))
+                return Change(step, removed, min(voters), ballots, vote.choice)
         return None
 
     def apply(self, change: Change) -> list[int]:

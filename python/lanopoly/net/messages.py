@@ -53,8 +53,9 @@ ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
 REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
 ACK_SIG_TAG = b"lanopoly/sig/ack/v1\x00"
 VOTE_SIG_TAG = b"lanopoly/sig/vote/v1\x00"
-VOTE_CHOICES = ("bot",)
-"""What the others may vote to do with an absent peer: ``bot``, its seats played by a bot from then on."""
+VOTE_CHOICES = ("bot", "bank")
+"""What the others may vote to do with a peer they vote out: ``bot``, its seats are played by a bot
+from then on; ``bank``, its seats resign (the bank takes their assets) at their first chance."""
 
 
 class ProtocolError(Exception):

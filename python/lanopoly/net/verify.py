@@ -46,7 +46,7 @@ from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord,
 from lanopoly.net.outcome import action_hash
 
 RECORD_FORMAT = 1
-READABLE_PROTOCOLS = (2, 3)
+READABLE_PROTOCOLS = (2, 3, 4)
 """Protocol versions whose signed ACTION and REVEAL bodies this verifier reads (same layout)."""
 
 
@@ -92,7 +92,13 @@ class NetworkRecord:
     def record_change(self, change: Change) -> None:
         """Record a change of membership with the votes that made it."""
         votes = [[b64(v.body), b64(v.signature)] for v in change.votes]
-        entry = {"step": change.step, "removed": list(change.removed), "controller": change.controller, "votes": votes}
+        entry = {
+            "step": change.step,
+            "removed": list(change.removed),
+            "controller": change.controller,
+            "choice": change.choice,
+            "votes": votes,
+        }
         self._changes.append(json.dumps(entry))
 
     def to_json(self) -> str:
@@ -130,6 +136,7 @@ class Verified:
     actions: int = 0
     out_of_turn: int = 0
     replaced: int = 0
+    resigned: int = 0
     chance_steps: int = 0
     reveals: int = 0
 
@@ -143,6 +150,8 @@ class Verified:
             )
             if self.replaced:
                 text += f"; {self.replaced} peer(s) replaced by a bot on the signed votes of all the others"
+            if self.resigned:
+                text += f"; {self.resigned} peer(s) voted out by all the others, their seats resigned to the bank"
         else:
             text += "; no network record in this file, so signatures and reveals were not checked"
         return f"{text}; final hash {self.final_hash.hex()}"
@@ -185,8 +194,11 @@ def saved_steps(net: dict[str, Any]) -> list[list[tuple[bytes, bytes]]]:
     return [_pairs(entry, step) for step, entry in enumerate(entries, 1)]
 
 
-def saved_changes(net: dict[str, Any]) -> dict[int, tuple[list[Vote], tuple[int, ...]]]:
-    """The saved changes of membership: step -> (the votes, the peers they replaced)."""
+def saved_changes(
+    net: dict[str, Any], version: int = PROTOCOL_VERSION
+) -> dict[int, tuple[list[Vote], tuple[int, ...]]]:
+    """The saved changes of membership: step -> (the votes, the peers they replaced); ``version``
+    is the protocol the votes were signed in."""
     out: dict[int, tuple[list[Vote], tuple[int, ...]]] = {}
     entries = net.get("changes", [])
     if not isinstance(entries, list):
@@ -200,7 +212,7 @@ def saved_changes(net: dict[str, Any]) -> dict[int, tuple[list[Vote], tuple[int,
                 raise VerifyError(step, "malformed vote in the network record")
             body, signature = _unb64(item[0], "vote"), _unb64(item[1], "signature")
             try:
-                vote = parse([unpack(body)[0], PROTOCOL_VERSION, body, signature])
+                vote = parse([unpack(body)[0], version, body, signature], version)
             except (FrameError, ProtocolError, IndexError, TypeError) as e:
                 raise VerifyError(step, f"undecodable vote: {e}") from None
             if not isinstance(vote, Vote):
@@ -347,7 +359,7 @@ def verify_text(text: str) -> Verified:
             raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
         record, _ = _start(net, log)
         checker = StepChecker(record, version)
-        changes = saved_changes(net)
+        changes = saved_changes(net, version)
         steps = net.get("steps")
         entries = steps if isinstance(steps, list) else []
         if len(entries) != len(log.inputs):
@@ -357,9 +369,13 @@ def verify_text(text: str) -> Verified:
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
         if checker is not None and step in changes:
             votes, removed = changes[step]
-            if checker.change(game, step, votes).removed != removed:
+            change = checker.change(game, step, votes)
+            if change.removed != removed:
                 raise VerifyError(step, "the votes replace other peers than the record says")
-            result.replaced += len(removed)
+            if change.choice == "bank":
+                result.resigned += len(removed)
+            else:
+                result.replaced += len(removed)
         if checker is not None:
             signed = _signed(entries[step - 1], step, version)
             chance = game.is_chance_node

@@ -2,8 +2,9 @@
 
 ``vote_replace`` (or ``replace_after``: automatically, for a peer away or silent that long) signs a
 ``VOTE`` for the step to come; when every present peer not named voted the same, every peer makes
-the same change (``net/membership.py``): the named peers stop counting and a bot on the lowest
-present peer plays their seats. The votes go into the saved record.
+the same change (``net/membership.py``): the named peers stop counting and the lowest present
+peer takes their seats, to play them with a bot (choice ``bot``) or to resign them at their first
+chance so that the bank takes their assets (choice ``bank``). The votes go into the saved record.
 
 When three or more peers disagree only on the state and a strict majority agrees, that majority
 plays on (``outvote``): it names the peers that diverged, writes a desync report and votes them out.
@@ -19,13 +20,16 @@ from typing import TYPE_CHECKING
 from lanopoly.net import secure
 from lanopoly.net.framing import ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.membership import Change, target_mask, targets
-from lanopoly.net.messages import Freeze, Vote
+from lanopoly.net.messages import VOTE_CHOICES, Freeze, Vote
 from lanopoly.net.outcome import FreezeInfo
 
 if TYPE_CHECKING:
     from lanopoly.net.lockstep import LockstepSession
 
 log = logging.getLogger("lanopoly.net.lockstep")  # the session's logger: log lines keep their name
+
+WHAT = {"bot": "replaced by a bot", "bank": "voted out, the bank taking their assets"}
+"""The choices of a vote, as the logs and notices say them."""
 
 
 class Voting:
@@ -38,15 +42,20 @@ class Voting:
         along as it plays steps the named peers had no part in, and another may still be a step behind."""
         self.intent: set[int] = set()
         """The peers this peer wants replaced (it votes for them at every step until it is done)."""
+        self.choice = "bot"
+        """What becomes of their seats: ``bot`` or ``bank`` (the latest ``vote_replace`` says, for all of them)."""
 
-    def vote_replace(self, peer: int) -> None:
-        """Vote to have ``peer`` played by a bot from the next step on (see ``LockstepSession.vote_replace``)."""
+    def vote_replace(self, peer: int, choice: str = "bot") -> None:
+        """Vote to have ``peer`` replaced from the next step on (see ``LockstepSession.vote_replace``)."""
         session = self.session
+        if choice not in VOTE_CHOICES:
+            raise ValueError(f"unknown choice {choice!r}: one of {', '.join(VOTE_CHOICES)}")
         if peer == session.me or not session.membership.is_active(peer):
             raise ValueError(f"peer {peer} is not another peer still playing")
         if len(session.others) < 2:
             raise ValueError("with two peers there is nobody to agree with: the game stops and can be resumed")
         self.intent.add(peer)
+        self.choice = choice
         self.cast()
 
     def cast(self) -> None:
@@ -60,16 +69,16 @@ class Voting:
         step, prev = session.game.step + 1, session.game.state_hash()
         mask = target_mask(sorted(self.intent))
         current = self.votes.get(session.me, {}).get(step)
-        if current is not None and (current.prev_hash, current.target) == (prev, mask):
+        if current is not None and (current.prev_hash, current.target, current.choice) == (prev, mask, self.choice):
             return
-        vote = Vote.signed(session.mesh.key, session.game_id, step, prev, session.me, mask, "bot")
+        vote = Vote.signed(session.mesh.key, session.game_id, step, prev, session.me, mask, self.choice)
         self.keep(vote)
         for (_, s), box in session._inbox.items():  # what they sent for those steps before we voted: dropped too
             if s >= step:
                 for peer in self.intent:
                     box.pop(peer, None)
         names = ", ".join(session.peer_label(p) for p in sorted(self.intent))
-        log.warning("voting to replace %s by a bot from step %d", names, step)
+        log.warning("voting to have %s %s from step %d", names, WHAT[self.choice], step)
         payload = pack(vote.to_wire())
         for peer in session.others:
             if peer not in self.intent and peer not in session._lost:
@@ -104,7 +113,8 @@ class Voting:
             log.debug("%s votes to replace %s, already replaced", session.peer_label(peer), list(named))
             return
         self.keep(vote)
-        log.warning("%s votes to replace %s from step %d", session.peer_label(peer), list(named), vote.step)
+        who = session.peer_label(peer)
+        log.warning("%s votes to have %s %s from step %d", who, list(named), WHAT[vote.choice], vote.step)
         self.maybe_change()
 
     def keep(self, vote: Vote) -> None:
@@ -135,17 +145,26 @@ class Voting:
             self.make_change(change)
 
     def make_change(self, change: Change) -> None:
-        """Replace the peers of ``change`` (the same on every peer): bots take their seats, their links close."""
+        """Replace the peers of ``change`` (the same on every peer): their seats pass on, their links close.
+
+        The new controller plays the seats with a bot; with the choice ``bank`` it resigns them
+        first, at their first chance (``LockstepSession.resigning``), the bot playing only what
+        must be played before.
+        """
         session = self.session
         seats = session.membership.apply(change)
         session.net_record.record_change(change)
         if change.controller == session.me:
             for seat in seats:
                 session.policies[seat] = session.bot_factory()
+            if change.choice == "bank":
+                session.resigning.update(seats)
         voters = ", ".join(session.peer_label(v.voter) for v in change.votes)
         notice = pack(
             Freeze(
-                session.game_id, change.step, f"replaced by a bot from step {change.step} on the votes of {voters}"
+                session.game_id,
+                change.step,
+                f"{WHAT[change.choice]} from step {change.step} on the votes of {voters}",
             ).to_wire()
         )
         for peer in change.removed:
@@ -164,10 +183,11 @@ class Voting:
         names = ", ".join(session.peer_label(p) for p in change.removed)
         seat_names = ", ".join(session.game.names[s] for s in seats)
         log.warning(
-            "from step %d %s replaced: %s played by a bot on %s",
+            "from step %d %s replaced: %s %s on %s",
             change.step,
             names,
             seat_names,
+            "played by a bot" if change.choice == "bot" else "resigned (the bank takes their assets)",
             session.peer_label(change.controller),
         )
         session._wake.set()
@@ -193,4 +213,5 @@ class Voting:
         if session.report_dir is not None:
             asyncio.get_running_loop().create_task(session.report_writer(info))
         self.intent.update(diverged)
+        self.choice = "bot"  # the same on every peer of the majority, whatever their options
         self.cast()
