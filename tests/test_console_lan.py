@@ -18,11 +18,16 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
+import lanopoly.console
 from lanopoly import IllegalAction, Rules
 from lanopoly.bots import SimpleBot
+from lanopoly.console import session
 from lanopoly.console.commands import CommandError
 from lanopoly.console.lobby import lobby_names, start_lobby
 from lanopoly.console.net_session import NetTable
@@ -227,9 +232,10 @@ def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_pat
             assert {game.path.name for game in saved} == {"host.json", "guest.json"}
             assert all(game.names == ("ann", "bob") and game.steps > 0 for game in saved)
             start = StartScreen(Setup(), saved=[game for game in saved if game.path.name == "guest.json"])
+            assert start.shown("saved_game").startswith("ann, bob, ")
             assert (
                 start.saved_text()
-                == f"Unfinished LAN game (ann, bob): lanopoly rejoin {saved[0].path.parent}/guest.json (or resume)"
+                == f"File {saved[0].path.parent}/guest.json (in a shell: lanopoly rejoin FILE, or resume)"
             )
             back = await open_saved(
                 tmp_path / "guest.json",
@@ -255,6 +261,59 @@ def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_pat
                     await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 150))
+
+
+def test_rejoining_from_the_start_screen_when_nobody_plays_on_says_why_and_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Both peers stopped: F4 on the start screen (rejoin bob's saved game) cannot reach ann; the
+    start screen comes back with the reason in red and the advice to resume, no traceback."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    games = tmp_path / "lanopoly" / "games"
+    games.mkdir(parents=True)
+    screens: list[StartScreen] = []
+
+    class Recorded(StartScreen):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            screens.append(self)
+
+    monkeypatch.setattr(lanopoly.console, "StartScreen", Recorded)
+
+    async def shown(index: int) -> StartScreen:
+        while len(screens) <= index or not screens[index].app.is_running:
+            await asyncio.sleep(0.01)
+        return screens[index]
+
+    async def run() -> int:
+        host, guest = await _two_tables(2, saves=games)
+        try:
+            await _until(lambda: host.game.step > 10, (host, guest), 30)
+        finally:
+            await host.close()
+            await guest.close()
+        with create_pipe_input() as pipe:
+            running = asyncio.create_task(session(Setup(), ask=True, input=pipe, output=DummyOutput(), saved_wait=1.0))
+            first = await shown(0)
+            assert first.shown("saved_game").startswith("ann, bob, ") and first.shown("saved_game").endswith("(1/2)")
+            pipe.send_text("\x1b[A")  # Up: the saved games' line
+            if first.saved[first.pick].path.name != "guest.json":
+                pipe.send_text("\x1b[C")
+            while first.saved[first.pick].path.name != "guest.json":
+                await asyncio.sleep(0.01)
+            pipe.send_text("\x1bOS")  # F4: rejoin
+            again = await shown(1)
+            assert again.saved[again.pick].path == games / "guest.json"  # still picked
+            pipe.send_text("\x1b")
+            return await asyncio.wait_for(running, timeout=10)
+
+    assert asyncio.run(asyncio.wait_for(run(), 60)) == 0
+    assert len(screens) == 2
+    message = screens[1].message
+    assert message.startswith("Could not rejoin: cannot reach peer 0 (ann): "), message
+    assert message.endswith(". If every player stopped, each one resumes it (F5)."), message
+    out = capsys.readouterr().out
+    assert f"Rejoining the game saved in {games / 'guest.json'}..." in out
 
 
 # -- two console peers in real terminals ---------------------------------------------------------
@@ -501,6 +560,52 @@ def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path
                 break
             time.sleep(0.2)
         assert logs[0].hashes == logs[1].hashes and logs[0].replay().is_over
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
+@needs_tmux
+def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_screen(tmp_path: Path):
+    """bob's console is killed mid-game; ``lanopoly`` with no arguments in a new terminal (the same
+    data folder) lists the unfinished game on its start screen, F4 rejoins it: bob's seat again,
+    ann's screen says he is back, and both play on to the same state."""
+    server = _tmux_server()
+    try:
+        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 6")
+        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
+        _lan_game(host, guest)
+        _play({"host": host, "guest": guest}, 1)
+        _same_screens(host, guest)
+        time.sleep(1.5)  # the console saves every half second
+        saved = guest.saved()
+        before = len(GameLog.load(saved).inputs)
+        assert before > 0
+
+        os.kill(guest.pid(), signal.SIGKILL)
+        host.wait_for(r"bob \(AWAY 0:\d\d\)")
+
+        back = Terminal(server, "guest2", "127.0.0.3", tmp_path, "")
+        start = back.wait_for(rf"Saved game: +< ann, bob, {before} steps >")
+        assert "a new game against bots" in start and "F4: rejoin it" in start, start
+        assert saved.name in "".join(line.strip() for line in start.splitlines()), start  # its file, wrapped
+        back.keys("F4")
+        back.wait_for(r"LAN: ann, bob \(you\)", 60)
+        back.wait_for(r"You are back in the game \(step \d+\)")
+        host.wait_for(r"bob is back\.")
+        assert "AWAY" not in host.wait_for(r"LAN: ann \(you\), bob \|")
+
+        _play({"host": host, "guest2": back}, 2, same=_panels)  # the logs differ in LAN notices
+        deadline = time.monotonic() + 20
+        while _panels(host.screen()) != _panels(back.screen()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _panels(host.screen()) == _panels(back.screen()), f"{host.screen()}\n{back.screen()}"
+        time.sleep(1.5)  # both consoles saved what they show
+        logs = [GameLog.load(path) for path in (host.saved(), saved)]
+        common = min(len(log.hashes) for log in logs)
+        assert common > before and logs[0].hashes[:common] == logs[1].hashes[:common]
+        back.type("quit")
+        host.wait_for(r"bob \(AWAY \d:\d\d\)")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
         _show_errors(tmp_path)

@@ -9,24 +9,29 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+import lanopoly.console
 from lanopoly import Rules, SimpleBot
 from lanopoly.console import ConsoleApp, Setup, StartScreen, session
+from lanopoly.console.saves import SavedLanGame
 from lanopoly.console.start import option_text
 
 DOWN, UP, RIGHT, LEFT, ENTER = "\x1b[B", "\x1b[A", "\x1b[C", "\x1b[D", "\r"
+F4, F5 = "\x1bOS", "\x1b[15~"
 
 
-def _choose(setup: Setup, keys: str) -> Setup | None:
-    """Run the start screen alone on a pipe, typing ``keys``."""
+def _choose(setup: Setup, keys: str, saved: Sequence[SavedLanGame] = ()) -> Setup | None:
+    """Run the start screen alone on a pipe (offering the ``saved`` games), typing ``keys``."""
 
     async def run() -> Setup | None:
         with create_pipe_input() as pipe:
-            screen = StartScreen(setup, input=pipe, output=DummyOutput())
+            screen = StartScreen(setup, saved=saved, input=pipe, output=DummyOutput())
             running = asyncio.create_task(screen.run())
             await asyncio.sleep(0.05)
             pipe.send_text(keys)
@@ -153,3 +158,78 @@ def test_the_start_screen_in_a_real_terminal_follows_the_locale():
         subprocess.run(["tmux", "send-keys", "-t", session_name, "quitter", "Enter"], check=True)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session_name], capture_output=True)
+
+
+GAMES = [
+    SavedLanGame(Path("/data/lanopoly/games/aa11.json"), ("ann", "bob"), 152),
+    SavedLanGame(Path("/data/lanopoly/games/bb22.json"), ("ann", "cy", "bot 1"), 40),
+]
+
+
+def _text(fragments: list[tuple[str, str]]) -> str:
+    return "".join(text for _, text, *_ in fragments)
+
+
+def test_the_unfinished_saved_games_are_listed_on_a_line_of_their_own():
+    screen = StartScreen(Setup(), saved=GAMES)
+    rows = _text(screen._rows()).splitlines()
+    assert rows[-1] == "  Saved game:   < ann, bob, 152 steps (1/2) >", rows
+    assert screen.saved_text() == "File /data/lanopoly/games/aa11.json (in a shell: lanopoly rejoin FILE, or resume)"
+    screen.row = len(screen.rows) - 1
+    screen.change(1)
+    assert _text(screen._rows()).splitlines()[-1] == "> Saved game:   < ann, cy, bot 1, 40 steps (2/2) >"
+    assert "bb22.json" in screen.saved_text()
+    one = StartScreen(Setup(lang="no"), saved=GAMES[:1])
+    assert _text(one._rows()).splitlines()[-1] == "  Lagret spill: < ann, bob, 152 steg >"
+    # Without saved games there is no such line.
+    assert "Saved game" not in _text(StartScreen(Setup())._rows())
+
+
+def test_f4_rejoins_and_f5_resumes_the_picked_saved_game():
+    assert _choose(Setup(), F4, GAMES) == Setup(mode="rejoin", saved=GAMES[0].path)
+    # Up from the name goes to the saved games' line; Right picks the next one.
+    assert _choose(Setup(), "ada" + UP + RIGHT + F5, GAMES) == Setup(name="ada", mode="resume", saved=GAMES[1].path)
+    assert _choose(Setup(), UP + LEFT + LEFT + F4, GAMES) == Setup(mode="rejoin", saved=GAMES[0].path)
+    # The game a setup names is picked first (back on the start screen after a failure).
+    assert _choose(Setup(saved=GAMES[1].path), F4, GAMES) == Setup(mode="rejoin", saved=GAMES[1].path)
+    # Enter still plays alone; with no saved game F4 and F5 do nothing.
+    assert _choose(Setup(saved=GAMES[1].path), ENTER, GAMES) == Setup()
+    assert _choose(Setup(), F4 + F5 + "x" + ENTER) == Setup(name="x")
+
+
+def test_a_saved_game_that_cannot_be_taken_up_brings_back_the_start_screen_with_the_reason(monkeypatch):
+    """The session hands the picked game to ``take_up`` (what ``lanopoly rejoin FILE`` runs); when it
+    fails, the start screen comes back with the reason in red and the same game picked."""
+    screens: list[StartScreen] = []
+    asked: list[Setup] = []
+
+    class Recorded(StartScreen):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            screens.append(self)
+
+    async def take_up(setup: Setup, bot, **options) -> str:
+        asked.append(setup)
+        return f"Could not {setup.mode}: nobody there"
+
+    monkeypatch.setattr(lanopoly.console, "StartScreen", Recorded)
+    monkeypatch.setattr(lanopoly.console, "unfinished", lambda: GAMES)
+    monkeypatch.setattr(lanopoly.console, "take_up", take_up)
+
+    async def run() -> int:
+        with create_pipe_input() as pipe:
+            running = asyncio.create_task(session(Setup(), ask=True, input=pipe, output=DummyOutput()))
+            for shown, keys in enumerate((UP + RIGHT + F4, F5, "\x1b")):
+                while len(screens) <= shown or not screens[shown].app.is_running:
+                    await asyncio.sleep(0.01)
+                pipe.send_text(keys)
+            return await asyncio.wait_for(running, timeout=10)
+
+    assert asyncio.run(run()) == 0
+    assert asked == [Setup(mode="rejoin", saved=GAMES[1].path), Setup(mode="resume", saved=GAMES[1].path)]
+    assert [screen.message for screen in screens] == [
+        "",
+        "Could not rejoin: nobody there",
+        "Could not resume: nobody there",
+    ]
+    assert screens[1].pick == 1 and _text(screens[1]._rows()).endswith("< ann, cy, bot 1, 40 steps (2/2) >")

@@ -3,8 +3,8 @@
 A start screen (name, token, bots, difficulty, board, rules, language) comes first unless the
 table is given on the command line; Enter plays alone, F2 hosts a LAN game and F3 joins one
 (the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen. A LAN game is saved
-continuously (:mod:`lanopoly.console.saves`), so that ``lanopoly rejoin FILE`` / ``resume FILE``
-take the seat again (:mod:`lanopoly.console.rejoin`).
+continuously (:mod:`lanopoly.console.saves`), so that ``lanopoly rejoin FILE`` / ``resume FILE``,
+or F4 / F5 on the start screen, take the seat again (:mod:`lanopoly.console.rejoin`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from lanopoly.bots import Policy, SimpleBot
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.rejoin import play_saved
+from lanopoly.console.rejoin import play_saved, take_up
 from lanopoly.console.saves import default_save, unfinished
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
@@ -77,19 +77,35 @@ async def session(
     address: str = "",
     pin: str = "",
     save: Path | None = None,
+    saved_wait: float | None = None,
 ) -> int:
     """The start screen (when ``ask``, pre-filled with ``setup``), then the game; the exit status.
     A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
     to the start screen when the person leaves them); the LAN game is saved to ``save``, by
-    default in the console's folder of saved games. ``started`` sees the game screen as it opens
-    (tests drive it through it)."""
+    default in the console's folder of saved games. ``rejoin`` and ``resume`` take up the saved
+    game the start screen picked (waiting ``saved_wait`` seconds for the others, default as the
+    commands do), back to the start screen with the reason when that fails. ``started`` sees the
+    game screen as it opens (tests drive it through it)."""
     table: Table
+    message = ""
     while True:
         if ask:
-            chosen = await StartScreen(setup, saved=unfinished(), input=input, output=output).run()
+            screen = StartScreen(setup, saved=unfinished(), message=message, input=input, output=output)
+            chosen = await screen.run()
             if chosen is None:
                 return 0
             setup = chosen
+        if setup.mode in ("rejoin", "resume"):
+            taken = await take_up(setup, DIFFICULTIES[setup.difficulty], bot_delay=delay, timeout=saved_wait)
+            if isinstance(taken, NetTable):
+                table, delay = taken, min(delay, 0.05)
+                break
+            if not ask:
+                print(taken)
+                return 1
+            message = taken
+            continue
+        message = ""
         if setup.mode not in ("host", "join"):
             table = table_for(setup, seed, rounds)
             break
@@ -143,9 +159,12 @@ def play_console(
 ) -> int:
     """The console in this terminal: start screen (if ``ask``) and game; returns the exit status."""
     quiet_logs()
-    return asyncio.run(
-        session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save)
-    )
+    try:
+        return asyncio.run(
+            session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save)
+        )
+    except KeyboardInterrupt:
+        return 130  # Ctrl-C while no screen is up: waiting for the others to take a saved game up again
 
 
 def quiet_logs() -> None:

@@ -6,7 +6,8 @@ closed terminal, ``quit``), ``rejoin`` takes the seat again: the others wait for
 rejoin timeout. When every peer stopped, each runs ``resume`` with its own file and the game goes
 on once all are back. Both replay the saved log, every step checked (the network layer's
 :func:`~lanopoly.net.rejoin.rejoin` and :func:`~lanopoly.net.rejoin.resume`), then open the game
-screen on the table of that session, its log retold from the start.
+screen on the table of that session, its log retold from the start. The start screen offers the
+same for the unfinished games saved here (F4 rejoins, F5 resumes: :func:`take_up`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from lanopoly.console.net_session import (
     NetTable,
     console_policies,
 )
+from lanopoly.console.start import Setup
+from lanopoly.i18n import t
+from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces
 from lanopoly.net.mesh import Mesh, MeshError
 from lanopoly.net.rejoin import rejoin, resume
 from lanopoly.net.verify import VerifyError
@@ -78,6 +82,39 @@ async def open_saved(
     return NetTable(session, lang=lang, save=path)
 
 
+def announcement(path: Path, resume_all: bool, lang: str) -> str:
+    """What the terminal says while this peer gets back into a saved game (it may wait a while)."""
+    return t(lang, "start.resuming" if resume_all else "start.rejoining", path=path)
+
+
+async def take_up(
+    setup: Setup,
+    bot: Callable[[], Policy],
+    *,
+    bot_delay: float = 0.3,
+    timeout: float | None = None,
+) -> NetTable | str:
+    """The table of the saved game the start screen picked (``setup.saved``, ``setup.mode``
+    ``rejoin`` or ``resume``), as ``lanopoly rejoin``/``resume FILE`` open it; or, when it cannot be
+    taken up, why not in the setup's language, for the start screen to show."""
+    assert setup.saved is not None
+    resume_all = setup.mode == "resume"
+    print(announcement(setup.saved, resume_all, setup.lang), flush=True)
+    try:
+        return await open_saved(
+            setup.saved,
+            resume_all=resume_all,
+            bot=bot,
+            lang=setup.lang,
+            interfaces=configured_interfaces(),
+            bot_delay=bot_delay,
+            timeout=timeout,
+        )
+    except (CannotRejoin, InterfaceConfigError) as e:
+        reason = str(e).rstrip(".")
+        return t(setup.lang, "start.cannot_resume" if resume_all else "start.cannot_rejoin", reason=reason)
+
+
 async def play_saved(
     path: Path,
     *,
@@ -92,10 +129,7 @@ async def play_saved(
 ) -> int:
     """Say what happens on the terminal, take the seat again, then the game screen; the exit status
     (1 when the game could not be taken up again)."""
-    if resume_all:
-        print(f"Resuming the game saved in {path}: waiting for every other player to run `lanopoly resume` too...")
-    else:
-        print(f"Rejoining the game saved in {path}...")
+    print(announcement(path, resume_all, lang), flush=True)
     try:
         table = await open_saved(
             path,

@@ -4,8 +4,9 @@ put a newcomer into a game with one key. F2 hosts a LAN game instead (the seats 
 bots, which people who join replace), F3 joins one (:mod:`lanopoly.console.lobby`).
 
 Keys: Up/Down (or Tab) choose a line, Left/Right change it, typing edits the name, Enter starts,
-F2 hosts, F3 joins, Escape or Ctrl-C leaves. Unfinished LAN games saved here are listed at the
-bottom with the command that takes them up again (``lanopoly rejoin FILE``, or ``resume``).
+F2 hosts, F3 joins, Escape or Ctrl-C leaves. When LAN games saved here are unfinished, one more
+line picks one of them (Left/Right): F4 rejoins it (the others are still playing and wait for this
+peer), F5 resumes it (every peer restarts it), as ``lanopoly rejoin FILE`` / ``resume FILE`` do.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -28,7 +30,7 @@ from prompt_toolkit.styles import Style
 
 from lanopoly._core import Rules, boards
 from lanopoly.console.form_keys import leaving, stepping
-from lanopoly.console.saves import SavedLanGame, games_dir, shown_path
+from lanopoly.console.saves import SavedLanGame, shown_path
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
 DIFFICULTY_LEVELS = ("easy", "normal")
@@ -42,6 +44,7 @@ STYLE = Style.from_dict(
         "value": "bold",
         "hint": "#888888",
         "options": "",
+        "error": "#ff5555 bold",
     }
 )
 
@@ -59,7 +62,9 @@ class Setup:
     rules: str = "official"
     lang: str = "en"
     mode: str = "solo"
-    """``solo`` (against bots here), ``host`` (open a LAN lobby) or ``join`` (find one)."""
+    """``solo`` (against bots here), ``host`` (open a LAN lobby), ``join`` (find one), or ``rejoin``
+    / ``resume`` (take up the saved LAN game ``saved`` again)."""
+    saved: Path | None = None
 
     def player_name(self) -> str:
         return self.name.strip() or TOKENS[self.lang][self.token]
@@ -90,18 +95,25 @@ def option_text(lang: str, preset: str) -> str:
 
 
 class StartScreen:
-    """The form; ``run()`` gives the chosen Setup, or None if the person left."""
+    """The form; ``run()`` gives the chosen Setup, or None if the person left. ``saved`` are the
+    unfinished LAN games offered for F4/F5 (the one of ``setup.saved`` picked first); ``message``
+    says in red why the last attempt to take one up failed."""
 
     def __init__(
         self,
         setup: Setup,
         *,
         saved: Sequence[SavedLanGame] = (),
+        message: str = "",
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
         self.setup = setup
         self.saved = list(saved)
+        self.rows = (*ROWS, "saved_game") if self.saved else ROWS
+        paths = [game.path for game in self.saved]
+        self.pick = paths.index(setup.saved) if setup.saved in paths else 0
+        self.message = message
         self.row = 0
         self.board_chosen = False
         self.name = Buffer(multiline=False, accept_handler=self._start)
@@ -111,14 +123,26 @@ class StartScreen:
             [
                 Window(FormattedTextControl(lambda: [("class:title", " " + t(self.lang, "start.title"))]), height=2),
                 VSplit([label, Window(BufferControl(self.name), height=1)]),
-                Window(FormattedTextControl(self._rows), height=len(ROWS) - 1),
+                Window(FormattedTextControl(self._rows), height=len(self.rows) - 1),
                 Window(height=1),
                 Window(FormattedTextControl(self._options), wrap_lines=True),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
                 ConditionalContainer(
-                    Window(FormattedTextControl(self._saved), wrap_lines=True, height=2),
+                    HSplit(
+                        [
+                            Window(
+                                FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.back_in"))]),
+                                height=1,
+                            ),
+                            Window(FormattedTextControl(self._saved), wrap_lines=True, height=2),
+                        ]
+                    ),
                     filter=Condition(lambda: bool(self.saved)),
+                ),
+                ConditionalContainer(
+                    Window(FormattedTextControl(lambda: self._wrapped("class:error", self.message)), wrap_lines=True),
+                    filter=Condition(lambda: bool(self.message)),
                 ),
             ]
         )
@@ -162,7 +186,10 @@ class StartScreen:
 
     def change(self, step: int) -> None:
         """Move the selected line's value by ``step`` (wrapping around)."""
-        row = ROWS[self.row]
+        row = self.rows[self.row]
+        if row == "saved_game":
+            self.pick = (self.pick + step) % len(self.saved)
+            return
         values = self.choices(row)
         if not values:
             return
@@ -176,8 +203,13 @@ class StartScreen:
             self.setup = replace(self.setup, board=default_board(value))
 
     def _start(self, buffer: Buffer, mode: str = "solo") -> bool:
-        self.app.exit(result=replace(self.setup, name=buffer.text.strip(), mode=mode))
+        self.app.exit(result=replace(self.setup, name=buffer.text.strip(), mode=mode, saved=None))
         return True
+
+    def _back_in(self, mode: str) -> None:
+        """Leave with the picked saved game and how to take it up (``rejoin`` or ``resume``)."""
+        game = self.saved[self.pick]
+        self.app.exit(result=replace(self.setup, name=self.name.text.strip(), mode=mode, saved=game.path))
 
     def _keys(self) -> KeyBindingsBase:
         keys = KeyBindings()
@@ -189,6 +221,14 @@ class StartScreen:
         @keys.add("f3")
         def _join(event: KeyPressEvent) -> None:
             self._start(self.name, "join")
+
+        @keys.add("f4", filter=Condition(lambda: bool(self.saved)))
+        def _rejoin(event: KeyPressEvent) -> None:
+            self._back_in("rejoin")
+
+        @keys.add("f5", filter=Condition(lambda: bool(self.saved)))
+        def _resume(event: KeyPressEvent) -> None:
+            self._back_in("resume")
 
         return merge_key_bindings(
             [
@@ -206,16 +246,16 @@ class StartScreen:
         )
 
     def _down(self) -> None:
-        self.row = (self.row + 1) % len(ROWS)
+        self.row = (self.row + 1) % len(self.rows)
 
     def _up(self) -> None:
-        self.row = (self.row - 1) % len(ROWS)
+        self.row = (self.row - 1) % len(self.rows)
 
     # -- drawing ------------------------------------------------------------------------------
 
     def _label(self, index: int) -> StyleAndTextTuples:
         selected = index == self.row
-        text = f"{'>' if selected else ' '} {t(self.lang, 'start.' + ROWS[index])}:"
+        text = f"{'>' if selected else ' '} {t(self.lang, 'start.' + self.rows[index])}:"
         return [("class:selected" if selected else "", f"{text:<{_LABEL - 1}}"), ("", " ")]
 
     def shown(self, row: str) -> str:
@@ -236,28 +276,37 @@ class StartScreen:
                 return s.rules
             case "language":
                 return LANGUAGE_NAMES[s.lang]
+            case "saved_game":
+                return self._saved_game()
         return ""
+
+    def _saved_game(self) -> str:
+        """The picked saved game in a few words: its players, steps played, and which of how many."""
+        game = self.saved[self.pick]
+        text = t(self.lang, "start.saved_value", names=", ".join(game.names), steps=game.steps)
+        return f"{text} ({self.pick + 1}/{len(self.saved)})" if len(self.saved) > 1 else text
 
     def _rows(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
-        for index, row in enumerate(ROWS[1:], start=1):
+        for index, row in enumerate(self.rows[1:], start=1):
             out.extend(self._label(index))
             out.append(("class:value", f"< {self.shown(row)} >"))
             out.append(("", "\n"))
         return out[:-1]
 
     def saved_text(self) -> str:
-        """The line about unfinished LAN games saved here: the latest one's command, or how many."""
-        if len(self.saved) == 1:
-            game = self.saved[0]
-            return t(self.lang, "start.saved", names=", ".join(game.names), path=shown_path(game.path))
-        return t(self.lang, "start.saved_more", n=len(self.saved), path=shown_path(games_dir()))
+        """The picked saved game's file and the shell command that takes it up too."""
+        game = self.saved[self.pick]
+        return t(self.lang, "start.saved", path=shown_path(game.path))
 
     def _saved(self) -> StyleAndTextTuples:
-        return [("class:value", " " + self.saved_text())]
+        return self._wrapped("class:value", self.saved_text())
 
     def _options(self) -> StyleAndTextTuples:
         lang = self.lang
+        return self._wrapped("class:hint", f"{t(lang, 'start.options')} {option_text(lang, self.setup.rules)}")
+
+    def _wrapped(self, style: str, text: str) -> StyleAndTextTuples:
+        """``text`` wrapped at words to the screen's width, one space in, so no word is cut."""
         width = self.app.output.get_size().columns - 2 if self.app.is_running else 78
-        text = textwrap.fill(f"{t(lang, 'start.options')} {option_text(lang, self.setup.rules)}", max(20, width))
-        return [("class:hint", textwrap.indent(text, " "))]
+        return [(style, textwrap.indent(textwrap.fill(text, max(20, width)), " "))]
