@@ -218,6 +218,27 @@ def test_an_illegal_command_shows_the_reason_and_changes_nothing():
     assert app.feedback == ("class:hint", "ok: roll")
 
 
+def test_resign_leaves_the_game_to_the_bank_and_the_bots_play_on():
+    table = LocalTable(["ada", "dog", "car"], me=0, seed=1)
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    while not table.my_move:
+        table.step()
+    app.execute("remove dog")
+    assert app.feedback[0] == "class:error" and "Only in a LAN game" in app.feedback[1]
+    app.execute("resign")
+    assert app.feedback == ("class:hint", "ok: resign")
+    ada = table.game.player(0)
+    assert ada["bankrupt"] and ada["cash"] == 0 and ada["properties"] == []
+    assert "ada leaves the game; the bank takes everything." in table.lines
+    assert table.game.turn_player == 1
+    app.execute("roll")
+    assert app.feedback == ("class:error", "ada is bankrupt")
+    steps = table.game.step
+    for _ in range(20):
+        table.step()
+    assert table.game.step > steps, "the bots play on"
+
+
 def test_decisions_read_in_plain_words():
     table = LocalTable(["ada", "dog"], me=0, seed=1)
     app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())

@@ -621,8 +621,11 @@ def test_replace_votes_only_where_there_are_others_to_agree():
         host, guest = await _two_tables(3)
         try:
             assert parse(guest.game, guest.me, "replace ann", "fr") == Local("replace", "ann")
+            assert parse(guest.game, guest.me, "exclure ann", "fr") == Local("remove", "ann")
             with pytest.raises(CommandError, match="personne avec qui s'accorder"):
                 guest.replace(2)  # the bot seat: played on ann's machine, the only other peer
+            with pytest.raises(CommandError, match="personne avec qui s'accorder"):
+                guest.replace(2, "bank")
             with pytest.raises(CommandError, match="bob est joué sur votre machine"):
                 guest.replace(1)
             assert guest.session.voting.intent == set()  # nothing was voted

@@ -224,10 +224,10 @@ class ConsoleApp:
             self.log_view.anchor(len(self.table.lines))
             self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
             self.feedback = ("class:hint", t(lang, "help.where"))
-        elif command.name == "replace":
+        elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
-            self.feedback = ("class:hint", table.replace(seat))
+            self.feedback = ("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
         else:
             square = one_square(self.table.game, command.argument, self.table.lang)
             self.table.lines.extend(deed_lines(self.table, square))

@@ -23,7 +23,7 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Local:
-    """A command for the console itself, not a move of the game (help, info, quit, replace)."""
+    """A command for the console itself, not a move of the game (help, info, quit, replace, remove)."""
 
     name: str
     argument: str = ""
@@ -54,7 +54,9 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("cancel", (), ""),
     ("end", ("e",), ""),
     ("endgame", (), ""),
+    ("resign", (), ""),
     ("replace", (), "PLAYER"),
+    ("remove", (), "PLAYER"),
     ("info", ("i",), "PROPERTY"),
     ("help", ("h", "?"), ""),
     ("quit", ("q", "exit"), ""),
@@ -80,6 +82,7 @@ _SIMPLE = {
     "cancel": "cancel_trade",
     "end": "end_turn",
     "endgame": "end_game",
+    "resign": "resign",
 }
 _ON_SQUARE = {
     "build": "build",
@@ -143,7 +146,7 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
     rest = words[1] if len(words) > 1 else ""
     if name is None:
         raise CommandError(t(lang, "err.unknown", word=words[0]))
-    if name in ("help", "quit", "info", "replace"):
+    if name in ("help", "quit", "info", "replace", "remove"):
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}

@@ -290,9 +290,10 @@ class NetTable:
         self.session.submit(action)
         return None
 
-    def replace(self, seat: int) -> str:
-        """Vote to have the peer playing ``seat`` replaced by a bot (with three or more peers, when every
-        other peer votes the same: ``LockstepSession.vote_replace``); what to tell the person."""
+    def replace(self, seat: int, choice: str = "bot") -> str:
+        """Vote to have the peer playing ``seat`` replaced by a bot, or voted out to the bank (``choice``
+        "bank"), with three or more peers, when every other peer votes the same
+        (``LockstepSession.vote_replace``); what to tell the person."""
         session, lang = self.session, self.lang
         peer = session.controllers[seat]
         name = self.game.names[seat]
@@ -302,8 +303,8 @@ class NetTable:
             raise CommandError(t(lang, "net.replace_gone", name=name))
         if len(session.others) < 2:
             raise CommandError(t(lang, "net.replace_two"))
-        session.vote_replace(peer)
-        return t(lang, "net.replace_voted", name=name)
+        session.vote_replace(peer, choice)
+        return t(lang, "net.replace_voted" if choice == "bot" else "net.remove_voted", name=name)
 
     def legal(self) -> list[Action]:
         """What the person may do now: in turn (unless a move is being sent), or out of turn."""

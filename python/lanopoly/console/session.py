@@ -162,7 +162,7 @@ class LocalTable:
         self._apply(action)
         return None
 
-    def replace(self, seat: int) -> str:
+    def replace(self, seat: int, choice: str = "bot") -> str:
         """Only a LAN game has peers to vote out: here bots already play every other seat."""
         raise CommandError(t(self.lang, "net.replace_local"))
 
@@ -255,9 +255,9 @@ class Table(Protocol):
         """Play the person's move; a message to show instead of "ok" (a move queued), or None."""
         ...
 
-    def replace(self, seat: int) -> str:
-        """Vote to give the seats of the peer playing ``seat`` to a bot; what to tell the person.
-        Raises CommandError saying why not."""
+    def replace(self, seat: int, choice: str = "bot") -> str:
+        """Vote to give the seats of the peer playing ``seat`` to a bot (``choice`` "bot") or to have
+        them resign to the bank ("bank"); what to tell the person. Raises CommandError saying why not."""
         ...
 
     def legal(self) -> list[Action]: ...
