@@ -96,7 +96,7 @@ def test_help_is_read_from_its_top_and_scrolls():
             await wait_for(app.app, lambda screen: table.my_move)
             pipe.send_text("help\r")
             top = await wait_for(app.app, lambda screen: _log(screen)[0] == "Commands:")
-            pipe.send_text(PAGE_DOWN * 3)
+            pipe.send_text(PAGE_DOWN * 8)  # more than the help's pages: the view stops at its end
             bottom = await wait_for(app.app, lambda screen: any("quit (q, exit)" in line for line in _log(screen)))
             pipe.send_text("quit\r")
             assert await asyncio.wait_for(running, timeout=30) == 0
