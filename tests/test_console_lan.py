@@ -209,6 +209,65 @@ def test_an_out_of_turn_trade_offer_is_queued_and_taken_at_the_next_step():
     asyncio.run(asyncio.wait_for(run(), 90))
 
 
+def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
+    """While ann (a person) thinks about her turn, bob's trade offer is handed to ann's peer, which
+    decides the step with it (OFFER, FORWARD): both play it at once, and ann is still to move."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.my_move and host.session.waiting_for_person, tables, 30)
+            step = host.game.step
+            offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
+            guest.act(offer)
+            await _until(lambda: host.game.step > step and guest.game.step > step, tables, 20, play=False)
+            for table in tables:
+                assert table.session.log.inputs[step] == offer, table.session.log.inputs[step:]
+                assert table.game.current_player == 0 and table.my_move == (table is host)
+            assert host.game.state_hash() == guest.game.state_hash()
+            assert guest.session.interjected["propose_trade"] == 1 and host.session.interjected["propose_trade"] == 1
+            assert not guest.queued()
+            assert [f for table in tables for f in table.session.faults] == []
+            await _until(lambda: host.game.step > step + 2, tables, 30)  # ann plays on as usual
+            assert host.session.log.hashes[: step + 2] == guest.session.log.hashes[: step + 2]
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_forged_offer_or_forward_is_a_fault_and_changes_nothing():
+    """bob hands on moves of ann's seat signed with his own key: as an OFFER and as a FORWARD. ann's
+    peer names him and ignores both; the game goes on with the same states on both peers."""
+    from lanopoly.net.framing import pack
+    from lanopoly.net.messages import ActionMsg, Handover, Kind
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.my_move and host.session.waiting_for_person, tables, 30)
+            session, step = guest.session, host.game.step
+            forged = ActionMsg.signed(
+                session.mesh.key, session.game_id, step + 1, host.game.state_hash(), 0, {"type": "roll", "player": 0}
+            )
+            link = session.mesh.links[0]
+            for kind in (Kind.OFFER, Kind.FORWARD):
+                link.send_payload_nowait(pack(Handover(kind, session.game_id, forged).to_wire()))
+            await _until(lambda: len(host.session.faults) >= 2, tables, 10, play=False)
+            assert [(f.peer, f.kind) for f in host.session.faults] == [(1, "forged_action")] * 2
+            assert host.game.step == step and host.my_move
+            await _until(lambda: host.game.step > step + 2, tables, 30)
+            assert host.session.log.hashes[: step + 2] == guest.session.log.hashes[: step + 2]
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
 def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_path: Path):
     """bob's table stops (as a crashed console would); ann's shows him away with a clock; his
     saved game and its secrets take him back in, and both go on with the same states."""
@@ -483,13 +542,15 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
         _lan_game(host, guest)
 
         def offer(mover: str, other: str) -> None:
-            """Out of turn, on the screen whose player does not move: a trade offer, queued until
-            the next step (which waits for the mover's roll)."""
+            """Out of turn, on the screen whose player does not move: a trade offer, sent at once and
+            taken while the mover is still to roll (its peer decides the step with it)."""
             names = {"host": "ann", "guest": "bob"}
-            peer = host if other == "host" else guest
+            peer, moving = (host, guest) if other == "host" else (guest, host)
             peer.type(f"trade {names[mover]} give $1 for nothing")
-            peer.wait_for(rf"Sent \(next step, after {names[mover]} moves\): trade {names[mover]} give \$1 for nothing")
-            peer.wait_for(r"\| 1 sent, waiting for the next step")
+            peer.wait_for(rf"Sent, waiting for the next step: trade {names[mover]} give \$1 for nothing")
+            for screen in (peer, moving):
+                screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}\.")
+            assert "| waiting for you" in moving.screen(), moving.screen()  # the mover has not rolled
 
         _play({"host": host, "guest": guest}, 4, offer)
         panels, log = _same_screens(host, guest)

@@ -106,13 +106,24 @@ class ConsoleSession(LockstepSession):
         """A move of the person was handed over and not yet played."""
         return self._move is not None
 
-    async def _person_move(self) -> None:
+    async def _person_move(self, step: int, prev: bytes) -> None:
+        """Wait for the person's move, or for another peer's out-of-turn move offered meanwhile
+        (``net/handover.py``: this peer then decides the step with it, and the person is asked again)."""
         self.waiting_for_person = True
         try:
             while self._move is None or self._move[0] != self.game.step:
-                self._move = None  # a move for an earlier state (cannot happen: checked on submit)
+                self._move = None  # a move for an earlier state (the step was decided by an offer)
+                if self.handovers.pick(step, prev) is not None:
+                    return
                 self._move_ready.clear()
-                await self._move_ready.wait()
+                self.handovers.arrived.clear()
+                moved = asyncio.ensure_future(self._move_ready.wait())
+                offered = asyncio.ensure_future(self.handovers.arrived.wait())
+                try:
+                    await asyncio.wait([moved, offered], return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    moved.cancel()
+                    offered.cancel()
         finally:
             self.waiting_for_person = False
 
@@ -120,7 +131,7 @@ class ConsoleSession(LockstepSession):
         seat = self.game.current_player
         if seat is not None and seat >= 0 and self.controllers[seat] == self.me:
             if seat == self.person and not self.held_move(step):
-                await self._person_move()
+                await self._person_move(step, prev)
             elif self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
         return await super().move_input(step, prev)
@@ -332,21 +343,9 @@ class NetTable:
         return list(self._sent)
 
     def _queued_text(self, action: Action) -> str:
-        """What the person sees once an out-of-turn move is queued: when it can be taken."""
-        lang, game = self.lang, self.game
-        command = command_for(action, game)
-        seat = game.current_player
-        if seat is not None and seat >= 0 and self.person_plays(seat):
-            return t(lang, "net.queued_after", player=game.names[seat], command=command)
-        return t(lang, "net.queued", command=command)
-
-    def person_plays(self, seat: int) -> bool:
-        """Whether a person (not a bot) plays ``seat``: the seat named after its peer, as the
-        console names a person's seat (bots here are named otherwise)."""
-        ctrl = self.mesh.start.controllers[seat]
-        if ctrl == self.mesh.me:
-            return seat == self.me
-        return self.game.names[seat] == self.peer_names()[ctrl]
+        """What the person sees once an out-of-turn move is queued: it is taken at the next step
+        (even while a person decides the current one: ``net/handover.py``)."""
+        return t(self.lang, "net.queued", command=command_for(action, self.game))
 
     def _resolve(self, applied: Action) -> None:
         """After a step: which of the person's sent out-of-turn moves it decided, and which the

@@ -63,7 +63,12 @@ class CatchUp:
         # The others are at most a step behind us: its acks of our last two steps may be missing there.
         recent = [acks.get(peer) for s, acks in sorted(session._acks.items()) if s >= session.game.step - 1]
         held: list[Message] = [m for m in recent if isinstance(m, Ack) and m.peer == peer]
-        held += [m for (_, step), box in sorted(session._inbox.items()) for p, m in box.items() if p == peer]
+        held += [
+            m
+            for (_, step), box in sorted(session._inbox.items())
+            for p, m in box.items()
+            if p == peer and not (isinstance(m, ActionMsg) and session.controllers[m.seat] != peer)  # not forwarded
+        ]
         held += [
             m
             for s, m in sorted(session._applied.items())
@@ -95,6 +100,13 @@ class CatchUp:
                 continue
             if message.step >= session._step:
                 session.dispatch(peer, message)
+
+    def forwarded_by_me(self, message: ActionMsg | Reveal) -> bool:
+        """Whether ``message`` is another seat's move this peer may have forwarded (signed by its controller)."""
+        if not isinstance(message, ActionMsg) or message.seat >= len(self.session.controllers):
+            return False
+        owner = self.session.controllers[message.seat]
+        return owner != self.session.me and self.signed_by_owner(owner, message)
 
     def signed_by_owner(self, peer: int, message: Ack | ActionMsg | Reveal) -> bool:
         """Whether ``message`` is ``peer``'s (its ack, its reveal, an action of a seat it plays), signed by it."""
@@ -265,7 +277,7 @@ class CatchUp:
             if (
                 isinstance(message, ActionMsg | Reveal)
                 and message.step == top + 1
-                and session.signed_by(session.me, message)
+                and (session.signed_by(session.me, message) or self.forwarded_by_me(message))
             ):
                 kind = Kind.ACTION if isinstance(message, ActionMsg) else Kind.REVEAL
                 self.held_own[(kind, message.step)] = message

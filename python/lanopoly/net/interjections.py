@@ -62,6 +62,7 @@ class Interjections:
             raise IllegalAction(f"seat {seat} is the one to act: its move is played in turn, not out of turn")
         session.game.check(action)
         self.queue.append(dict(action))
+        session.handovers.offer()  # the step under way may wait for a person: offer it at once
 
     def offer(self) -> tuple[int, Action] | None:
         """The out-of-turn action this peer offers for the next step (see ``LockstepSession.next_interjection``)."""

@@ -68,6 +68,7 @@ from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
 from lanopoly.net.evidence_round import EvidenceRound
 from lanopoly.net.framing import ConnectionClosed, FrameError, pack
+from lanopoly.net.handover import Handovers
 from lanopoly.net.interjections import Interjections
 from lanopoly.net.membership import Membership
 from lanopoly.net.mesh import Mesh
@@ -77,6 +78,7 @@ from lanopoly.net.messages import (
     Bye,
     Evidence,
     Freeze,
+    Handover,
     Kind,
     Message,
     ProtocolError,
@@ -185,6 +187,7 @@ class LockstepSession:
         self._step_signed: list[ActionMsg | Reveal] = []
         # The session's other concerns, each with its own state and module (see the module docstring).
         self.interjections = Interjections(self)
+        self.handovers = Handovers(self)
         self.evidence = EvidenceRound(self)
         self.voting = Voting(self)
         self.catch_up = CatchUp(self)
@@ -272,7 +275,7 @@ class LockstepSession:
 
     def dispatch(self, peer: int, message: Message) -> None:
         """File a received message for the step loop, or reject it (logged as a fault)."""
-        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye | Evidence | Vote | Relay):
+        if not isinstance(message, ActionMsg | Reveal | Ack | Freeze | Bye | Evidence | Vote | Relay | Handover):
             self.fault(peer, "unexpected", f"unexpected {type(message).__name__} during the game")
             return
         if message.game_id != self.game_id:
@@ -286,6 +289,14 @@ class LockstepSession:
             return
         if isinstance(message, Relay):
             self.catch_up.take_relay(peer, message)
+            return
+        if isinstance(message, Handover):
+            if self.voting.voted_out(peer, message.action.step):
+                return
+            if message.kind is Kind.OFFER:
+                self.handovers.take_offer(peer, message)
+            else:
+                self.handovers.take_forward(peer, message)
             return
         if isinstance(message, ActionMsg | Reveal | Ack) and self.voting.voted_out(peer, message.step):
             log.debug("ignoring %s's message for step %d: we vote it out", self.peer_label(peer), message.step)
@@ -612,15 +623,24 @@ class LockstepSession:
         while True:
             ctrl = self.controllers[seat]
             if ctrl == self.me:
-                return await self.own_move(step, prev, seat), ctrl
+                action = await self.own_move(step, prev, seat)
+                return action, self.controllers[self._applied[step].seat]  # an offer it took: its sender's
             message = await self.their_move(step, prev, seat, ctrl)
             if message is not None:
-                return message.action, ctrl
+                return message.action, self.controllers[message.seat]
             # Its peer was replaced while we waited: the seat's new controller plays it.
 
     async def own_move(self, step: int, prev: bytes, seat: int) -> dict[str, Any]:
         """Choose, sign and send the move of a seat this peer plays."""
         held = self.catch_up.held_own.pop((Kind.ACTION, step), None)
+        taken = self.handovers.pick(step, prev) if held is None else None
+        if isinstance(held, ActionMsg) and held.seat != seat and held.prev_hash == prev:
+            taken = held  # a move this peer had forwarded before it dropped: forward it again
+        if taken is not None:
+            self._step_signed = [taken]
+            self._applied[step] = taken
+            await self.handovers.forward(taken)
+            return taken.action
         if isinstance(held, ActionMsg) and held.seat == seat and held.prev_hash == prev:
             signed = held  # said before this peer dropped: say the same again
             action = held.action
@@ -642,14 +662,20 @@ class LockstepSession:
             return None
 
         what = f"the action of seat {seat} ({self.game.names[seat]})"
-        got = await self.collect(Kind.ACTION, step, [ctrl], what, acked_without_input)
+        self.handovers.wait(step, prev, ctrl)
+        try:
+            got = await self.collect(Kind.ACTION, step, [ctrl], what, acked_without_input)
+        finally:
+            self.handovers.done_waiting()
         if ctrl not in got:
             return None
         message = got[ctrl]
         assert isinstance(message, ActionMsg)
         if message.prev_hash != prev:
             raise Frozen(FreezeInfo(step, f"{self.peer_label(ctrl)} acted on a different state", (ctrl,)))
-        if message.seat != seat:
+        if self.handovers.is_forwarded(step, ctrl) and message.seat != seat:
+            pass  # an out-of-turn move it took instead of its own (its signature was checked on arrival)
+        elif message.seat != seat:
             raise Frozen(
                 FreezeInfo(step, f"{self.peer_label(ctrl)} acted for seat {message.seat}, not {seat}", (ctrl,))
             )
@@ -692,13 +718,17 @@ class LockstepSession:
             self.interjections.took(interjection, actor)
         else:
             action, actor = await self.move_input(step, prev)
-            self.interjections.run = 0
+            if step in self.handovers.forwarded:
+                self.interjections.took(self._applied[step], actor)
+            else:
+                self.interjections.run = 0
         try:
             events = self.game.apply(action)
         except (ValueError, TypeError, KeyError) as e:
             blamed = (actor,) if actor >= 0 else ()
             who = self.peer_label(actor) if actor >= 0 else "the chance outcome"
             raise Frozen(FreezeInfo(step, f"{who} sent an illegal input {action!r}: {e}", blamed)) from None
+        self.handovers.applied(step, self._applied.get(step))
         self.log.record(action, self.game)
         self.net_record.record(step, self._step_signed)
         self.voting.cast()  # a vote stands for the step to come: move it along (the others do the same)

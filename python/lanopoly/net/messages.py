@@ -84,6 +84,8 @@ class Kind(IntEnum):
     SYNC = 21
     VOTE = 22
     RELAY = 23
+    OFFER = 24
+    FORWARD = 25
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -494,6 +496,24 @@ class Relay:
 
 
 @dataclass(frozen=True)
+class Handover:
+    """An out-of-turn move handed on while a step waits for an in-turn move (protocol 4).
+
+    ``OFFER``, a peer -> the controller of the seat to act: "decide this step with my move". A
+    ``FORWARD``, that controller -> every other peer: "this step is decided by this move". The move
+    stays signed by the controller of its own seat, bound to the step and the state; the link
+    (authenticated) says who offered or forwarded it.
+    """
+
+    kind: Kind
+    game_id: bytes
+    action: ActionMsg
+
+    def to_wire(self) -> list[Any]:
+        return [self.kind, PROTOCOL_VERSION, self.game_id, self.action.body, self.action.signature]
+
+
+@dataclass(frozen=True)
 class Rejoin:
     """A peer that dropped -> every other peer, first message on a new link: "I am peer ``index`` again".
 
@@ -571,6 +591,7 @@ Message = (
     | Sync
     | Vote
     | Relay
+    | Handover
 )
 
 _FIELDS = {
@@ -593,6 +614,8 @@ _FIELDS = {
     Kind.SYNC: 5,
     Kind.VOTE: 2,
     Kind.RELAY: 3,
+    Kind.OFFER: 3,
+    Kind.FORWARD: 3,
 }
 _BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6, Kind.VOTE: 6}
 _MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY, Kind.VOTE: 512}
@@ -820,6 +843,8 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
             body,
             signature,
         )
+    if kind in (Kind.OFFER, Kind.FORWARD):
+        return Handover(kind, _game_id(f[0]), _action(f[1:], version))
     if kind is Kind.RELAY:
         frames = []
         for item in _list(f[2], "relayed messages", MAX_HELD):
