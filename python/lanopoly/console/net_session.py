@@ -35,7 +35,7 @@ from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
 from lanopoly.describe import describe
 from lanopoly.i18n import clock, t
-from lanopoly.net.lockstep import LockstepSession, SessionResult
+from lanopoly.net.lockstep import FREEZE_GRACE, LockstepSession, SessionResult
 from lanopoly.net.mesh import Mesh
 from lanopoly.net.rejoin import PeerSecrets, secret_path
 
@@ -49,6 +49,9 @@ CLOSE_TIMEOUT = 3.0
 STEP_TIMEOUT = 3600.0
 """Seconds a peer waits for another peer's input: people think, so it is long (a lost
 connection is still noticed at once)."""
+
+FREEZE_CHECK = 0.25
+"""Seconds between looks, while the game waits for the person, at whether another peer froze it."""
 
 REJOIN_TIMEOUT = 300.0
 """Seconds the game waits for a peer whose connection dropped to come back (``lanopoly rejoin``)
@@ -106,21 +109,40 @@ class ConsoleSession(LockstepSession):
         """A move of the person was handed over and not yet played."""
         return self._move is not None
 
-    async def _person_move(self) -> None:
+    async def _person_move(self, step: int) -> None:
+        """Wait for the person's move of ``step``. Meanwhile another peer may freeze the session (or
+        tell this peer it was replaced by a bot): then this one freezes too, as ``collect`` does
+        after the same grace, instead of showing the game as waiting for the person."""
         self.waiting_for_person = True
         try:
             while self._move is None or self._move[0] != self.game.step:
                 self._move = None  # a move for an earlier state (cannot happen: checked on submit)
                 self._move_ready.clear()
-                await self._move_ready.wait()
+                ready = asyncio.ensure_future(self._move_ready.wait())
+                try:
+                    while not ready.done():
+                        self._check_peer_freeze(step)
+                        await asyncio.wait([ready], timeout=FREEZE_CHECK)
+                finally:
+                    ready.cancel()
         finally:
             self.waiting_for_person = False
+
+    def _check_peer_freeze(self, step: int) -> None:
+        """Raise ``Frozen`` once another peer froze the session ``FREEZE_GRACE`` seconds ago."""
+        if self._remote_freeze is None:
+            return
+        now = time.monotonic()
+        if self._freeze_seen is None:
+            self._freeze_seen = now
+        if now >= self._freeze_seen + FREEZE_GRACE:
+            raise self.frozen_by_peer(step)
 
     async def move_input(self, step: int, prev: bytes) -> tuple[dict[str, Any], int]:
         seat = self.game.current_player
         if seat is not None and seat >= 0 and self.controllers[seat] == self.me:
             if seat == self.person and not self.held_move(step):
-                await self._person_move()
+                await self._person_move(step)
             elif self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
         return await super().move_input(step, prev)
