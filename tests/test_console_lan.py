@@ -33,7 +33,9 @@ from lanopoly.log import GameLog
 from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
 from lanopoly.refusals import explain
 
-TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
+TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
+"""A DNS-SD type of this test process only: a test run beside this one (another checkout on the
+same machine) advertises its lobbies under its own type, so neither joins the other's."""
 
 
 @pytest.fixture(autouse=True)
@@ -314,9 +316,13 @@ def _rows(screen: str) -> list[str]:
 
 
 def _shared(screen: str) -> tuple[list[str], list[str]]:
-    """What both peers must show alike: the player panels and the log."""
+    """What every peer must show alike: the player panels and the log."""
     rows = _rows(screen)
-    panels = [row[8:60].rstrip() for row in rows[1:3]]
+    panels = []
+    for row in rows[1:9]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
+        if not re.match(r"[ >*]\d ", row[8:]):
+            break
+        panels.append(row[8:60].rstrip())
     log = [row.rstrip() for row in rows[11:20] if row.strip()]
     return panels, log
 
@@ -331,25 +337,31 @@ def _command(screen: str) -> str:
     raise AssertionError(f"nothing to type:\n{screen}")
 
 
-def _lan_game(host: Terminal, guest: Terminal) -> None:
-    """From the start screens to a game: the host hosts (one bot: two seats), the guest finds the
-    game on the network and joins with the PIN, the host starts."""
+def _lan_game(host: Terminal, *guests: Terminal) -> None:
+    """From the start screens to a game: the host (ann) hosts with a seat for each guest, the
+    guests (bob, then cid) find the game on the network and join with the PIN, the host starts."""
+    seats = 1 + len(guests)
+    names = ["bob", "cid"][: len(guests)]
     host.wait_for("a new game")
-    guest.wait_for("a new game")
-    host.keys("a", "n", "n", "Down", "Down", "Left", "Left", "F2")
-    guest.keys("b", "o", "b", "F3")
+    for guest in guests:
+        guest.wait_for("a new game")
+    host.keys("a", "n", "n", "Down", "Down", *["Left"] * (4 - seats), "F2")  # 3 bots by default
+    for guest, name in zip(guests, names, strict=True):
+        guest.keys(*name, "F3")
     pin = re.search(r"Game PIN: (\d{6})", host.wait_for(r"Game PIN: \d{6}"))
     assert pin is not None
     assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
-    assert "1  ann (you)" in host.screen() and "2  a bot" in host.screen()
-    listed = guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open +official/classic")
-    assert "Game PIN" in listed
-    guest.type(pin.group(1))
-    guest.wait_for("waiting for the host to start")
-    host.wait_for(r"2  bob \(joined\)")
+    assert "1  ann (you)" in host.screen() and f"{seats}  a bot" in host.screen()
+    for taken, (guest, name) in enumerate(zip(guests, names, strict=True), 1):
+        listed = guest.wait_for(rf"> ann's table.*127\.0\.0\.2:\d+ +{taken}/{seats} seats +open +official/classic")
+        assert "Game PIN" in listed
+        guest.type(pin.group(1))
+        guest.wait_for("waiting for the host to start")
+        host.wait_for(rf"{taken + 1}  {name} \(joined\)")
     host.keys("Enter")
-    host.wait_for(r"LAN: ann \(you\), bob")
-    guest.wait_for(r"LAN: ann, bob \(you\)")
+    host.wait_for(r"LAN: ann \(you\), " + ", ".join(names))
+    for guest, name in zip(guests, names, strict=True):
+        guest.wait_for(r"LAN: ann, " + ", ".join(rf"{n} \(you\)" if n == name else n for n in names))
 
 
 def _panels(screen: str) -> list[str]:
@@ -361,13 +373,17 @@ def _play(
     turns: int,
     out_of_turn: Callable[[str, str], None] | None = None,
     same: Callable[[str], object] = _shared,
+    until: str | None = None,
 ) -> None:
     """Whoever the game waits for types the command a simple player would, until ``turns`` turns
-    ended or the game is over; only when ``same`` part of both screens agree (the other is not
-    catching up). Before a roll, ``out_of_turn(mover, other)`` may act on the other screen."""
+    ended (and then, with ``until``, until the game waits for that peer) or the game is over; only
+    when ``same`` part of every screen agrees (no other is catching up). Before a roll,
+    ``out_of_turn(mover, other)`` may act on another screen."""
     ends = 0
     deadline = time.monotonic() + 60 + 30 * turns
-    while ends < turns and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if ends >= turns and until is None:
+            return
         screens = {name: peers[name].screen() for name in peers}
         if all("Game over" in s for s in screens.values()):
             return
@@ -375,30 +391,35 @@ def _play(
         if mover is None:
             time.sleep(0.1)
             continue
-        other = next(name for name in peers if name != mover)
-        if same(screens[other]) != same(screens[mover]):
-            time.sleep(0.1)  # the other screen is still catching up
+        others = [name for name in peers if name != mover]
+        if any(same(screens[other]) != same(screens[mover]) for other in others):
+            time.sleep(0.1)  # another screen is still catching up
             continue
+        if ends >= turns and mover == until:
+            return
         command = _command(screens[mover])
         before = _shared(screens[mover])
         if command == "roll" and out_of_turn is not None:
-            out_of_turn(mover, other)
+            out_of_turn(mover, others[0])
             out_of_turn = None
         peers[mover].type(command)
         ends += command == "end"
         wait = time.monotonic() + 20
         while _shared(peers[mover].screen()) == before and time.monotonic() < wait:
             time.sleep(0.05)
-    assert ends >= turns, f"only {ends} turns ended:\n" + "\n".join(p.screen() for p in peers.values())
+    raise AssertionError(
+        f"only {ends} turns ended (of {turns}, then until {until}):\n" + "\n".join(p.screen() for p in peers.values())
+    )
 
 
-def _same_screens(host: Terminal, guest: Terminal) -> tuple[list[str], list[str]]:
-    """Both screens show the same state: the same panels (cash, deeds) and the same log."""
+def _same_screens(*terminals: Terminal) -> tuple[list[str], list[str]]:
+    """Every screen shows the same state: the same panels (cash, deeds) and the same log."""
     deadline = time.monotonic() + 20
-    while _shared(host.screen()) != _shared(guest.screen()) and time.monotonic() < deadline:
+    while len({repr(_shared(t.screen())) for t in terminals}) > 1 and time.monotonic() < deadline:
         time.sleep(0.1)
-    shared = _shared(host.screen())
-    assert shared == _shared(guest.screen()), f"{host.screen()}\n{guest.screen()}"
+    screens = [t.screen() for t in terminals]
+    shared = _shared(screens[0])
+    assert all(_shared(screen) == shared for screen in screens), "\n".join(screens)
     return shared
 
 
