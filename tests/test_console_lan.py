@@ -8,6 +8,7 @@ test-only DNS-SD type (``LANOPOLY_SERVICE_TYPE``): nothing is sent on the machin
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shlex
@@ -31,6 +32,7 @@ from lanopoly.console.saves import unfinished
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.log import GameLog
 from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
+from lanopoly.net.verify import verify_text
 from lanopoly.refusals import explain
 
 TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
@@ -525,6 +527,107 @@ def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
         _show_errors(tmp_path)
+
+
+@needs_tmux
+def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its_seat(tmp_path: Path):
+    """ann hosts, bob and cid join; a few turns, then cid's console stops (SIGSTOP: silent, its
+    connections open) while the game waits for cid. ann and bob type ``replace cid``: once both
+    voted, both screens say a bot on ann's machine plays cid, the bot takes cid's turns, the game
+    goes on with the same state on both. cid, let go again, shows it was replaced and stops."""
+    server = _tmux_server()
+    cid_pid = 0
+    try:
+        ann = Terminal(server, "host", "127.0.0.2", tmp_path)
+        bob = Terminal(server, "guest", "127.0.0.3", tmp_path)
+        cid = Terminal(server, "third", "127.0.0.4", tmp_path)
+        _lan_game(ann, bob, cid)
+        _play({"host": ann, "guest": bob, "third": cid}, 3, until="third")
+        _same_screens(ann, bob, cid)
+        seat = next(int(row[1]) - 1 for row in _panels(ann.screen()) if row[3:6] == "cid")
+
+        cid_pid = cid.pid()
+        os.kill(cid_pid, signal.SIGSTOP)
+        ann.type("replace cid")
+        ann.wait_for(r"You vote for a bot in cid's seats; done when all the others vote so\.")
+        assert "REPLACED" not in ann.screen()  # one vote is not enough
+        bob.type(f"replace {seat + 1}")  # a player by seat number
+        replaced = r"cid replaced: a bot on ann's machine now plays cid"
+        for terminal in (ann, bob):
+            screen = terminal.wait_for(replaced)
+            assert re.search(r"LAN: ann.*, bob.*, cid \(REPLACED\)", screen), screen
+            assert re.search(rf"{seat + 1} cid .* BOT", screen), screen
+
+        # The game goes on: ann's and bob's turns, and cid's in between, played by the bot on ann's machine.
+        _play({"host": ann, "guest": bob}, 4)
+        panels, _ = _same_screens(ann, bob)
+        assert len(panels) == 3 and "BOT" in panels[seat], panels
+        logs = [GameLog.load(terminal.saved()) for terminal in (ann, bob)]
+        changes = [json.loads(terminal.saved().read_text())["network"]["changes"] for terminal in (ann, bob)]
+        assert changes[0] == changes[1] and [c["removed"] for c in changes[0]] == [[2]], changes
+        step = changes[0][0]["step"]
+        bot_moves = [a for a in logs[0].inputs[step - 1 :] if a.get("player") == seat and a["type"] == "end_turn"]
+        assert len(bot_moves) >= 2, logs[0].inputs[step - 1 :]
+        common = min(len(log.hashes) for log in logs)
+        assert logs[0].hashes[:common] == logs[1].hashes[:common]
+        assert verify_text(ann.saved().read_text()).replaced == 1
+
+        # cid's console, let go, learns it was replaced and stops playing.
+        os.kill(cid_pid, signal.SIGCONT)
+        cid_pid = 0
+        screen = "".join(_rows(cid.wait_for(r"GAME FROZEN", 30)))  # a long line of the log wraps
+        voted = r"froze the session: replaced by a bot from step (\d+) on the votes of peer 0 \(ann\), peer 1 \(bob\)"
+        told = re.search(voted, screen)
+        assert told is not None and int(told.group(1)) == step, screen
+    finally:
+        if cid_pid:
+            os.kill(cid_pid, signal.SIGCONT)
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
+def test_a_dropped_peer_voted_out_is_told_replaced_not_back():
+    """cid's table stops (a crashed console): ann and bob see him away, vote him out; their logs
+    tell the replacement at the same place, not "cid is back", and the bot on ann's plays on."""
+
+    async def run() -> None:
+        rules = Rules(round_limit=0).to_dict()
+        lobby = HostLobby(PeerConfig("ann", ["127.0.0.1"], pin="246810"), 3, 3, "classic", rules)
+        port = await lobby.open()
+        joining = []
+        for name in ("bob", "cid"):
+            joining.append(
+                asyncio.create_task(MeshJoiner(PeerConfig(name, ["127.0.0.1"], pin="246810")).join("127.0.0.1", port))
+            )
+            while lobby.taken < len(joining) + 1:
+                await asyncio.sleep(0.01)
+        meshes = [await start_lobby(lobby, 3), *[await task for task in joining]]
+        ann, bob, cid = (NetTable.new(m, bot=SimpleBot, bot_delay=0.0, rejoin_timeout=60) for m in meshes)
+        try:
+            await _until(lambda: min(ann.game.step, bob.game.step, cid.game.step) > 10, (ann, bob, cid), 60)
+            await cid.close()
+            tables = (ann, bob)
+            await _until(lambda: bool(ann.away() and bob.away()), tables, 20, play=False)
+            for table in tables:
+                assert table.replace(2).startswith("You vote for a bot in cid's seats")
+            await _until(lambda: bool(ann.replaced() and bob.replaced()), tables, 20, play=False)
+            step = ann.game.step
+            await _until(lambda: min(ann.game.step, bob.game.step) > step + 20, tables, 60)
+            await _until(lambda: ann.game.step == bob.game.step, tables, 20, play=False)
+            told = "cid replaced: a bot on ann's machine now plays cid (all the others voted so)."
+            for table in tables:
+                assert table.replaced() == [2] and table.replaced_seats() == {2} and not table.away()
+                assert table.lines.count(told) == 1 and "cid is back." not in table.lines, table.lines
+                assert "cid (REPLACED)" in table.status()[1] and "AWAY" not in table.status()[1]
+            assert ann.game.state_hash() == bob.game.state_hash()
+            after = [table.lines[table.lines.index(told) + 1 :] for table in tables]
+            assert after[0] == after[1]  # told at the same place: before the same step's lines
+            assert set(ann.bots) == {2} and not bob.bots
+        finally:
+            for table in (ann, bob, cid):
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 120))
 
 
 def test_replace_votes_only_where_there_are_others_to_agree():
