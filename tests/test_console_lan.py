@@ -8,6 +8,7 @@ test-only DNS-SD type (``LANOPOLY_SERVICE_TYPE``): nothing is sent on the machin
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shlex
@@ -36,9 +37,12 @@ from lanopoly.console.saves import unfinished
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.log import GameLog
 from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
+from lanopoly.net.verify import verify_text
 from lanopoly.refusals import explain
 
-TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
+TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
+"""A DNS-SD type of this test process only: a test run beside this one (another checkout on the
+same machine) advertises its lobbies under its own type, so neither joins the other's."""
 
 
 @pytest.fixture(autouse=True)
@@ -432,9 +436,13 @@ def _rows(screen: str) -> list[str]:
 
 
 def _shared(screen: str) -> tuple[list[str], list[str]]:
-    """What both peers must show alike: the player panels and the log."""
+    """What every peer must show alike: the player panels and the log."""
     rows = _rows(screen)
-    panels = [row[8:60].rstrip() for row in rows[1:3]]
+    panels = []
+    for row in rows[1:9]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
+        if not re.match(r"[ >*]\d ", row[8:]):
+            break
+        panels.append(row[8:60].rstrip())
     log = [row.rstrip() for row in rows[11:20] if row.strip()]
     return panels, log
 
@@ -449,25 +457,31 @@ def _command(screen: str) -> str:
     raise AssertionError(f"nothing to type:\n{screen}")
 
 
-def _lan_game(host: Terminal, guest: Terminal) -> None:
-    """From the start screens to a game: the host hosts (one bot: two seats), the guest finds the
-    game on the network and joins with the PIN, the host starts."""
+def _lan_game(host: Terminal, *guests: Terminal) -> None:
+    """From the start screens to a game: the host (ann) hosts with a seat for each guest, the
+    guests (bob, then cid) find the game on the network and join with the PIN, the host starts."""
+    seats = 1 + len(guests)
+    names = ["bob", "cid"][: len(guests)]
     host.wait_for("a new game")
-    guest.wait_for("a new game")
-    host.keys("a", "n", "n", "Down", "Down", "Left", "Left", "F2")
-    guest.keys("b", "o", "b", "F3")
+    for guest in guests:
+        guest.wait_for("a new game")
+    host.keys("a", "n", "n", "Down", "Down", *["Left"] * (4 - seats), "F2")  # 3 bots by default
+    for guest, name in zip(guests, names, strict=True):
+        guest.keys(*name, "F3")
     pin = re.search(r"Game PIN: (\d{6})", host.wait_for(r"Game PIN: \d{6}"))
     assert pin is not None
     assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
-    assert "1  ann (you)" in host.screen() and "2  a bot" in host.screen()
-    listed = guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open +official/classic")
-    assert "Game PIN" in listed
-    guest.type(pin.group(1))
-    guest.wait_for("waiting for the host to start")
-    host.wait_for(r"2  bob \(joined\)")
+    assert "1  ann (you)" in host.screen() and f"{seats}  a bot" in host.screen()
+    for taken, (guest, name) in enumerate(zip(guests, names, strict=True), 1):
+        listed = guest.wait_for(rf"> ann's table.*127\.0\.0\.2:\d+ +{taken}/{seats} seats +open +official/classic")
+        assert "Game PIN" in listed
+        guest.type(pin.group(1))
+        guest.wait_for("waiting for the host to start")
+        host.wait_for(rf"{taken + 1}  {name} \(joined\)")
     host.keys("Enter")
-    host.wait_for(r"LAN: ann \(you\), bob")
-    guest.wait_for(r"LAN: ann, bob \(you\)")
+    host.wait_for(r"LAN: ann \(you\), " + ", ".join(names))
+    for guest, name in zip(guests, names, strict=True):
+        guest.wait_for(r"LAN: ann, " + ", ".join(rf"{n} \(you\)" if n == name else n for n in names))
 
 
 def _panels(screen: str) -> list[str]:
@@ -479,13 +493,17 @@ def _play(
     turns: int,
     out_of_turn: Callable[[str, str], None] | None = None,
     same: Callable[[str], object] = _shared,
+    until: str | None = None,
 ) -> None:
     """Whoever the game waits for types the command a simple player would, until ``turns`` turns
-    ended or the game is over; only when ``same`` part of both screens agree (the other is not
-    catching up). Before a roll, ``out_of_turn(mover, other)`` may act on the other screen."""
+    ended (and then, with ``until``, until the game waits for that peer) or the game is over; only
+    when ``same`` part of every screen agrees (no other is catching up). Before a roll,
+    ``out_of_turn(mover, other)`` may act on another screen."""
     ends = 0
     deadline = time.monotonic() + 60 + 30 * turns
-    while ends < turns and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if ends >= turns and until is None:
+            return
         screens = {name: peers[name].screen() for name in peers}
         if all("Game over" in s for s in screens.values()):
             return
@@ -493,30 +511,35 @@ def _play(
         if mover is None:
             time.sleep(0.1)
             continue
-        other = next(name for name in peers if name != mover)
-        if same(screens[other]) != same(screens[mover]):
-            time.sleep(0.1)  # the other screen is still catching up
+        others = [name for name in peers if name != mover]
+        if any(same(screens[other]) != same(screens[mover]) for other in others):
+            time.sleep(0.1)  # another screen is still catching up
             continue
+        if ends >= turns and mover == until:
+            return
         command = _command(screens[mover])
         before = _shared(screens[mover])
         if command == "roll" and out_of_turn is not None:
-            out_of_turn(mover, other)
+            out_of_turn(mover, others[0])
             out_of_turn = None
         peers[mover].type(command)
         ends += command == "end"
         wait = time.monotonic() + 20
         while _shared(peers[mover].screen()) == before and time.monotonic() < wait:
             time.sleep(0.05)
-    assert ends >= turns, f"only {ends} turns ended:\n" + "\n".join(p.screen() for p in peers.values())
+    raise AssertionError(
+        f"only {ends} turns ended (of {turns}, then until {until}):\n" + "\n".join(p.screen() for p in peers.values())
+    )
 
 
-def _same_screens(host: Terminal, guest: Terminal) -> tuple[list[str], list[str]]:
-    """Both screens show the same state: the same panels (cash, deeds) and the same log."""
+def _same_screens(*terminals: Terminal) -> tuple[list[str], list[str]]:
+    """Every screen shows the same state: the same panels (cash, deeds) and the same log."""
     deadline = time.monotonic() + 20
-    while _shared(host.screen()) != _shared(guest.screen()) and time.monotonic() < deadline:
+    while len({repr(_shared(t.screen())) for t in terminals}) > 1 and time.monotonic() < deadline:
         time.sleep(0.1)
-    shared = _shared(host.screen())
-    assert shared == _shared(guest.screen()), f"{host.screen()}\n{guest.screen()}"
+    screens = [t.screen() for t in terminals]
+    shared = _shared(screens[0])
+    assert all(_shared(screen) == shared for screen in screens), "\n".join(screens)
     return shared
 
 
@@ -670,6 +693,106 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
         _show_errors(tmp_path)
+
+
+def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its_seat(tmp_path: Path):
+    """ann hosts, bob and cid join; a few turns, then cid's console stops (SIGSTOP: silent, its
+    connections open) while the game waits for cid. ann and bob type ``replace cid``: once both
+    voted, both screens say a bot on ann's machine plays cid, the bot takes cid's turns, the game
+    goes on with the same state on both. cid, let go again, shows it was replaced and stops."""
+    server = _tmux_server()
+    cid_pid = 0
+    try:
+        ann = Terminal(server, "host", "127.0.0.2", tmp_path)
+        bob = Terminal(server, "guest", "127.0.0.3", tmp_path)
+        cid = Terminal(server, "third", "127.0.0.4", tmp_path)
+        _lan_game(ann, bob, cid)
+        _play({"host": ann, "guest": bob, "third": cid}, 3, until="third")
+        _same_screens(ann, bob, cid)
+        seat = next(int(row[1]) - 1 for row in _panels(ann.screen()) if row[3:6] == "cid")
+
+        cid_pid = cid.pid()
+        os.kill(cid_pid, signal.SIGSTOP)
+        ann.type("replace cid")
+        ann.wait_for(r"You vote for a bot in cid's seats; done when all the others vote so\.")
+        assert "REPLACED" not in ann.screen()  # one vote is not enough
+        bob.type(f"replace {seat + 1}")  # a player by seat number
+        replaced = r"cid replaced: a bot on ann's machine now plays cid"
+        for terminal in (ann, bob):
+            screen = terminal.wait_for(replaced)
+            assert re.search(r"LAN: ann.*, bob.*, cid \(REPLACED\)", screen), screen
+            assert re.search(rf"{seat + 1} cid .* BOT", screen), screen
+
+        # The game goes on: ann's and bob's turns, and cid's in between, played by the bot on ann's machine.
+        _play({"host": ann, "guest": bob}, 4)
+        panels, _ = _same_screens(ann, bob)
+        assert len(panels) == 3 and "BOT" in panels[seat], panels
+        logs = [GameLog.load(terminal.saved()) for terminal in (ann, bob)]
+        changes = [json.loads(terminal.saved().read_text())["network"]["changes"] for terminal in (ann, bob)]
+        assert changes[0] == changes[1] and [c["removed"] for c in changes[0]] == [[2]], changes
+        step = changes[0][0]["step"]
+        bot_moves = [a for a in logs[0].inputs[step - 1 :] if a.get("player") == seat and a["type"] == "end_turn"]
+        assert len(bot_moves) >= 2, logs[0].inputs[step - 1 :]
+        common = min(len(log.hashes) for log in logs)
+        assert logs[0].hashes[:common] == logs[1].hashes[:common]
+        assert verify_text(ann.saved().read_text()).replaced == 1
+
+        # cid's console, let go, learns it was replaced and stops playing.
+        os.kill(cid_pid, signal.SIGCONT)
+        cid_pid = 0
+        screen = "".join(_rows(cid.wait_for(r"GAME FROZEN", 30)))  # a long line of the log wraps
+        voted = r"froze the session: replaced by a bot from step (\d+) on the votes of peer 0 \(ann\), peer 1 \(bob\)"
+        told = re.search(voted, screen)
+        assert told is not None and int(told.group(1)) == step, screen
+    finally:
+        if cid_pid:
+            os.kill(cid_pid, signal.SIGCONT)
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
+def test_a_dropped_peer_voted_out_is_told_replaced_not_back():
+    """cid's table stops (a crashed console): ann and bob see him away, vote him out; their logs
+    tell the replacement at the same place, not "cid is back", and the bot on ann's plays on."""
+
+    async def run() -> None:
+        rules = Rules(round_limit=0).to_dict()
+        lobby = HostLobby(PeerConfig("ann", ["127.0.0.1"], pin="246810"), 3, 3, "classic", rules)
+        port = await lobby.open()
+        joining = []
+        for name in ("bob", "cid"):
+            joining.append(
+                asyncio.create_task(MeshJoiner(PeerConfig(name, ["127.0.0.1"], pin="246810")).join("127.0.0.1", port))
+            )
+            while lobby.taken < len(joining) + 1:
+                await asyncio.sleep(0.01)
+        meshes = [await start_lobby(lobby, 3), *[await task for task in joining]]
+        ann, bob, cid = (NetTable.new(m, bot=SimpleBot, bot_delay=0.0, rejoin_timeout=60) for m in meshes)
+        try:
+            await _until(lambda: min(ann.game.step, bob.game.step, cid.game.step) > 10, (ann, bob, cid), 60)
+            await cid.close()
+            tables = (ann, bob)
+            await _until(lambda: bool(ann.away() and bob.away()), tables, 20, play=False)
+            for table in tables:
+                assert table.replace(2).startswith("You vote for a bot in cid's seats")
+            await _until(lambda: bool(ann.replaced() and bob.replaced()), tables, 20, play=False)
+            step = ann.game.step
+            await _until(lambda: min(ann.game.step, bob.game.step) > step + 20, tables, 60)
+            await _until(lambda: ann.game.step == bob.game.step, tables, 20, play=False)
+            told = "cid replaced: a bot on ann's machine now plays cid (all the others voted so)."
+            for table in tables:
+                assert table.replaced() == [2] and table.replaced_seats() == {2} and not table.away()
+                assert table.lines.count(told) == 1 and "cid is back." not in table.lines, table.lines
+                assert "cid (REPLACED)" in table.status()[1] and "AWAY" not in table.status()[1]
+            assert ann.game.state_hash() == bob.game.state_hash()
+            after = [table.lines[table.lines.index(told) + 1 :] for table in tables]
+            assert after[0] == after[1]  # told at the same place: before the same step's lines
+            assert set(ann.bots) == {2} and not bob.bots
+        finally:
+            for table in (ann, bob, cid):
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 120))
 
 
 def test_replace_votes_only_where_there_are_others_to_agree():

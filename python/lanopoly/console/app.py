@@ -242,6 +242,7 @@ class ConsoleApp:
         lines: list[board_view.Fragments] = []
         summary = self.table.summary() if game.is_over else None
         away = self.table.away_seats()
+        replaced = self.table.replaced_seats()
         for seat in range(game.num_players):
             p = game.player(seat)
             marker = ">" if seat == game.turn_player and not game.is_over else " "
@@ -255,6 +256,7 @@ class ConsoleApp:
                 cards = t(lang, "panel.cards", n=len(p["jail_cards"])) if p["jail_cards"] else ""
                 deeds = t(lang, "panel.deeds", n=len(p["properties"]))
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
+                gone = t(lang, "panel.bot") if seat in replaced else gone
                 status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
             style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"

@@ -35,7 +35,7 @@ from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
 from lanopoly.describe import describe
 from lanopoly.i18n import clock, t
-from lanopoly.net.lockstep import LockstepSession, SessionResult
+from lanopoly.net.lockstep import FREEZE_GRACE, LockstepSession, SessionResult
 from lanopoly.net.mesh import Mesh
 from lanopoly.net.rejoin import PeerSecrets, secret_path
 
@@ -49,6 +49,9 @@ CLOSE_TIMEOUT = 3.0
 STEP_TIMEOUT = 3600.0
 """Seconds a peer waits for another peer's input: people think, so it is long (a lost
 connection is still noticed at once)."""
+
+FREEZE_CHECK = 0.25
+"""Seconds between looks, while the game waits for the person, at whether another peer froze it."""
 
 REJOIN_TIMEOUT = 300.0
 """Seconds the game waits for a peer whose connection dropped to come back (``lanopoly rejoin``)
@@ -107,8 +110,10 @@ class ConsoleSession(LockstepSession):
         return self._move is not None
 
     async def _person_move(self, step: int, prev: bytes) -> None:
-        """Wait for the person's move, or for another peer's out-of-turn move offered meanwhile
-        (``net/handover.py``: this peer then decides the step with it, and the person is asked again)."""
+        """Wait for the person's move of ``step``, or for another peer's out-of-turn move offered
+        meanwhile (``net/handover.py``: this peer then decides the step with it, and the person is
+        asked again). Meanwhile another peer may freeze the session (or tell this peer it was
+        replaced by a bot): then this one freezes too, as ``collect`` does after the same grace."""
         self.waiting_for_person = True
         try:
             while self._move is None or self._move[0] != self.game.step:
@@ -120,12 +125,24 @@ class ConsoleSession(LockstepSession):
                 moved = asyncio.ensure_future(self._move_ready.wait())
                 offered = asyncio.ensure_future(self.handovers.arrived.wait())
                 try:
-                    await asyncio.wait([moved, offered], return_when=asyncio.FIRST_COMPLETED)
+                    while not (moved.done() or offered.done()):
+                        self._check_peer_freeze(step)
+                        await asyncio.wait([moved, offered], timeout=FREEZE_CHECK, return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     moved.cancel()
                     offered.cancel()
         finally:
             self.waiting_for_person = False
+
+    def _check_peer_freeze(self, step: int) -> None:
+        """Raise ``Frozen`` once another peer froze the session ``FREEZE_GRACE`` seconds ago."""
+        if self._remote_freeze is None:
+            return
+        now = time.monotonic()
+        if self._freeze_seen is None:
+            self._freeze_seen = now
+        if now >= self._freeze_seen + FREEZE_GRACE:
+            raise self.frozen_by_peer(step)
 
     async def move_input(self, step: int, prev: bytes) -> tuple[dict[str, Any], int]:
         seat = self.game.current_player
@@ -175,6 +192,11 @@ class NetTable:
         self._sent: list[Action] = []
         """Out-of-turn moves handed to the session and not yet seen taken or dropped, oldest first."""
         self._away: set[int] = set()
+        self._changes = 0
+        """The replacements of peers by bots already told in the log."""
+        self._step_lines: dict[int, int] = {}
+        """Where the lines of each recent step start in ``lines``: a replacement is told just before
+        the step it starts at, however far this peer had played when it learnt of it."""
         if session.game.step:
             self._retell(session)
             self.lines.append(t(lang, "net.back_in", step=session.game.step))
@@ -276,6 +298,7 @@ class NetTable:
             self.session.move_pending,
             len(self._sent),
             away,
+            self._changes,
         )
         changed = seen != self._seen
         self._seen = seen
@@ -375,17 +398,48 @@ class NetTable:
         away = self.away()
         return {seat: away[ctrl] for seat, ctrl in enumerate(self.mesh.start.controllers) if ctrl in away}
 
+    def replaced(self) -> list[int]:
+        """The peers the others voted out: a bot plays their seats now."""
+        membership = self.session.membership
+        return [peer for peer in range(len(self.peer_names())) if not membership.is_active(peer)]
+
+    def replaced_seats(self) -> set[int]:
+        """The seats that a bot plays in place of the peer they started with."""
+        replaced = set(self.replaced())
+        return {seat for seat, ctrl in enumerate(self.mesh.start.controllers) if ctrl in replaced}
+
     def _watch_peers(self) -> None:
-        """Say in the log when a peer drops out (and is waited for) and when it is back."""
+        """Say in the log when a peer drops out (and is waited for), when it is back, and when the
+        others voted it out (a bot plays its seats from then on)."""
         away = set(self.away())
         names = self.peer_names()
         limit = clock(self.session.rejoin_timeout)
         for peer in sorted(away - self._away):
             self.lines.append(t(self.lang, "net.dropped", peer=names[peer], limit=limit))
-        for peer in sorted(self._away - away):
-            if self.playing and peer not in self.disconnected():
+        changes = self.session.membership.changes
+        for change in changes[self._changes :]:
+            start = self.mesh.start.controllers
+            for peer in change.removed:
+                seats = ", ".join(self.game.names[seat] for seat, ctrl in enumerate(start) if ctrl == peer)
+                host = names[change.controller]
+                self._tell_before(change.step, t(self.lang, "net.replaced", peer=names[peer], host=host, seats=seats))
+        self._changes = len(changes)
+        for peer in sorted(self._away - away):  # back, unless gone for good or replaced
+            if self.playing and peer not in self.disconnected() and self.session.membership.is_active(peer):
                 self.lines.append(t(self.lang, "net.back", peer=names[peer]))
         self._away = away
+
+    def _tell_before(self, step: int, line: str) -> None:
+        """Put ``line`` in the log just before the lines of ``step`` (at the end if it is still to come),
+        so that every peer's log tells it at the same place."""
+        at = self._step_lines.get(step)
+        if at is None:
+            self.lines.append(line)
+            return
+        self.lines.insert(at, line)
+        for later in self._step_lines:
+            if later >= step:
+                self._step_lines[later] += 1
 
     def waiting_for(self) -> str:
         """Who the game waits for, in words (empty when it waits for nobody)."""
@@ -397,7 +451,7 @@ class NetTable:
         seat = game.current_player
         if seat is None or seat < 0:
             return ""
-        ctrl = self.mesh.start.controllers[seat]
+        ctrl = self.session.controllers[seat]  # a bot of another peer once its peer was replaced
         if seat == self.me:
             return t(lang, "net.wait_you")
         if ctrl == self.mesh.me:
@@ -435,11 +489,13 @@ class NetTable:
         if self.frozen:
             assert self.result is not None and self.result.freeze is not None
             return "class:error", t(lang, "net.frozen", reason=self.result.freeze.reason)
-        lost, away = self.disconnected(), self.away()
+        lost, away, replaced = self.disconnected(), self.away(), self.replaced()
         peers = []
         for index, name in enumerate(self.peer_names()):
             if index == self.mesh.me:
                 peers.append(t(lang, "net.peer_you", peer=name))
+            elif index in replaced:
+                peers.append(t(lang, "net.peer_replaced", peer=name))
             elif index in away:
                 peers.append(t(lang, "net.peer_away", peer=name, since=clock(away[index])))
             elif index in lost:
@@ -460,6 +516,8 @@ class NetTable:
 
     def _events(self, game: Game, events: list[dict[str, Any]]) -> None:
         """The session applied a step: tell it in the log; see what became of sent moves."""
+        self._step_lines[game.step] = len(self.lines)
+        self._step_lines.pop(game.step - 64, None)
         self._describe(game, events)
         if self._sent:
             self._resolve(self.session.log.inputs[-1])

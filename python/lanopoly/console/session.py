@@ -192,6 +192,10 @@ class LocalTable:
         """Seats whose player's connection dropped, with seconds away (none at a local table)."""
         return {}
 
+    def replaced_seats(self) -> set[int]:
+        """Seats a bot plays in place of a peer voted out (none at a local table)."""
+        return set()
+
     async def close(self) -> None:
         """Leave the table (nothing to do for a local one)."""
 
@@ -269,5 +273,7 @@ class Table(Protocol):
     def alert(self) -> str | None: ...
 
     def away_seats(self) -> dict[int, float]: ...
+
+    def replaced_seats(self) -> set[int]: ...
 
     async def close(self) -> None: ...

@@ -414,16 +414,21 @@ class LockstepSession:
             now = time.monotonic()
             left = deadline - now
             if self._remote_freeze is not None:
-                peer, freeze = self._remote_freeze
                 if self._freeze_seen is None:
                     self._freeze_seen = now
                 left = min(left, self._freeze_seen + FREEZE_GRACE - now)
                 if left <= 0 or all(p in self._lost for p in missing):
-                    raise Frozen(FreezeInfo(step, f"{self.peer_label(peer)} froze the session: {freeze.reason}"))
+                    raise self.frozen_by_peer(step)
             else:
                 left = self._check_missing(step, what, missing, deadline, now)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(left, 0.001))
+
+    def frozen_by_peer(self, step: int) -> Frozen:
+        """The freeze another peer announced (a ``FREEZE`` received), as this peer's own at ``step``."""
+        assert self._remote_freeze is not None
+        peer, freeze = self._remote_freeze
+        return Frozen(FreezeInfo(step, f"{self.peer_label(peer)} froze the session: {freeze.reason}"))
 
     def _check_missing(self, step: int, what: str, missing: list[int], deadline: float, now: float) -> float:
         """Freeze if a missing peer is gone for good or late; else return how long to wait for them.
