@@ -16,7 +16,8 @@ faulty one, for the fault tests only:
 - ``silent:K``: at its first chance step from step K on, reveal nothing (and send nothing more),
   with its connections left open;
 - ``equivocate-action:K``: at its first in-turn move from step K on, send one legal action to peer
-  0 and another legal action to the other peers, both signed.
+  0 and another legal action to the other peers, both signed;
+- ``keep:K``: seats it takes over on a ``bank`` vote are never resigned: its bot plays them (K unused).
 """
 
 from __future__ import annotations
@@ -161,6 +162,17 @@ class ActionEquivocator(LockstepSession):
         await self.send_each({p: first if p == 0 else second for p in self.others})
 
 
+class Keeper(LockstepSession):
+    """Takes over the seats voted out to the bank but never resigns them: its bot plays them instead."""
+
+    def resignation(self, seat: int) -> dict[str, Any] | None:
+        return None
+
+    def check_move(self, step: int, peer: int, action: dict[str, Any], verb: str) -> None:
+        if peer != self.me:  # it does not hold its own moves to the vote
+            super().check_move(step, peer, action, verb)
+
+
 class Silent(LockstepSession):
     """Stops revealing at its first chance step from step K on, but keeps its connections open."""
 
@@ -194,6 +206,8 @@ def main() -> int:
     elif mode == "silent":
         Silent.silent_at = int(at)
         session_cls = Silent
+    elif mode == "keep":
+        session_cls = Keeper
     elif mode == "equivocate-action":
         ActionEquivocator.equivocate_at = int(at)
         session_cls = ActionEquivocator

@@ -77,8 +77,8 @@ def run_game(
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
     The host picks a random PIN and writes it to its ready file; joiners use it, except those that
-    ``pins`` (joiner position 1.. -> PIN) gives another one. ``misbehave`` maps a joiner's
-    position to a ``LANOPOLY_TEST_MISBEHAVE`` value. ``lobby_timeout`` is how long the peers wait
+    ``pins`` (joiner position 1.. -> PIN) gives another one. ``misbehave`` maps a peer's position
+    (0: the host) to a ``LANOPOLY_TEST_MISBEHAVE`` value. ``lobby_timeout`` is how long the peers wait
     in the lobby (default: ``timeout``). ``namespaces[i]`` runs peer i inside that network namespace
     (separate hosts; its address must be that namespace's). ``crash=(i, k)`` kills peer i (SIGKILL)
     once its saved log holds k steps and starts ``lanopoly rejoin`` in its place, on its address;
@@ -106,7 +106,7 @@ def run_game(
             _spawn(
                 host_args + common + ["--save", "p0.log.json", "--result", "p0.result.json"],
                 addresses[0],
-                None,
+                {"LANOPOLY_TEST_MISBEHAVE": misbehave[0]} if 0 in misbehave else None,
                 workdir,
                 "p0",
                 namespaces[0] if namespaces else None,

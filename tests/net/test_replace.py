@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from lanopoly import Game
 from lanopoly.log import GameLog
 from lanopoly.net.membership import Membership, target_mask, targets
 from lanopoly.net.messages import Vote
@@ -93,6 +94,38 @@ def test_a_silent_peer_voted_out_to_the_bank_resigns_its_seats_and_the_others_fi
         game.apply(action)
     seat = game.player(gone)
     assert seat["bankrupt"] and seat["cash"] == 0 and seat["properties"] == []
+
+
+def test_a_controller_that_plays_a_seat_voted_out_to_the_bank_is_caught(tmp_path: Path) -> None:
+    addresses = ["127.0.0.93", "127.0.0.94", "127.0.0.95"]
+    bank = [*REPLACE, "--replace-with", "bank"]
+    runs = run_game(
+        tmp_path, addresses, players=3, rounds=30, timeout=120, misbehave={0: "keep:0", 2: "silent:30"}, extra=bank
+    )
+    honest = runs[1].result
+    assert honest is not None and honest["outcome"] == "frozen", honest
+    assert "was voted out to the bank: it may only resign" in honest["freeze"]["reason"], honest
+    assert honest["freeze"]["blamed"] == [0], honest
+    verified = verify_text(runs[1].log.read_text())  # what it applied before stopping verifies
+    assert verified.resigned == 1
+
+
+def test_only_resigning_is_left_to_a_seat_voted_out_to_the_bank() -> None:
+    game = Game(["ann", "bob", "cid"], seed=3)
+    while game.is_chance_node:
+        game.resolve_chance()
+    m = Membership(3, [0, 1, 2])
+    votes = {p: _vote(p, 5, [2], choice="bank") for p in (0, 1)}
+    change = m.decide(votes, 5, b"h" * 32)
+    assert change is not None and m.apply(change) == [2] and m.resigning == {2}
+    seat = game.current_player
+    assert m.refusal(game, {"type": "roll", "player": seat}) is None or seat == 2
+    offer = {"type": "propose_trade", "player": 2, "to": 0, "give": {"cash": 5}, "get": {}}
+    game.check(offer)  # the engine allows it...
+    assert m.refusal(game, offer) == "seat 2 was voted out to the bank: it may only resign"  # ...the vote not
+    assert m.refusal(game, {"type": "resign", "player": 2}) is None
+    game.apply({"type": "roll", "player": seat})
+    assert game.is_chance_node and m.refusal(game, offer) is None  # it cannot resign now: no refusal
 
 
 def _vote(voter: int, step: int, removed: list[int], prev: bytes = b"h" * 32, choice: str = "bot") -> Vote:

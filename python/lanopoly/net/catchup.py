@@ -220,8 +220,6 @@ class CatchUp:
             for seat, ctrl in enumerate(session.controllers):
                 if ctrl == session.me and seat not in session.policies:
                     session.policies[seat] = session.bot_factory()
-                    if change.choice == "bank":
-                        session.resigning.add(seat)
 
     def plan_resume(self, applied: Mapping[int, int], held: Mapping[int, list[Message]]) -> None:
         """After ``replay``: remember where every peer is and what of ours it holds (see ``LockstepSession``)."""

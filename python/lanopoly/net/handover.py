@@ -116,7 +116,8 @@ class Handovers:
                 game.check(message.action)
             except (ValueError, TypeError, KeyError):
                 continue
-            return message
+            if session.membership.refusal(game, message.action) is None:
+                return message
         return None
 
     async def forward(self, message: ActionMsg) -> None:

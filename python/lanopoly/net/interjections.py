@@ -72,7 +72,7 @@ class Interjections:
             return None
         current = game.current_player
         assert current is not None
-        for seat in sorted(session.resigning):
+        for seat in sorted(session.membership.resigning):
             resign = session.resignation(seat) if seat != current else None
             if resign is not None:
                 return seat, resign
@@ -161,6 +161,9 @@ class Interjections:
             return False
         try:
             session.game.check(message.action)
+            refusal = session.membership.refusal(session.game, message.action)
+            if refusal is not None:
+                raise ValueError(refusal)
         except (ValueError, TypeError, KeyError) as e:
             session.fault(peer, "illegal_action", f"interjected an illegal action {message.action}: {e}")
             return False

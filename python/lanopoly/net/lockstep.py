@@ -160,8 +160,7 @@ class LockstepSession:
         self.replace_after = replace_after
         self.replace_with = replace_with
         self.bot_factory = bot_factory
-        self.resigning: set[int] = set()
-        """Seats this peer took over on a ``bank`` vote: it resigns each at its first chance."""
+
         self.faults: list[Fault] = []
         self._verifiers = {p: ChainVerifier(start.peers[p].anchor, start.chain_length) for p in self.others}
         self._keys = [secure.load_public(p.sign_key) for p in start.peers]
@@ -566,7 +565,7 @@ class LockstepSession:
     # ----------------------------------------------------------------------------- the steps
 
     def choose(self, seat: int) -> dict[str, Any]:
-        """The input of a seat this peer controls: its resignation if it is due (``resigning``), else
+        """The input of a seat this peer controls: its resignation if it is due (a ``bank`` vote), else
         what its policy picks among the legal actions."""
         resign = self.resignation(seat)
         if resign is not None:
@@ -575,7 +574,7 @@ class LockstepSession:
 
     def resignation(self, seat: int) -> dict[str, Any] | None:
         """The resignation of ``seat`` if this peer must resign it (a ``bank`` vote) and may now."""
-        if seat not in self.resigning:
+        if seat not in self.membership.resigning or self.controllers[seat] != self.me:
             return None
         action = {"type": "resign", "player": seat}
         try:
@@ -690,9 +689,13 @@ class LockstepSession:
         return message
 
     def check_move(self, step: int, peer: int, action: Action, verb: str) -> None:
-        """Fault and freeze (naming ``peer``) unless the engine accepts ``action`` now; nothing is applied."""
+        """Fault and freeze (naming ``peer``) unless the engine accepts ``action`` now (and the votes
+        do: a seat voted out to the bank only resigns); nothing is applied."""
         try:
             self.game.check(action)
+            refusal = self.membership.refusal(self.game, action)
+            if refusal is not None:
+                raise ValueError(refusal)
         except (ValueError, TypeError, KeyError) as e:
             detail = f"{verb} an illegal action {action!r}: {e}"
             self.fault(peer, "illegal_action", detail)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from lanopoly._core import Game
 from lanopoly.net.messages import Vote
 
 
@@ -40,6 +42,8 @@ class Membership:
         self.active: list[int] = list(range(peers))
         self.controllers: list[int] = list(controllers)
         self.changes: list[Change] = []
+        self.resigning: set[int] = set()
+        """Seats voted out to the bank: whenever they may resign, resigning is all they may do."""
 
     def is_active(self, peer: int) -> bool:
         return peer in self.active
@@ -72,8 +76,22 @@ class Membership:
         seats = [s for s, c in enumerate(self.controllers) if c in change.removed]
         for seat in seats:
             self.controllers[seat] = change.controller
+        if change.choice == "bank":
+            self.resigning.update(seats)
         self.changes.append(change)
         return seats
+
+    def refusal(self, game: Game, action: Mapping[str, Any]) -> str | None:
+        """Why ``action`` may not be played although the engine allows it: its seat was voted out to
+        the bank and could resign now (every peer and ``verify`` hold its controller to that)."""
+        seat = action.get("player")
+        if seat not in self.resigning or action.get("type") == "resign":
+            return None
+        try:
+            game.check({"type": "resign", "player": seat})
+        except ValueError:
+            return None  # it leads an auction or must place a building: that first
+        return f"seat {seat} was voted out to the bank: it may only resign"
 
 
 def targets(vote: Vote) -> tuple[int, ...]:

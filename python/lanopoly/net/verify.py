@@ -334,6 +334,9 @@ class StepChecker:
         ctrl = self.membership.controllers[seat]
         if not secure.verify(self.keys[ctrl], m.signature, m.signed_data):
             raise VerifyError(step, f"the action is not signed by peer {ctrl}, which controls seat {seat}")
+        refusal = self.membership.refusal(game, m.action)
+        if refusal is not None:
+            raise VerifyError(step, refusal)
         return m.action
 
 

@@ -148,7 +148,7 @@ class Voting:
         """Replace the peers of ``change`` (the same on every peer): their seats pass on, their links close.
 
         The new controller plays the seats with a bot; with the choice ``bank`` it resigns them
-        first, at their first chance (``LockstepSession.resigning``), the bot playing only what
+        first, at their first chance (``Membership.resigning``), the bot playing only what
         must be played before.
         """
         session = self.session
@@ -157,8 +157,6 @@ class Voting:
         if change.controller == session.me:
             for seat in seats:
                 session.policies[seat] = session.bot_factory()
-            if change.choice == "bank":
-                session.resigning.update(seats)
         voters = ", ".join(session.peer_label(v.voter) for v in change.votes)
         notice = pack(
             Freeze(
