@@ -210,3 +210,20 @@ def test_correctly_signed_cheating_is_caught(tmp_path: Path, options: dict[str, 
     with pytest.raises(VerifyError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
         verify_text(text)
     assert info.value.step >= 20
+
+
+PROTOCOL3_GAME = Path(__file__).parent / "data" / "protocol3-game.json"
+"""A 2-peer bot game saved by protocol 3 (commit f4a2f7b), before votes could give assets to the bank."""
+
+
+def test_a_game_saved_by_an_older_protocol_still_verifies_but_is_not_played_on() -> None:
+    from lanopoly.net.rejoin import load_saved
+
+    text = PROTOCOL3_GAME.read_text()
+    assert json.loads(text)["network"]["protocol"] == 3
+    verified = verify_text(text)
+    assert verified.networked and verified.steps == 25 and verified.peers == 2
+    assert verified.chance_steps == 10 and verified.reveals == 20
+    assert verified.final_hash == GameLog.from_json(text).replay().state_hash()
+    with pytest.raises(ValueError, match="saved by LAN protocol 3, and this version plays protocol 4"):
+        load_saved(PROTOCOL3_GAME)

@@ -33,7 +33,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly.log import GameLog
-from lanopoly.net import secure
+from lanopoly.net import PROTOCOL_VERSION, secure
 from lanopoly.net.chain import HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.lockstep import LockstepSession
@@ -139,6 +139,11 @@ def load_saved(path: Path) -> SavedGame:
         net = json.loads(text).get("network")
         if not isinstance(net, dict):
             raise ValueError("no network record: not a LAN game")
+        if net.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
+            raise ValueError(
+                f"saved by LAN protocol {net.get('protocol')!r}, and this version plays protocol {PROTOCOL_VERSION}:"
+                " it can be checked (lanopoly verify) but not played on"
+            )
         payload = base64.b64decode(net["start"], validate=True)
         start = parse(unpack(payload))
         if not isinstance(start, StartRecord):

@@ -234,11 +234,11 @@ def _same_input(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return action_hash(a) == action_hash(b)
 
 
-def _start(net: dict[str, Any], log: GameLog) -> tuple[StartRecord, list[Any]]:
-    """Parse and check the start record: its hash signed by every peer, and the log's header."""
+def _start(net: dict[str, Any], log: GameLog, version: int = PROTOCOL_VERSION) -> tuple[StartRecord, list[Any]]:
+    """Parse and check the start record (of protocol ``version``): its hash signed by every peer, the log's header."""
     payload = _unb64(net.get("start"), "start record")
     try:
-        record = parse(unpack(payload))
+        record = parse(unpack(payload), version)
     except (FrameError, ProtocolError) as e:
         raise VerifyError(0, f"undecodable start record: {e}") from None
     if not isinstance(record, StartRecord):
@@ -360,7 +360,7 @@ def verify_text(text: str) -> Verified:
         version = net.get("protocol", PROTOCOL_VERSION)
         if version not in READABLE_PROTOCOLS:
             raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
-        record, _ = _start(net, log)
+        record, _ = _start(net, log, version)
         checker = StepChecker(record, version)
         changes = saved_changes(net, version)
         steps = net.get("steps")
