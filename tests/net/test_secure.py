@@ -12,9 +12,11 @@ Real sockets on loopback, real SPAKE2 and ChaCha20-Poly1305, no mocks:
 from __future__ import annotations
 
 import asyncio
+import secrets
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly import Rules
 from lanopoly.net import secure
@@ -50,6 +52,27 @@ def test_cipher_refuses_tampered_repeated_and_skipped_frames() -> None:
     k1 = secure.derive_keys(b"k" * 32, b"g" * 16, b"S" + b"1" * 32, b"S" + b"2" * 32)
     k2 = secure.derive_keys(b"k" * 32, b"g" * 16, b"S" + b"2" * 32, b"S" + b"1" * 32)
     assert len({k1.listener_to_dialer, k1.dialer_to_listener, k2.listener_to_dialer, k1.binding, k2.binding}) == 5
+
+
+def test_a_genuine_signature_verifies_and_nothing_else_does() -> None:
+    """``secure.verify``: every genuine signature verifies; a changed byte of the signature or
+    the data, another key, a short signature or no key never does (and it never raises)."""
+    keys = [Ed25519PrivateKey.generate() for _ in range(2)]
+    public = [secure.load_public(secure.public_bytes(k)) for k in keys]
+    for size in (0, 1, 64, 200, 4096):
+        data = secrets.token_bytes(size)
+        signature = keys[0].sign(data)
+        assert secure.verify(public[0], signature, data)
+        assert not secure.verify(public[1], signature, data)
+        assert not secure.verify(None, signature, data)
+        assert not secure.verify(public[0], signature[:-1], data)
+        for i in (0, 31, 63):
+            bad = bytearray(signature)
+            bad[i] ^= 1
+            assert not secure.verify(public[0], bytes(bad), data)
+        if data:
+            assert not secure.verify(public[0], signature, data[:-1] + bytes([data[-1] ^ 0x80]))
+    assert secure.load_public(b"short") is None
 
 
 def test_pin_normalisation() -> None:
