@@ -272,6 +272,31 @@ def test_a_forged_offer_or_forward_is_a_fault_and_changes_nothing():
     asyncio.run(asyncio.wait_for(run(), 90))
 
 
+def test_the_saved_games_catch_up_with_a_burst_of_steps_when_the_game_then_waits(tmp_path: Path):
+    """Steps come faster than the save interval (0.5 s: a save is skipped); when the game then
+    waits for a person, both files still get every step within the interval, so a console killed
+    while its player thinks loses nothing."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2, saves=tmp_path)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.game.step > 20 and any(t.my_move for t in tables), tables, 60)
+            steps = len(host.session.log.inputs)
+            assert all(len(t.session.log.inputs) == steps for t in tables)
+
+            def saved() -> list[int]:
+                return [len(GameLog.load(tmp_path / name).inputs) for name in ("host.json", "guest.json")]
+
+            await _until(lambda: saved() == [steps, steps], tables, 3, play=False)
+            assert len(host.session.log.inputs) == steps  # nobody played meanwhile
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
 def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_path: Path):
     """bob's table stops (as a crashed console would); ann's shows him away with a clock; his
     saved game and its secrets take him back in, and both go on with the same states."""
