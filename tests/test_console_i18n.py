@@ -39,6 +39,22 @@ def test_other_languages_are_translated_not_copied():
         assert not same, (lang, same)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lan_save_notices_name_the_start_screen_keys_in_80_columns(lang):
+    """The notice in the log that a LAN game is saved, and the farewell printed when the console
+    closes on it, say how to take it up again from the start screen (F4 rejoins, F5 resumes) and
+    from a shell, in lines of 80 columns (but for the lines holding the file's path)."""
+    notice = t(lang, "net.saving").splitlines()
+    assert len(notice) == 2 and all(len(line) <= 80 for line in notice), notice
+    assert "F4" in " ".join(notice) and "lanopoly rejoin" in " ".join(notice)
+    path = "/home/ann/.local/share/lanopoly/games/0123456789abcdef.json"
+    farewell = t(lang, "net.saved_at", path=path).splitlines()
+    assert all(len(line) <= 80 for line in farewell if path not in line), farewell
+    text = " ".join(farewell)
+    assert "F4" in text and "F5" in text
+    assert f"  lanopoly rejoin {path}" in farewell and f"  lanopoly resume {path}" in farewell
+
+
 _ARGUMENTS = {
     "bid": "120",
     "selldown": "boardwalk 1 2",

@@ -272,6 +272,31 @@ def test_a_forged_offer_or_forward_is_a_fault_and_changes_nothing():
     asyncio.run(asyncio.wait_for(run(), 90))
 
 
+def test_the_saved_games_catch_up_with_a_burst_of_steps_when_the_game_then_waits(tmp_path: Path):
+    """Steps come faster than the save interval (0.5 s: a save is skipped); when the game then
+    waits for a person, both files still get every step within the interval, so a console killed
+    while its player thinks loses nothing."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2, saves=tmp_path)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.game.step > 20 and any(t.my_move for t in tables), tables, 60)
+            steps = len(host.session.log.inputs)
+            assert all(len(t.session.log.inputs) == steps for t in tables)
+
+            def saved() -> list[int]:
+                return [len(GameLog.load(tmp_path / name).inputs) for name in ("host.json", "guest.json")]
+
+            await _until(lambda: saved() == [steps, steps], tables, 3, play=False)
+            assert len(host.session.log.inputs) == steps  # nobody played meanwhile
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
 def test_a_peer_that_drops_is_shown_away_and_rejoins_from_its_saved_game(tmp_path: Path):
     """bob's table stops (as a crashed console would); ann's shows him away with a clock; his
     saved game and its secrets take him back in, and both go on with the same states."""
@@ -695,6 +720,87 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         _show_errors(tmp_path)
 
 
+_PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds")
+"""A player's panel: whose turn, seat, name, cash, deeds (then maybe ``in jail``, ``AWAY``...)."""
+
+
+def _saved_as_shown(terminals: list[Terminal], seconds: float = 20) -> list[GameLog]:
+    """The games these consoles saved, once every file holds what the screens show (the consoles
+    save at most half a second after a step): the same hashes in every file, and the replayed game
+    has each seat's cash and deeds as the panels show them and waits for the player marked to move."""
+    deadline = time.monotonic() + seconds
+    while True:
+        shown = [m.groups() for m in map(_PANEL.match, _panels(terminals[0].screen())) if m]
+        logs = [GameLog.load(terminal.saved()) for terminal in terminals]  # written atomically
+        game = logs[0].replay()
+        saved = []
+        for seat in range(len(shown)):
+            player = game.player(seat)
+            mark = ">" if game.current_player == seat else " "
+            saved.append((mark, str(seat + 1), player["name"], str(player["cash"]), str(len(player["properties"]))))
+        if shown and saved == shown and all(log.hashes == logs[0].hashes for log in logs):
+            return logs
+        if time.monotonic() > deadline:
+            steps = [len(log.hashes) for log in logs]
+            raise AssertionError(
+                f"the saved games ({steps} steps) do not hold what the screens show:\n{shown}\n{saved}"
+            )
+        time.sleep(0.1)
+
+
+@needs_tmux
+def test_two_killed_consoles_resume_their_game_from_the_start_screen_with_f5(tmp_path: Path):
+    """Both consoles are killed mid-game (SIGKILL: nobody left playing). ``lanopoly`` with no
+    arguments in two new terminals (each with its data folder) lists the unfinished game on the
+    start screen; F5 on both resumes it: both screens are back in the game with the panels they
+    showed, the log saying where the game is saved and how to take it up again; two more turns
+    are played alike, and both saved games agree on every state hash."""
+    server = _tmux_server()
+    try:
+        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 6")
+        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
+        _lan_game(host, guest)
+        _play({"host": host, "guest": guest}, 3)
+        panels, _ = _same_screens(host, guest)
+        before = _saved_as_shown([host, guest])
+        steps = len(before[0].inputs)
+        assert steps > 0
+
+        host.tmux("new-session", "-d", "-s", "keep", "cat")  # the tmux server outlives both consoles
+        for terminal in (host, guest):
+            os.kill(terminal.pid(), signal.SIGKILL)
+        again = {
+            "host": Terminal(server, "host2", "127.0.0.2", tmp_path, ""),
+            "guest": Terminal(server, "guest2", "127.0.0.3", tmp_path, ""),
+        }
+        for terminal in again.values():
+            start = terminal.wait_for(rf"Saved game: +< ann, bob, {steps} steps >")
+            assert "a new game against bots" in start and "F5: resume it" in start, start
+        again["guest"].keys("F5")
+        again["guest"].wait_for(r"Resuming the game saved in")  # waiting for ann to resume too
+        again["host"].keys("F5")
+        again["host"].wait_for(r"LAN: ann \(you\), bob \|", 60)
+        again["guest"].wait_for(r"LAN: ann, bob \(you\) \|", 60)
+        for terminal in again.values():
+            screen = terminal.wait_for(r"You are back in the game \(step \d+\)")
+            assert "it on the start screen: F4 takes your seat again" in screen, screen  # (PYTHONPATH's console)
+            assert _panels(screen) == panels, f"{screen}\n{panels}"
+
+        _play(again, 2, same=_panels)  # the logs differ in LAN notices
+        deadline = time.monotonic() + 20
+        while _panels(again["host"].screen()) != _panels(again["guest"].screen()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _panels(again["host"].screen()) == _panels(again["guest"].screen()), "\n".join(
+            t.screen() for t in again.values()
+        )
+        after = _saved_as_shown(list(again.values()))
+        assert len(after[0].hashes) > steps and after[0].hashes[:steps] == before[0].hashes
+        assert after[0].hashes == after[1].hashes and after[0].replay().state_hash() == after[0].hashes[-1]
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
 def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its_seat(tmp_path: Path):
     """ann hosts, bob and cid join; a few turns, then cid's console stops (SIGSTOP: silent, its
     connections open) while the game waits for cid. ann and bob type ``replace cid``: once both
@@ -727,7 +833,7 @@ def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its
         _play({"host": ann, "guest": bob}, 4)
         panels, _ = _same_screens(ann, bob)
         assert len(panels) == 3 and "BOT" in panels[seat], panels
-        logs = [GameLog.load(terminal.saved()) for terminal in (ann, bob)]
+        logs = _saved_as_shown([ann, bob])  # the files lag the screens by up to half a second
         changes = [json.loads(terminal.saved().read_text())["network"]["changes"] for terminal in (ann, bob)]
         assert changes[0] == changes[1] and [c["removed"] for c in changes[0]] == [[2]], changes
         step = changes[0][0]["step"]

@@ -242,10 +242,13 @@ EN: dict[str, str] = {
     "net.dropped": "{peer} dropped out; the game waits up to {limit} for them to come back (lanopoly rejoin).",
     "net.back": "{peer} is back.",
     "net.back_in": "You are back in the game (step {step}).",
-    "net.saving": "The game is saved as you play: if your console stops, `lanopoly rejoin` takes your seat again.",
-    "net.saved_at": "The LAN game is saved in {path}: "
-    "`lanopoly rejoin {path}` takes your seat again while the others play; "
-    "`lanopoly resume {path}` restarts it when everyone stopped.",
+    "net.saving": "The game is saved as you play. If your console stops, run `lanopoly` and pick\n"
+    "it on the start screen: F4 takes your seat again (or `lanopoly rejoin FILE`).",
+    "net.saved_at": "The LAN game is saved in {path}.\n"
+    "Run `lanopoly` and pick it on the start screen: F4 rejoins it while the others\n"
+    "play, F5 resumes it when everyone stopped. The same from a shell:\n"
+    "  lanopoly rejoin {path}\n"
+    "  lanopoly resume {path}",
     "net.wait_away": "waiting for {peer} to come back",
     "net.alert_away": "{peers} away for {since}: waiting for them to rejoin",
     "net.peer_away": "{peer} (AWAY {since})",
@@ -510,10 +513,13 @@ FR: dict[str, str] = {
     "net.dropped": "{peer} a été déconnecté ; la partie l'attend jusqu'à {limit} (lanopoly rejoin).",
     "net.back": "{peer} est de retour.",
     "net.back_in": "Vous êtes de retour dans la partie (étape {step}).",
-    "net.saving": "Partie enregistrée au fil du jeu : si la console s'arrête, `lanopoly rejoin` vous rend la place.",
-    "net.saved_at": "La partie en réseau est enregistrée dans {path} : "
-    "`lanopoly rejoin {path}` vous rend la place pendant que les autres jouent ; "
-    "`lanopoly resume {path}` la relance quand tous se sont arrêtés.",
+    "net.saving": "Partie enregistrée au fil du jeu. Si la console s'arrête, lancez `lanopoly` et\n"
+    "choisissez-la à l'accueil : F4 vous y ramène (ou `lanopoly rejoin FICHIER`).",
+    "net.saved_at": "La partie en réseau est enregistrée dans {path}.\n"
+    "Lancez `lanopoly` et choisissez-la à l'accueil : F4 la rejoint pendant que les\n"
+    "autres jouent, F5 la reprend quand tous se sont arrêtés. Dans un terminal :\n"
+    "  lanopoly rejoin {path}\n"
+    "  lanopoly resume {path}",
     "net.wait_away": "on attend le retour de {peer}",
     "net.alert_away": "{peers} absent depuis {since} : on attend son retour",
     "net.peer_away": "{peer} (ABSENT {since})",
@@ -777,10 +783,13 @@ IT: dict[str, str] = {
     "net.dropped": "{peer} si è disconnesso; la partita lo aspetta fino a {limit} (lanopoly rejoin).",
     "net.back": "{peer} è tornato.",
     "net.back_in": "Sei di nuovo nella partita (passo {step}).",
-    "net.saving": "La partita è salvata mentre giochi: se la console si ferma, `lanopoly rejoin` ti ridà il posto.",
-    "net.saved_at": "La partita in rete è salvata in {path}: "
-    "`lanopoly rejoin {path}` ti ridà il posto mentre gli altri giocano; "
-    "`lanopoly resume {path}` la riprende quando tutti si sono fermati.",
+    "net.saving": "La partita è salvata mentre giochi. Se la console si ferma, avvia `lanopoly` e\n"
+    "sceglila nella schermata iniziale: F4 rientra (o `lanopoly rejoin FILE`).",
+    "net.saved_at": "La partita in rete è salvata in {path}.\n"
+    "Avvia `lanopoly` e sceglila nella schermata iniziale: F4 rientra mentre gli\n"
+    "altri giocano, F5 la riprende quando tutti si sono fermati. Da terminale:\n"
+    "  lanopoly rejoin {path}\n"
+    "  lanopoly resume {path}",
     "net.wait_away": "si aspetta il ritorno di {peer}",
     "net.alert_away": "{peers} assente da {since}: si aspetta che rientri",
     "net.peer_away": "{peer} (ASSENTE {since})",
@@ -1044,10 +1053,13 @@ NO: dict[str, str] = {
     "net.dropped": "{peer} falt ut; spillet venter opptil {limit} på at de kommer tilbake (lanopoly rejoin).",
     "net.back": "{peer} er tilbake.",
     "net.back_in": "Du er tilbake i spillet (steg {step}).",
-    "net.saving": "Spillet lagres mens du spiller: stopper konsollen, gir `lanopoly rejoin` deg plassen tilbake.",
-    "net.saved_at": "Nettverksspillet er lagret i {path}: "
-    "`lanopoly rejoin {path}` gir deg plassen tilbake mens de andre spiller; "
-    "`lanopoly resume {path}` starter det igjen når alle har stoppet.",
+    "net.saving": "Spillet lagres mens du spiller. Stopper konsollen, start `lanopoly` og velg det\n"
+    "på startskjermen: F4 gir deg plassen tilbake (eller `lanopoly rejoin FIL`).",
+    "net.saved_at": "Nettverksspillet er lagret i {path}.\n"
+    "Start `lanopoly` og velg det på startskjermen: F4 blir med igjen mens de andre\n"
+    "spiller, F5 gjenopptar det når alle har stoppet. Det samme fra et skall:\n"
+    "  lanopoly rejoin {path}\n"
+    "  lanopoly resume {path}",
     "net.wait_away": "venter på at {peer} kommer tilbake",
     "net.alert_away": "{peers} borte i {since}: venter på at de kommer tilbake",
     "net.peer_away": "{peer} (BORTE {since})",

@@ -202,7 +202,7 @@ class NetTable:
             self.lines.append(t(lang, "net.back_in", step=session.game.step))
         session.on_events = self._events
         if save is not None:
-            self.lines.append(t(lang, "net.saving"))
+            self.lines.extend(t(lang, "net.saving").splitlines())  # lines that fit 80 columns
 
     @classmethod
     def new(
@@ -350,8 +350,9 @@ class NetTable:
         return self.ledger.summary(self.game)
 
     def farewell(self) -> str | None:
-        """What to print once the console closed on an unfinished game: where it is saved and
-        the commands that take it up again."""
+        """What to print once the console closed on an unfinished game: where it is saved and how
+        to take it up again (the start screen's F4/F5, or the commands), in lines of 80 columns
+        but for the file's path."""
         if self.save is None or self.game.is_over:
             return None
         return t(self.lang, "net.saved_at", path=shown_path(self.save))

@@ -182,6 +182,9 @@ class LockstepSession:
         self._readers: list[asyncio.Task[None]] = []
         self._last_save = 0.0
         self._save_task: asyncio.Task[None] | None = None
+        self._unsaved = False
+        """A save was skipped (too soon after the last, or while one is written): save later."""
+        self._save_later: asyncio.TimerHandle | None = None
         self.net_record = NetworkRecord(mesh.me, mesh.start_payload, mesh.start_sigs)
         self._step_signed: list[ActionMsg | Reveal] = []
         # The session's other concerns, each with its own state and module (see the module docstring).
@@ -806,12 +809,21 @@ class LockstepSession:
     # ----------------------------------------------------------------------------- saving
 
     def maybe_save(self, force: bool = False) -> None:
-        """Save the log if ``save_interval`` has passed (JSON built here, written in a thread)."""
+        """Save the log if ``save_interval`` has passed (JSON built here, written in a thread);
+        a save skipped here happens once the interval has passed, or once the write under way
+        ended, so the file holds every step at most ``save_interval`` after it, also when the game
+        then waits (for a person, or a peer that dropped)."""
         if self.log_path is None:
             return
         now = time.monotonic()
-        if not force and (now - self._last_save < self.save_interval or self._save_task is not None):
+        due = self._last_save + self.save_interval
+        if not force and (now < due or self._save_task is not None):
+            self._unsaved = True
+            if self._save_task is None and self._save_later is None:
+                self._save_later = asyncio.get_running_loop().call_later(due - now, self._save_skipped)
             return
+        self._unsaved = False
+        self._cancel_save_later()
         self._last_save = now
         text = self.saved_text()
         path = self.log_path
@@ -823,6 +835,19 @@ class LockstepSession:
             self._save_task = None
         if not task.cancelled() and task.exception() is not None:
             log.error("could not save the game log: %s", task.exception())
+        elif self._save_task is None and self._unsaved and self._save_later is None:
+            self.maybe_save()  # what was skipped while this one was written (now, or once due)
+
+    def _save_skipped(self) -> None:
+        """Save what a skipped save left unsaved, if anything."""
+        self._save_later = None
+        if self._unsaved:
+            self.maybe_save()
+
+    def _cancel_save_later(self) -> None:
+        if self._save_later is not None:
+            self._save_later.cancel()
+            self._save_later = None
 
     def saved_text(self) -> str:
         """The saved file: the game log plus the network record (start record, signatures, signed inputs)."""
@@ -832,9 +857,11 @@ class LockstepSession:
         """Save the log and wait until it is on disk."""
         if self.log_path is None:
             return
+        self._cancel_save_later()
         if self._save_task is not None:
             with contextlib.suppress(Exception):
                 await self._save_task
+        self._unsaved = False
         await asyncio.to_thread(write_atomic, self.log_path, self.saved_text())
 
     # ----------------------------------------------------------------------------- the session
@@ -860,6 +887,7 @@ class LockstepSession:
                 report = await self.write_report(freeze)
             await self.save_now()
         finally:
+            self._cancel_save_later()
             for task in self._readers:
                 task.cancel()
             await asyncio.gather(*self._readers, return_exceptions=True)
