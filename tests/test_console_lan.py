@@ -29,6 +29,7 @@ import lanopoly.console
 from lanopoly import IllegalAction, Rules
 from lanopoly.bots import SimpleBot
 from lanopoly.console import session
+from lanopoly.console.app import ConsoleApp
 from lanopoly.console.commands import CommandError
 from lanopoly.console.lobby import lobby_names, start_lobby
 from lanopoly.console.net_session import NetTable
@@ -232,6 +233,10 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
             assert host.game.state_hash() == guest.game.state_hash()
             assert guest.session.interjected["propose_trade"] == 1 and host.session.interjected["propose_trade"] == 1
             assert not guest.queued()
+            # ann, still to move, sees the offer in front of her (her hints still offer the roll).
+            decision = ConsoleApp(host, delay=0, input=None, output=DummyOutput()).decision()
+            assert decision.startswith("bob offers $1 for "), decision
+            assert {"accept_trade", "reject_trade"} <= {a["type"] for a in host.legal()}
             assert [f for table in tables for f in table.session.faults] == []
             await _until(lambda: host.game.step > step + 2, tables, 30)  # ann plays on as usual
             assert host.session.log.hashes[: step + 2] == guest.session.log.hashes[: step + 2]

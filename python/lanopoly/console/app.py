@@ -305,6 +305,9 @@ class ConsoleApp:
         legal = {a["type"] for a in table.legal()}
         if "keep_mortgaged" in legal:
             return t(lang, "dec.keep")
+        offer = self._offer_to_me()
+        if offer is not None:
+            return offer  # made while the person was to move (the hints still show roll or end)
         if "roll" in legal:
             extra = t(lang, "dec.jail_extra") if game.player(table.me)["in_jail"] else ""
             return t(lang, "dec.roll", extra=extra)
@@ -329,9 +332,14 @@ class ConsoleApp:
     def _out_of_turn(self) -> str | None:
         """While the game waits for someone else: an auction the person is still in (anyone in
         bids at any time), or a trade offered to them; None if nothing waits for their answer."""
-        table, game, lang = self.table, self.table.game, self.table.lang
+        table, game = self.table, self.table.game
         if game.auction and table.me in game.auction["bidders"]:
             return self._auction()
+        return self._offer_to_me()
+
+    def _offer_to_me(self) -> str | None:
+        """The first trade offered to the person and not yet answered, in a sentence (or None)."""
+        table, game, lang = self.table, self.table.game, self.table.lang
         for offer in game.offers:
             if offer["to"] == table.me:
                 give, get = items_text(game, offer["give"], lang), items_text(game, offer["get"], lang)
