@@ -54,7 +54,7 @@ def test_a_signed_ack_carries_its_interjection_over_the_wire() -> None:
     ack = Ack.signed(key, GAME, 7, 1, bytes(32), bytes(32), nested)
     back = parse(unpack(pack(ack.to_wire())))
     assert back == ack and isinstance(back, Ack) and back.interjection == nested
-    assert secure.verify(key.public_key(), back.signature, back.signed_data)
+    assert secure.verify(secure.load_public(secure.public_bytes(key)), back.signature, back.signed_data)
     evidence = Evidence(GAME, 8, (nested, ack))
     assert parse(unpack(pack(evidence.to_wire()))) == evidence
     with pytest.raises(ProtocolError):
@@ -63,7 +63,7 @@ def test_a_signed_ack_carries_its_interjection_over_the_wire() -> None:
 
 def test_two_different_signed_messages_for_one_slot_prove_equivocation() -> None:
     keys = [Ed25519PrivateKey.generate() for _ in range(3)]
-    public = [k.public_key() for k in keys]
+    public = [secure.load_public(secure.public_bytes(k)) for k in keys]
     controllers = [0, 1, 2]
     with_bid = Ack.signed(keys[1], GAME, 7, 1, bytes(32), bytes(32), _action(keys[1], 8, 1, 50))
     without = Ack.signed(keys[1], GAME, 7, 1, bytes(32), bytes(32))

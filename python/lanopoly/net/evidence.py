@@ -18,8 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from lanopoly.net import secure
 from lanopoly.net.messages import Ack, ActionMsg, Signed
 
@@ -72,7 +70,7 @@ def _expand(messages: Iterable[Signed]) -> list[Signed]:
 
 
 def find_proofs(
-    messages: Iterable[Signed], controllers: Sequence[int], keys: Sequence[Ed25519PublicKey | None]
+    messages: Iterable[Signed], controllers: Sequence[int], keys: Sequence[secure.PublicKey | None]
 ) -> list[Proof]:
     """Every peer that signed two different messages for one slot, with the two as proof.
 
@@ -95,7 +93,7 @@ def find_proofs(
     return proofs
 
 
-def check_proof(proof: Proof, controllers: Sequence[int], keys: Sequence[Ed25519PublicKey | None]) -> bool:
+def check_proof(proof: Proof, controllers: Sequence[int], keys: Sequence[secure.PublicKey | None]) -> bool:
     """Whether a proof holds: two different bodies, same slot, both signed by the blamed peer's key."""
     pair = (proof.first, proof.second)
     return (
