@@ -29,7 +29,7 @@ from typing import Any
 from lanopoly.net import cli
 from lanopoly.net.framing import pack
 from lanopoly.net.lockstep import LockstepSession
-from lanopoly.net.messages import Ack, ActionMsg, Kind, Message
+from lanopoly.net.messages import Ack, ActionMsg, Kind, Message, Reveal
 
 
 class Forger(LockstepSession):
@@ -177,6 +177,9 @@ class Silent(LockstepSession):
     """Stops revealing at its first chance step from step K on, but keeps its connections open."""
 
     silent_at = 0
+
+    def early_reveal(self, step: int, prev: bytes) -> Reveal | None:
+        return None if step >= self.silent_at else super().early_reveal(step, prev)
 
     async def chance_input(self, step: int, prev: bytes) -> dict[str, Any]:
         if step >= self.silent_at:  # wait for nothing, as long as it takes: only a FREEZE ends this

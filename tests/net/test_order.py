@@ -13,10 +13,10 @@ import secrets
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lanopoly.net import secure
+from lanopoly.net import PROTOCOL_VERSION, secure
 from lanopoly.net.evidence import check_proof, find_proofs
 from lanopoly.net.framing import pack, unpack
-from lanopoly.net.messages import Ack, ActionMsg, Evidence, ProtocolError, parse
+from lanopoly.net.messages import Ack, ActionMsg, Evidence, Kind, ProtocolError, Reveal, parse
 from lanopoly.net.order import interjection_order, interjections_open
 
 GAME = secrets.token_bytes(16)
@@ -59,6 +59,19 @@ def test_a_signed_ack_carries_its_interjection_over_the_wire() -> None:
     assert parse(unpack(pack(evidence.to_wire()))) == evidence
     with pytest.raises(ProtocolError):
         parse([*ack.to_wire()[:2], ack.body[:-1], ack.signature])  # a truncated body
+
+
+def test_a_signed_ack_carries_the_next_chance_step_s_reveal_over_the_wire() -> None:
+    key = Ed25519PrivateKey.generate()
+    reveal = Reveal.signed(key, GAME, 8, PREV, 1, 3, bytes(range(32)))
+    ack = Ack.signed(key, GAME, 7, 1, bytes(32), bytes(32), reveal=reveal)
+    back = parse(unpack(pack(ack.to_wire())))
+    assert back == ack and isinstance(back, Ack) and back.reveal == reveal and back.interjection is None
+    with pytest.raises(ValueError, match="not both"):
+        Ack.signed(key, GAME, 7, 1, bytes(32), bytes(32), _action(key, 8, 2, 120), reveal)
+    forged = pack([Kind.ACK, PROTOCOL_VERSION, GAME, 7, 1, bytes(32), bytes(32), [b"\xc1", bytes(64)]])
+    with pytest.raises(ProtocolError, match="nested message"):
+        parse([Kind.ACK, PROTOCOL_VERSION, forged, bytes(64)])  # an undecodable nested body
 
 
 def test_two_different_signed_messages_for_one_slot_prove_equivocation() -> None:

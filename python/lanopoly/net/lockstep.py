@@ -594,6 +594,33 @@ class LockstepSession:
         """Broadcast this peer's input for the step (a test-only subclass may misbehave here)."""
         await self.broadcast(message)
 
+    def early_reveal(self, step: int, prev: bytes) -> Reveal | None:
+        """This peer's reveal for chance step ``step``, to nest in its ack of the step before (None if its
+        chain is exhausted: the chance step then freezes as usual)."""
+        try:
+            link = self.mesh.chain.reveal(self._chance_index + 1)
+        except ChainExhausted:
+            return None
+        return Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, self._chance_index + 1, link)
+
+    def nested_reveals(self, step: int, prev: bytes) -> dict[int, Reveal]:
+        """The other peers' reveals for chance step ``step`` that rode in their acks of the step before.
+
+        Ack signatures are checked only when needed, so each nested reveal's own signature is checked
+        here, as a reveal sent on its own would be; a bad one freezes the session naming its peer.
+        """
+        out: dict[int, Reveal] = {}
+        for peer, ack in self._acks.get(step - 1, {}).items():
+            reveal = ack.reveal
+            if reveal is None or peer not in self.others:  # ours, or a peer no longer playing
+                continue
+            bound = (reveal.game_id, reveal.step, reveal.prev_hash, reveal.peer) == (self.game_id, step, prev, peer)
+            if not bound or not self.signed_by(peer, reveal):
+                self.fault(peer, "forged_reveal", f"nested a reveal for step {step} that is not its own, signed")
+                raise Frozen(FreezeInfo(step, f"{self.peer_label(peer)} nested an invalid reveal in its ack", (peer,)))
+            out[peer] = reveal
+        return out
+
     async def chance_input(self, step: int, prev: bytes) -> dict[str, Any]:
         self._chance_index += 1
         index = self._chance_index
@@ -602,8 +629,12 @@ class LockstepSession:
         except ChainExhausted as e:
             raise Frozen(FreezeInfo(step, f"randomness chain exhausted: {e}")) from None
         mine = Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own)
-        await self.broadcast(mine)
-        got = await self.collect(Kind.REVEAL, step, self.others, "reveal")
+        own_ack = self._acks.get(step - 1, {}).get(self.me)
+        if own_ack is None or own_ack.reveal != mine:  # not sent with our ack: send it now
+            await self.broadcast(mine)
+        early = self.nested_reveals(step, prev)
+        late = await self.collect(Kind.REVEAL, step, [p for p in self.others if p not in early], "reveal")
+        got: dict[int, Message] = {**late, **early}
         reveals: dict[int, bytes] = {self.me: own}
         for peer, message in got.items():
             assert isinstance(message, Reveal)
@@ -747,11 +778,13 @@ class LockstepSession:
             self.on_events(self.game, events)
         mine = (action_hash(action), self.game.state_hash())
         offer = self.next_interjection()
-        nested = None
+        nested, reveal = None, None
         if offer is not None:
             seat, move = offer
             nested = ActionMsg.signed(self.mesh.key, self.game_id, step + 1, mine[1], seat, move)
-        ack = Ack.signed(self.mesh.key, self.game_id, step, self.me, *mine, nested)
+        elif self.game.is_chance_node and not self.game.is_over:
+            reveal = self.early_reveal(step + 1, mine[1])  # the next step is chance: no round of its own
+        ack = Ack.signed(self.mesh.key, self.game_id, step, self.me, *mine, nested, reveal)
         self._outbox = {}  # from here on a rejoining peer needs only this ack and what follows
         await self.send_each({p: pack(self.ack_for(p, ack).to_wire()) for p in self.others})
         await self.agree(step, ack)

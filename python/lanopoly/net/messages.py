@@ -340,7 +340,10 @@ class Ack(SignedMessage):
 
     ``peer`` is the signer (its index in the start record). ``interjection``, when set, is a signed
     ``ACTION`` for step ``step + 1`` of a seat ``peer`` controls and that is not the one to act: the
-    peer's out-of-turn move, offered for the next step (see ``lockstep``). Build one with ``signed``.
+    peer's out-of-turn move, offered for the next step (see ``lockstep``). ``reveal``, when set
+    (protocol 4, only when step ``step + 1`` is a chance step), is the peer's signed ``REVEAL`` for
+    it, sent early so that the chance step needs no round of its own. At most one of the two is
+    set (no interjection at a chance step). Build one with ``signed``.
     """
 
     KIND: ClassVar[Kind] = Kind.ACK
@@ -352,6 +355,7 @@ class Ack(SignedMessage):
     action_hash: bytes
     state_hash: bytes
     interjection: ActionMsg | None
+    reveal: Reveal | None
     body: bytes
     signature: bytes
 
@@ -365,11 +369,16 @@ class Ack(SignedMessage):
         action_hash: bytes,
         state_hash: bytes,
         interjection: ActionMsg | None = None,
+        reveal: Reveal | None = None,
     ) -> Ack:
-        """Encode the body once (the interjection nested as its exact signed bytes) and sign it."""
-        nested = None if interjection is None else [interjection.body, interjection.signature]
+        """Encode the body once (the interjection or reveal nested as its exact signed bytes) and sign it."""
+        if interjection is not None and reveal is not None:
+            raise ValueError("an ack nests an interjection or a reveal, not both")
+        inner = interjection or reveal
+        nested = None if inner is None else [inner.body, inner.signature]
         body = pack([Kind.ACK, PROTOCOL_VERSION, game_id, step, peer, action_hash, state_hash, nested])
-        return cls(game_id, step, peer, action_hash, state_hash, interjection, body, sign(key, ACK_SIG_TAG, body))
+        signature = sign(key, ACK_SIG_TAG, body)
+        return cls(game_id, step, peer, action_hash, state_hash, interjection, reveal, body, signature)
 
 
 @dataclass(frozen=True)
@@ -700,14 +709,35 @@ def _action(f: list[Any], version: int) -> ActionMsg:
     )
 
 
+def _reveal(f: list[Any], version: int) -> Reveal:
+    b, body, signature = _signed_body(Kind.REVEAL, f, version)
+    return Reveal(
+        _game_id(b[0]),
+        _int(b[1], "step", 1),
+        _bin(b[2], "prev hash", HASH_LEN),
+        _int(b[3], "peer", 0, MAX_PEERS - 1),
+        _int(b[4], "chance index", 1),
+        _bin(b[5], "link", HASH_LEN),
+        body,
+        signature,
+    )
+
+
 def _ack(f: list[Any], version: int) -> Ack:
     b, body, signature = _signed_body(Kind.ACK, f, version)
-    interjection = None
+    interjection, reveal = None, None
     if b[5] is not None:
-        pair = _list(b[5], "interjection", 2)
-        if len(pair) != 2:
-            raise ProtocolError("interjection: expected [body, signature]")
-        interjection = _action(pair, version)
+        pair = _list(b[5], "nested message", 2)
+        if len(pair) != 2 or type(pair[0]) is not bytes:
+            raise ProtocolError("nested message: expected [body, signature]")
+        try:
+            nested_kind = unpack(pair[0])[0]
+        except (FrameError, IndexError, TypeError, KeyError):
+            raise ProtocolError("nested message: undecodable body") from None
+        if nested_kind == Kind.REVEAL:
+            reveal = _reveal(pair, version)
+        else:
+            interjection = _action(pair, version)
     return Ack(
         _game_id(b[0]),
         _int(b[1], "step", 1),
@@ -715,6 +745,7 @@ def _ack(f: list[Any], version: int) -> Ack:
         _bin(b[3], "action hash", HASH_LEN),
         _bin(b[4], "state hash", HASH_LEN),
         interjection,
+        reveal,
         body,
         signature,
     )
@@ -797,17 +828,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
     if kind is Kind.ACTION:
         return _action(f, version)
     if kind is Kind.REVEAL:
-        b, body, signature = _signed_body(kind, f, version)
-        return Reveal(
-            _game_id(b[0]),
-            _int(b[1], "step", 1),
-            _bin(b[2], "prev hash", HASH_LEN),
-            _int(b[3], "peer", 0, MAX_PEERS - 1),
-            _int(b[4], "chance index", 1),
-            _bin(b[5], "link", HASH_LEN),
-            body,
-            signature,
-        )
+        return _reveal(f, version)
     if kind is Kind.AUTH_OFFER:
         return AuthOffer(_game_id(f[0]), _bin(f[1], "SPAKE2 message", PAKE_MSG_LEN))
     if kind is Kind.AUTH_REPLY:
