@@ -119,10 +119,13 @@ def test_only_resigning_is_left_to_a_seat_voted_out_to_the_bank() -> None:
     change = m.decide(votes, 5, b"h" * 32)
     assert change is not None and m.apply(change) == [2] and m.resigning == {2}
     seat = game.current_player
-    assert m.refusal(game, {"type": "roll", "player": seat}) is None or seat == 2
+    assert seat != 2 and m.refusal(game, {"type": "roll", "player": seat}) is None  # other seats play on
+    m.check(game, {"type": "roll", "player": seat})
     offer = {"type": "propose_trade", "player": 2, "to": 0, "give": {"cash": 5}, "get": {}}
     game.check(offer)  # the engine allows it...
     assert m.refusal(game, offer) == "seat 2 was voted out to the bank: it may only resign"  # ...the vote not
+    with pytest.raises(ValueError, match="it may only resign"):
+        m.check(game, offer)
     assert m.refusal(game, {"type": "resign", "player": 2}) is None
     game.apply({"type": "roll", "player": seat})
     assert game.is_chance_node and m.refusal(game, offer) is None  # it cannot resign now: no refusal

@@ -21,7 +21,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from lanopoly.net import secure
 from lanopoly.net.framing import ConnectionClosed, FrameError, pack
 from lanopoly.net.messages import ActionMsg, Handover, Kind
 from lanopoly.net.order import interjection_order
@@ -73,7 +72,7 @@ class Handovers:
         if game.is_chance_node or seat == game.current_player or not session.interjections.open():
             return
         try:
-            game.check(action)
+            session.membership.check(game, action)
         except (ValueError, TypeError, KeyError):
             return  # no longer legal: dropped when the queue is next read
         message = ActionMsg.signed(session.mesh.key, session.game_id, step, prev, seat, action)
@@ -113,11 +112,10 @@ class Handovers:
             if message.prev_hash != prev or message.seat == current or not session.membership.is_active(peer):
                 continue
             try:
-                game.check(message.action)
+                session.membership.check(game, message.action)
             except (ValueError, TypeError, KeyError):
                 continue
-            if session.membership.refusal(game, message.action) is None:
-                return message
+            return message
         return None
 
     async def forward(self, message: ActionMsg) -> None:
@@ -176,6 +174,4 @@ class Handovers:
         if message.action.get("player") != message.seat:
             return False
         owner = session.controllers[message.seat]
-        if peer >= 0 and owner != peer:
-            return False
-        return secure.verify(session._keys[owner], message.signature, message.signed_data)
+        return (peer < 0 or owner == peer) and session.catch_up.signed_by_owner(owner, message)

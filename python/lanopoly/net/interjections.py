@@ -82,7 +82,7 @@ class Interjections:
             try:
                 if seat == current:
                     raise IllegalAction(f"seat {seat} is now the one to act")
-                game.check(action)
+                session.membership.check(game, action)
             except (ValueError, TypeError, KeyError) as e:
                 log.info("queued out-of-turn action %r dropped: %s", action, e)
                 continue
@@ -101,7 +101,7 @@ class Interjections:
             try:
                 if action.get("player") != seat:
                     raise IllegalAction(f"it is for seat {action.get('player')}")
-                game.check(action)
+                session.membership.check(game, action)
             except (ValueError, TypeError, KeyError, AttributeError) as e:
                 log.warning("the policy of seat %d offered an illegal out-of-turn action %r: %s", seat, action, e)
                 continue
@@ -160,10 +160,7 @@ class Interjections:
             session.fault(peer, "out_of_turn", f"interjected for seat {current}, the seat to act (it acts in turn)")
             return False
         try:
-            session.game.check(message.action)
-            refusal = session.membership.refusal(session.game, message.action)
-            if refusal is not None:
-                raise ValueError(refusal)
+            session.membership.check(session.game, message.action)
         except (ValueError, TypeError, KeyError) as e:
             session.fault(peer, "illegal_action", f"interjected an illegal action {message.action}: {e}")
             return False

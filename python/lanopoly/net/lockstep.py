@@ -628,10 +628,11 @@ class LockstepSession:
             own = self.mesh.chain.reveal(index)
         except ChainExhausted as e:
             raise Frozen(FreezeInfo(step, f"randomness chain exhausted: {e}")) from None
-        mine = Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own)
         own_ack = self._acks.get(step - 1, {}).get(self.me)
-        if own_ack is None or own_ack.reveal != mine:  # not sent with our ack: send it now
-            await self.broadcast(mine)
+        mine = own_ack.reveal if own_ack is not None else None
+        if mine is None or (mine.step, mine.prev_hash, mine.chance_index) != (step, prev, index):
+            mine = Reveal.signed(self.mesh.key, self.game_id, step, prev, self.me, index, own)
+            await self.broadcast(mine)  # not sent with our ack: send it now
         early = self.nested_reveals(step, prev)
         late = await self.collect(Kind.REVEAL, step, [p for p in self.others if p not in early], "reveal")
         got: dict[int, Message] = {**late, **early}
@@ -726,10 +727,7 @@ class LockstepSession:
         """Fault and freeze (naming ``peer``) unless the engine accepts ``action`` now (and the votes
         do: a seat voted out to the bank only resigns); nothing is applied."""
         try:
-            self.game.check(action)
-            refusal = self.membership.refusal(self.game, action)
-            if refusal is not None:
-                raise ValueError(refusal)
+            self.membership.check(self.game, action)
         except (ValueError, TypeError, KeyError) as e:
             detail = f"{verb} an illegal action {action!r}: {e}"
             self.fault(peer, "illegal_action", detail)

@@ -81,6 +81,14 @@ class Membership:
         self.changes.append(change)
         return seats
 
+    def check(self, game: Game, action: dict[str, Any]) -> None:
+        """Raise ValueError with the reason unless ``action`` may be played now: the engine allows it
+        (``IllegalAction``) and the votes do (``refusal``)."""
+        game.check(action)
+        refusal = self.refusal(game, action)
+        if refusal is not None:
+            raise ValueError(refusal)
+
     def refusal(self, game: Game, action: Mapping[str, Any]) -> str | None:
         """Why ``action`` may not be played although the engine allows it: its seat was voted out to
         the bank and could resign now (every peer and ``verify`` hold its controller to that)."""
