@@ -222,7 +222,11 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
         host, guest = await _two_tables(3)
         tables = (host, guest)
         try:
-            await _until(lambda: host.my_move and host.session.waiting_for_person, tables, 30)
+
+            def to_roll() -> bool:  # (a buy decision, say, would come before an offer on her screen)
+                return host.my_move and host.session.waiting_for_person and "roll" in {a["type"] for a in host.legal()}
+
+            await _until(to_roll, tables, 30)
             step = host.game.step
             offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
             guest.act(offer)
