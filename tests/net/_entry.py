@@ -18,6 +18,10 @@ faulty one, for the fault tests only:
 - ``equivocate-action:K``: at its first in-turn move from step K on, send one legal action to peer
   0 and another legal action to the other peers, both signed;
 - ``keep:K``: seats it takes over on a ``bank`` vote are never resigned: its bot plays them (K unused).
+
+One mode is honest, for games that must contain an auction:
+
+- ``thrifty:N``: declines its first N purchases (each then goes to auction, where the others bid).
 """
 
 from __future__ import annotations
@@ -173,6 +177,23 @@ class Keeper(LockstepSession):
             super().check_move(step, peer, action, verb)
 
 
+class Thrifty(LockstepSession):
+    """Plays honestly but declines its first N purchases, so the game surely has auctions.
+
+    A game of bots that buy what they can afford may have none in 30 rounds (the dice decide).
+    """
+
+    declines = 0
+
+    def choose(self, seat: int) -> dict[str, Any]:
+        if self.declines > 0:
+            decline = [a for a in self.game.legal_actions(seat) if a.get("type") == "decline"]
+            if decline:
+                type(self).declines -= 1
+                return decline[0]
+        return super().choose(seat)
+
+
 class Silent(LockstepSession):
     """Stops revealing at its first chance step from step K on, but keeps its connections open."""
 
@@ -211,6 +232,9 @@ def main() -> int:
         session_cls = Silent
     elif mode == "keep":
         session_cls = Keeper
+    elif mode == "thrifty":
+        Thrifty.declines = int(at)
+        session_cls = Thrifty
     elif mode == "equivocate-action":
         ActionEquivocator.equivocate_at = int(at)
         session_cls = ActionEquivocator
