@@ -194,6 +194,17 @@ pub fn group_members(group: u8) -> impl Iterator<Item = u8> {
     bits(GROUP_MASKS[group as usize])
 }
 
+/// The colour groups a set of deeds (a bit mask) holds whole: bit g for group g.
+pub fn whole_groups(deeds: u32) -> u8 {
+    let mut groups = 0u8;
+    for (g, &members) in GROUP_MASKS.iter().enumerate() {
+        if deeds & members == members {
+            groups |= 1 << g;
+        }
+    }
+    groups
+}
+
 /// Iterate over the set bits of a mask, lowest first.
 pub fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {

@@ -337,19 +337,24 @@ impl Game {
                 consider(action);
             }
         }
-        for property in board::bits(self.holdings(p)) {
+        // Whole groups and buildings as bit masks, computed once for every deed below.
+        let holdings = self.holdings(p);
+        let whole = board::whole_groups(holdings);
+        let built = self.built();
+        for property in board::bits(holdings) {
             let deed = &DEEDS[property as usize];
             let square = deed.square;
             let level = self.level[property as usize];
             let mortgaged = self.is_mortgaged(property);
-            let buildable = deed.group().is_some_and(|g| self.group_owner(g) == Some(p)) && level != HOTEL;
+            let group_built = deed.group().is_some_and(|g| GROUP_MASKS[g as usize] & built != 0);
+            let buildable = deed.group().is_some_and(|g| whole & (1 << g) != 0) && level != HOTEL;
             if buildable && !mortgaged && me.cash >= deed.house_cost {
                 consider(Action::Build(square));
             }
             if level > 0 {
                 consider(Action::Sell(square));
             }
-            if !mortgaged && !self.group_has_buildings(property) {
+            if !mortgaged && !group_built {
                 consider(Action::Mortgage(square));
             }
             if mortgaged && me.cash >= deed.unmortgage_cost() {
@@ -359,9 +364,9 @@ impl Game {
                 consider(Action::KeepMortgaged(square));
             }
         }
-        for group in 0..GROUP_MASKS.len() as u8 {
-            let built = board::group_members(group).any(|q| self.level[q as usize] == HOTEL);
-            if built && self.group_owner(group) == Some(p) {
+        let hotels = self.hotels();
+        for group in board::bits(whole as u32) {
+            if GROUP_MASKS[group as usize] & hotels != 0 {
                 consider(Action::SellDown { group, levels: [0; 3] });
             }
         }

@@ -211,23 +211,20 @@ impl Game {
 
     /// Bit mask of the deeds a seat owns.
     ///
-    /// Bots ask this many times per decision, so the owners are compared eight at a time in a
-    /// `u64` (a byte-wise equality test), not one by one.
+    /// Bots ask this many times per decision, so the owners are compared eight at a time (see
+    /// [`byte_mask`]), not one by one.
     pub fn holdings(&self, seat: u8) -> u32 {
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        let mut owners = [NOBODY; 32];
-        owners[..PROPERTIES].copy_from_slice(&self.owner);
-        let wanted = u64::from_le_bytes([seat; 8]);
-        let mut mask = 0u32;
-        for (i, chunk) in owners.chunks_exact(8).enumerate() {
-            let diff = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ wanted;
-            // 0x80 in each byte equal to `seat` (an exact test: no carry crosses bytes).
-            let equal = !(((diff & LOW7) + LOW7) | diff | LOW7);
-            // Gather the eight flags (bit 8k + 7) into one byte, flag k at bit k.
-            let byte = ((equal >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-            mask |= byte << (8 * i);
-        }
-        mask & ((1 << PROPERTIES) - 1)
+        byte_mask(&self.owner, seat)
+    }
+
+    /// Bit mask of the deeds with a hotel.
+    pub fn hotels(&self) -> u32 {
+        byte_mask(&self.level, HOTEL)
+    }
+
+    /// Bit mask of the deeds with a house or a hotel.
+    pub fn built(&self) -> u32 {
+        !byte_mask(&self.level, 0) & ((1 << PROPERTIES) - 1)
     }
 
     /// How many of the deeds in `mask` `seat` owns (a few lookups: railways, utilities).
@@ -320,6 +317,22 @@ impl Game {
         worth
     }
 
+    /// [`Game::net_worth`] of every seat (0 for absent seats) in one pass over the deeds.
+    pub fn net_worths_all(&self) -> [u64; MAX_PLAYERS] {
+        let mut worth = [0u64; MAX_PLAYERS];
+        let owned = !byte_mask(&self.owner, NOBODY) & ((1 << PROPERTIES) - 1);
+        for p in board::bits(owned) {
+            let deed = &DEEDS[p as usize];
+            let value = if self.is_mortgaged(p) { deed.mortgage_value() } else { deed.price };
+            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += (value + self.building_cost(p)) as u64;
+        }
+        for (seat, w) in worth.iter_mut().enumerate().take(self.num_players as usize) {
+            let player = &self.players[seat];
+            *w = if player.bankrupt { 0 } else { *w + player.cash as u64 };
+        }
+        worth
+    }
+
     /// What a seat could raise from the bank: cash, half the cost of every building, and the
     /// mortgage value of every unmortgaged deed.
     pub fn liquidation_value(&self, seat: u8) -> u64 {
@@ -386,6 +399,27 @@ impl Game {
     pub fn money_in_play(&self) -> u64 {
         self.seats().map(|p| self.player(p).cash as u64).sum::<u64>() + self.jackpot as u64
     }
+}
+
+/// Bit i set where `bytes[i] == value`, for the [`PROPERTIES`] per-deed bytes of the state.
+///
+/// The bytes are compared eight at a time in a `u64` (a byte-wise equality test, exact: no carry
+/// crosses bytes), then the eight flags are gathered into one byte.
+fn byte_mask(bytes: &[u8; PROPERTIES], value: u8) -> u32 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut padded = [!value; 32];
+    padded[..PROPERTIES].copy_from_slice(bytes);
+    let wanted = u64::from_le_bytes([value; 8]);
+    let mut mask = 0u32;
+    for (i, chunk) in padded.chunks_exact(8).enumerate() {
+        let diff = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ wanted;
+        // 0x80 in each byte equal to `value`.
+        let equal = !(((diff & LOW7) + LOW7) | diff | LOW7);
+        // Gather the eight flags (bit 8k + 7) into one byte, flag k at bit k.
+        let byte = ((equal >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+        mask |= byte << (8 * i);
+    }
+    mask & ((1 << PROPERTIES) - 1)
 }
 
 #[cfg(test)]

@@ -63,6 +63,22 @@ fn assert_legal_actions_complete(game: &Game) {
     }
 }
 
+/// The bit-mask shortcuts agree with the deed-by-deed answers they stand for.
+fn assert_masks_agree(game: &Game) {
+    let hotels = (0..28u8).filter(|&p| game.level[p as usize] == 5).fold(0u32, |m, p| m | 1 << p);
+    let built = (0..28u8).filter(|&p| game.level[p as usize] > 0).fold(0u32, |m, p| m | 1 << p);
+    assert_eq!(game.hotels(), hotels);
+    assert_eq!(game.built(), built);
+    let worths = game.net_worths_all();
+    for seat in 0..game.num_players {
+        assert_eq!(worths[seat as usize], game.net_worth(seat), "net worth of seat {seat}");
+        let whole = lanopoly_engine::board::whole_groups(game.holdings(seat));
+        for group in 0..8u8 {
+            assert_eq!(whole & (1 << group) != 0, game.group_owner(group) == Some(seat), "group {group}, seat {seat}");
+        }
+    }
+}
+
 /// Play a random game to its end (round limits guarantee one) checking invariants at each step.
 fn check_random_game(seed: u64, players: u8, preset: &str) -> Vec<(Input, [u8; 32])> {
     let mut rules = Rules::preset(preset).unwrap();
@@ -79,6 +95,7 @@ fn check_random_game(seed: u64, players: u8, preset: &str) -> Vec<(Input, [u8; 3
         let Some(input) = random_input(&game, &mut rng) else { break };
         if game.step.is_multiple_of(5) {
             assert_legal_actions_complete(&game);
+            assert_masks_agree(&game);
         }
         // A random move that the rules refuse changes nothing.
         let probe =

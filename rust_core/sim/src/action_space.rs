@@ -227,8 +227,9 @@ pub fn mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool; SIZE]) {
         }
     });
     // Selling a built group down to nothing is listed only for groups with a hotel.
-    for group in 0..8u8 {
-        if game.group_owner(group) == Some(seat) && game.group_has_buildings(first_street(group)) {
+    let built = game.built();
+    for group in board::bits(board::whole_groups(game.holdings(seat)) as u32) {
+        if board::GROUP_MASKS[group as usize] & built != 0 {
             out[SELL_DOWN + group as usize] = is_legal(game, seat, draft, SELL_DOWN + group as usize);
         }
     }
@@ -275,10 +276,6 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
     out[DRAFT_DISCARD - DRAFT_START] = true;
 }
 
-fn first_street(group: u8) -> u8 {
-    board::group_members(group).next().expect("a group has streets")
-}
-
 /// The index of a listed legal action (bids map to the lowest-bid index).
 pub fn index_of(game: &Game, seat: u8, action: Action) -> Option<usize> {
     let relative = |from: u8| (from as usize + game.num_players as usize - seat as usize) % game.num_players as usize;
@@ -294,7 +291,17 @@ pub fn index_of(game: &Game, seat: u8, action: Action) -> Option<usize> {
         Action::SellDown { group, levels: [0, 0, 0] } => SELL_DOWN + group as usize,
         Action::AcceptTrade { from } => ACCEPT + relative(from),
         Action::RejectTrade { from } => REJECT + relative(from),
-        Action::ProposeTrade { .. } | Action::SellDown { .. } => return None,
-        simple => SIMPLE.iter().position(|a| *a == simple)?,
+        Action::Roll => 0,
+        Action::PayJailFine => 1,
+        Action::UseJailCard => 2,
+        Action::Buy => 3,
+        Action::Decline => 4,
+        Action::Pass => 5,
+        Action::EndTurn => 6,
+        Action::PayDebt => 7,
+        Action::DeclareBankruptcy => 8,
+        Action::CancelTrade => 9,
+        Action::EndGame => 10,
+        Action::ProposeTrade { .. } | Action::SellDown { .. } | Action::Resign => return None,
     })
 }

@@ -110,6 +110,7 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     let (seats, rest) = out.split_at_mut(MAX_PLAYERS * PLAYER);
     let (properties, rest) = rest.split_at_mut(PROPERTIES * PROPERTY);
     let actor = game.actor();
+    let worth = game.net_worths_all();
     for seat in 0..n as u8 {
         let p = game.player(seat);
         let block = &mut seats[relative[seat as usize] * PLAYER..][..PLAYER];
@@ -124,10 +125,12 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
         after[1] = p.jail_attempts as f32 / 3.0;
         after[2] = one(p.jail_cards & 1 != 0);
         after[3] = one(p.jail_cards & 2 != 0);
-        after[4] = money(game.net_worth(seat)) / 5.0;
+        after[4] = money(worth[seat as usize]) / 5.0;
         after[5] = one(game.turn_player == seat);
         after[6] = one(actor == Some(seat));
-        after[7] = money(game.owed_by(seat));
+        if !game.debts.is_empty() {
+            after[7] = money(game.owed_by(seat));
+        }
     }
     for (p, block) in properties.chunks_exact_mut(PROPERTY).enumerate() {
         let owner = game.owner[p];
