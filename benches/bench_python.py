@@ -42,11 +42,11 @@ def random_trace(seed: int) -> list[dict[str, object]]:
     return inputs
 
 
-def vecgame_step_ns(n: int, out: bool, steps: int = 300) -> float:
-    """Median time of one `VecGame.step` call on n 4-player games (official rules, one thread),
-    each game playing its first legal action (cheap to pick), with fresh output arrays per call
-    or the caller's (`out=`)."""
-    v = lanopoly.rl.VecGame(n, players=4, seed=1)
+def vecgame_step_ns(n: int, out: bool, steps: int = 300, threads: int = 1) -> float:
+    """Median time of one `VecGame.step` call on n 4-player games (official rules), each game
+    playing its first legal action (cheap to pick), with fresh output arrays per call or the
+    caller's (`out=`)."""
+    v = lanopoly.rl.VecGame(n, players=4, seed=1, threads=threads)
     _, mask, _ = v.reset()
     buffers = v.step(mask.argmax(axis=1))
     mask = buffers[1]
@@ -81,11 +81,13 @@ def main() -> None:
     print(f"snapshot():                                 {median_ns(mid.snapshot, 2000):8.0f} ns")
 
     for n in (64, 256):
-        fresh, reused = vecgame_step_ns(n, out=False), vecgame_step_ns(n, out=True)
-        print(
-            f"VecGame({n}).step, one thread:  new arrays {fresh / 1000:7.1f} us ({n / fresh * 1e3:5.2f} M steps/s), "
-            f"out= {reused / 1000:7.1f} us ({n / reused * 1e3:5.2f} M steps/s)"
-        )
+        for threads in (1, 2):
+            fresh = vecgame_step_ns(n, out=False, threads=threads)
+            reused = vecgame_step_ns(n, out=True, threads=threads)
+            print(
+                f"VecGame({n}).step, {threads} thread(s): new arrays {fresh / 1000:7.1f} us "
+                f"({n / fresh * 1e3:5.2f} M steps/s), out= {reused / 1000:7.1f} us ({n / reused * 1e3:5.2f} M steps/s)"
+            )
 
     start = time.perf_counter()
     games = 5

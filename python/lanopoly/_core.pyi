@@ -265,9 +265,10 @@ class VecGame:
         opponents: list[str] | None = None,
         threads: int = 1,
     ) -> VecGame:
-        """``threads``: step contiguous chunks of the games on that many threads (the GIL
-        released; the caller's thread and ``threads - 1`` persistent workers, joined when the
-        VecGame is freed); the outputs are the same whatever the count."""
+        """``threads``: step the games on that many threads (the GIL released; the caller's
+        thread and ``threads - 1`` persistent workers, joined when the VecGame is freed), in
+        chunks of 8 games that a thread with nothing left to do takes over from the others; the
+        outputs are the same whatever the count."""
     @property
     def num_envs(self) -> int: ...
     @property

@@ -15,6 +15,7 @@ use crate::pool::{panic_message, Pool};
 use lanopoly_engine::state::MAX_PLAYERS;
 use lanopoly_engine::{BoardId, Game, Input, Move, Resolver, Rules};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, PoisonError};
 
 /// The outputs of one step for all games, row-major (game index first).
@@ -251,10 +252,11 @@ impl VecGame {
             max_steps: self.max_steps,
             autoreset: self.autoreset,
         };
-        let parts = split(&mut self.slots, actions, out.reborrow(), self.pool.parts(), env.players);
+        let parts = split(&mut self.slots, actions, out.reborrow(), CHUNK, env.players);
+        let shares = Shares::new(parts.len(), self.pool.parts());
         let ran = self.pool.run(&|k| {
-            if let Some(part) = parts.get(k) {
-                let mut part = part.lock().unwrap_or_else(PoisonError::into_inner);
+            while let Some(i) = shares.next(k) {
+                let mut part = parts[i].lock().unwrap_or_else(PoisonError::into_inner);
                 let Part { first, slots, actions, out, result } = &mut *part;
                 *result = step_chunk(&env, *first, slots, actions, out.reborrow());
             }
@@ -303,17 +305,49 @@ struct Part<'a> {
     result: Result<(), Failure>,
 }
 
-/// Cut the games into up to `parts` contiguous chunks of equal size (the last one shorter), each
-/// with its actions and rows. The chunks depend on the counts only, never on timing.
+/// Games per chunk: the unit of work a thread takes at a time. Small, so that when one thread's
+/// CPU is taken away (a shared VM) or its games cost more (resets) the others take over its
+/// remaining chunks; large enough that taking a chunk costs nothing next to stepping it (a few
+/// microseconds). Fixed, so the chunks never depend on the thread count.
+pub const CHUNK: usize = 8;
+
+/// The chunks of one step shared out between the threads: thread `k` first takes the chunks of
+/// its own contiguous share, in order (its games stay warm in its cache from step to step), then
+/// helps with the others' shares. Each chunk is taken exactly once (an atomic cursor per share).
+struct Shares {
+    cursors: Vec<AtomicUsize>,
+    ends: Vec<usize>,
+}
+
+impl Shares {
+    fn new(chunks: usize, threads: usize) -> Shares {
+        let bound = |k: usize| k * chunks / threads;
+        Shares {
+            cursors: (0..threads).map(|k| AtomicUsize::new(bound(k))).collect(),
+            ends: (0..threads).map(|k| bound(k + 1)).collect(),
+        }
+    }
+
+    /// The next chunk for thread `k`, or `None` once every chunk has been taken.
+    fn next(&self, k: usize) -> Option<usize> {
+        let threads = self.ends.len();
+        (0..threads).map(|d| (k + d) % threads).find_map(|share| {
+            let i = self.cursors[share].fetch_add(1, Relaxed);
+            (i < self.ends[share]).then_some(i)
+        })
+    }
+}
+
+/// Cut the games into contiguous chunks of `chunk` games (the last one shorter), each with its
+/// actions and rows. The chunks depend on the counts only, never on timing.
 fn split<'a>(
     slots: &'a mut [Slot],
     actions: &'a [u32],
     mut out: StepOut<'a>,
-    parts: usize,
+    chunk: usize,
     players: usize,
 ) -> Vec<Mutex<Part<'a>>> {
-    let chunk = slots.len().div_ceil(parts).max(1);
-    let mut split = Vec::with_capacity(parts);
+    let mut split = Vec::with_capacity(slots.len().div_ceil(chunk));
     let mut first = 0;
     for (slots, actions) in slots.chunks_mut(chunk).zip(actions.chunks(chunk)) {
         let len = slots.len();
@@ -492,6 +526,24 @@ mod tests {
             }
         }
         panic!("no step failed")
+    }
+
+    #[test]
+    fn the_games_moved_before_a_refusal_are_the_same_on_any_thread_count() {
+        let mut hashes = Vec::new();
+        for threads in [1, 2, 3, 5] {
+            let mut v = VecGame::new(20, 4, BoardId::Classic, Rules::default(), 3, 1_000).unwrap();
+            v.set_threads(threads);
+            let mut b = StepBuffers::new(20, 4);
+            v.observe_all(&mut b.view()).unwrap();
+            let mut actions: Vec<u32> =
+                (0..20).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
+            actions[11] = (0..SIZE).find(|&a| !b.mask[11 * SIZE + a]).unwrap() as u32; // illegal
+            let why = v.step(&actions, &mut b.view()).unwrap_err();
+            assert!(why.starts_with("game 11: action"), "{why}");
+            hashes.push((0..20).map(|i| v.game(i).state_hash()).collect::<Vec<_>>());
+        }
+        assert!(hashes.windows(2).all(|w| w[0] == w[1]), "the moved games depend on the thread count");
     }
 
     #[test]
