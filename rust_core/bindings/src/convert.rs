@@ -5,9 +5,9 @@
 //! `{"type": "deed", "square": 39}`. Squares are board squares 0..40 everywhere.
 
 use lanopoly_engine::board::{self, DEEDS};
-use lanopoly_engine::{Action, Bundle, Move, Outcome};
+use lanopoly_engine::{Action, Bundle, Input, Move, Outcome};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::IllegalAction;
 
@@ -15,10 +15,25 @@ fn bad(msg: impl Into<String>) -> PyErr {
     IllegalAction::new_err(msg.into())
 }
 
-/// Read a required integer field.
-fn field<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    let value = d.get_item(key)?.ok_or_else(|| bad(format!("missing field {key:?}")))?;
-    value.extract::<T>().map_err(|_| bad(format!("field {key:?} has the wrong type or is out of range")))
+/// A constant Python string (a dict key or a type name), interned once per call site: a fresh
+/// string would be allocated and hashed on every call, a large part of what a move costs to
+/// convert.
+macro_rules! pystr {
+    ($d:expr, $name:literal) => {
+        pyo3::intern!($d.py(), $name)
+    };
+}
+
+/// Read a required field.
+fn field<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &Bound<'py, PyString>) -> PyResult<T> {
+    let value = d.get_item(key)?.ok_or_else(|| bad(format!("missing field \"{key}\"")))?;
+    value.extract::<T>().map_err(|_| bad(format!("field \"{key}\" has the wrong type or is out of range")))
+}
+
+/// The `"type"` of an action or outcome dict, borrowed (no copy).
+fn kind_of<'a>(type_value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let not_str = || bad("field \"type\" has the wrong type or is out of range");
+    type_value.cast::<PyString>().map_err(|_| not_str())?.to_str().map_err(|_| not_str())
 }
 
 fn as_dict<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
@@ -31,7 +46,7 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
     let Some(obj) = obj else { return Ok(Bundle::default()) };
     let d = as_dict(&obj)?;
     let mut bundle = Bundle::default();
-    if let Some(squares) = d.get_item("properties")? {
+    if let Some(squares) = d.get_item(pystr!(d, "properties"))? {
         let not_list = |_| bad("properties is a list of square numbers");
         for square in squares.try_iter().map_err(not_list)? {
             let square: u8 = square.map_err(not_list)?.extract().map_err(|_| bad("properties are square numbers"))?;
@@ -40,10 +55,10 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
             bundle.properties |= 1 << p;
         }
     }
-    if d.contains("cash")? {
-        bundle.cash = field(&d, "cash")?;
+    if d.contains(pystr!(d, "cash"))? {
+        bundle.cash = field(&d, pystr!(d, "cash"))?;
     }
-    if let Some(cards) = d.get_item("jail_cards")? {
+    if let Some(cards) = d.get_item(pystr!(d, "jail_cards"))? {
         let not_names = |_| bad("jail_cards is a list of \"chance\" or \"community_chest\"");
         for card in cards.try_iter().map_err(not_names)? {
             let name: String = card.map_err(not_names)?.extract().map_err(not_names)?;
@@ -58,46 +73,51 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
 pub fn bundle_to<'py>(py: Python<'py>, b: &Bundle) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let squares: Vec<u32> = board::bits(b.properties).map(|p| DEEDS[p as usize].square.into()).collect();
-    d.set_item("properties", squares)?;
-    d.set_item("cash", b.cash)?;
+    d.set_item(pystr!(d, "properties"), squares)?;
+    d.set_item(pystr!(d, "cash"), b.cash)?;
     let cards: Vec<&str> = (0..2).filter(|i| b.jail_cards & (1 << i) != 0).map(|i| JAIL_CARD_NAMES[i]).collect();
-    d.set_item("jail_cards", cards)?;
+    d.set_item(pystr!(d, "jail_cards"), cards)?;
     Ok(d)
 }
 
 /// A move from its dict form.
 pub fn move_from(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
     let d = as_dict(obj)?;
-    let kind: String = field(&d, "type")?;
-    let player: u8 = field(&d, "player")?;
-    let square = || field::<u8>(&d, "square");
-    let from = || field::<u8>(&d, "from");
-    let action = match kind.as_str() {
+    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad("missing field \"type\""))?;
+    move_of(&d, kind_of(&type_value)?)
+}
+
+/// A move from its dict form, whose `"type"` is `kind`.
+fn move_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Move> {
+    let player: u8 = field(d, pystr!(d, "player"))?;
+    let square = || field::<u8>(d, pystr!(d, "square"));
+    let from = || field::<u8>(d, pystr!(d, "from"));
+    let action = match kind {
         "roll" => Action::Roll,
         "pay_jail_fine" => Action::PayJailFine,
         "use_jail_card" => Action::UseJailCard,
         "buy" => Action::Buy,
         "decline" => Action::Decline,
-        "bid" => Action::Bid(field(&d, "amount")?),
+        "bid" => Action::Bid(field(d, pystr!(d, "amount"))?),
         "pass" => Action::Pass,
         "build" => Action::Build(square()?),
         "sell" => Action::Sell(square()?),
         "sell_down" => {
-            let levels: Vec<u8> = field(&d, "levels")?;
+            let levels: Vec<u8> = field(d, pystr!(d, "levels"))?;
             if levels.len() > 3 {
                 return Err(bad("a colour group has at most 3 streets"));
             }
             let mut padded = [0u8; 3];
             padded[..levels.len()].copy_from_slice(&levels);
-            Action::SellDown { group: field(&d, "group")?, levels: padded }
+            Action::SellDown { group: field(d, pystr!(d, "group"))?, levels: padded }
         }
         "mortgage" => Action::Mortgage(square()?),
         "unmortgage" => Action::Unmortgage(square()?),
         "keep_mortgaged" => Action::KeepMortgaged(square()?),
         "propose_trade" => Action::ProposeTrade {
-            to: field(&d, "to")?,
-            give: bundle_from(d.get_item("give")?)?,
-            get: bundle_from(d.get_item("get")?)?,
+            to: field(d, pystr!(d, "to"))?,
+            give: bundle_from(d.get_item(pystr!(d, "give"))?)?,
+            get: bundle_from(d.get_item(pystr!(d, "get"))?)?,
         },
         "accept_trade" => Action::AcceptTrade { from: from()? },
         "reject_trade" => Action::RejectTrade { from: from()? },
@@ -117,83 +137,86 @@ pub fn move_from(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
 pub fn move_to<'py>(py: Python<'py>, m: Move) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let kind = match m.action {
-        Action::Roll => "roll",
-        Action::PayJailFine => "pay_jail_fine",
-        Action::UseJailCard => "use_jail_card",
-        Action::Buy => "buy",
-        Action::Decline => "decline",
+        Action::Roll => pystr!(d, "roll"),
+        Action::PayJailFine => pystr!(d, "pay_jail_fine"),
+        Action::UseJailCard => pystr!(d, "use_jail_card"),
+        Action::Buy => pystr!(d, "buy"),
+        Action::Decline => pystr!(d, "decline"),
         Action::Bid(amount) => {
-            d.set_item("amount", amount)?;
-            "bid"
+            d.set_item(pystr!(d, "amount"), amount)?;
+            pystr!(d, "bid")
         }
-        Action::Pass => "pass",
+        Action::Pass => pystr!(d, "pass"),
         Action::Build(s)
         | Action::Sell(s)
         | Action::Mortgage(s)
         | Action::Unmortgage(s)
         | Action::KeepMortgaged(s)
         | Action::ClaimRent(s) => {
-            d.set_item("square", s)?;
+            d.set_item(pystr!(d, "square"), s)?;
             match m.action {
-                Action::Build(_) => "build",
-                Action::Sell(_) => "sell",
-                Action::Mortgage(_) => "mortgage",
-                Action::Unmortgage(_) => "unmortgage",
-                Action::KeepMortgaged(_) => "keep_mortgaged",
-                _ => "claim_rent",
+                Action::Build(_) => pystr!(d, "build"),
+                Action::Sell(_) => pystr!(d, "sell"),
+                Action::Mortgage(_) => pystr!(d, "mortgage"),
+                Action::Unmortgage(_) => pystr!(d, "unmortgage"),
+                Action::KeepMortgaged(_) => pystr!(d, "keep_mortgaged"),
+                _ => pystr!(d, "claim_rent"),
             }
         }
         Action::SellDown { group, levels } => {
-            d.set_item("group", group)?;
+            d.set_item(pystr!(d, "group"), group)?;
             let size = board::group_members(group).count();
-            d.set_item("levels", PyList::new(py, &levels[..size])?)?;
-            "sell_down"
+            d.set_item(pystr!(d, "levels"), PyList::new(py, &levels[..size])?)?;
+            pystr!(d, "sell_down")
         }
         Action::ProposeTrade { to, give, get } => {
-            d.set_item("to", to)?;
-            d.set_item("give", bundle_to(py, &give)?)?;
-            d.set_item("get", bundle_to(py, &get)?)?;
-            "propose_trade"
+            d.set_item(pystr!(d, "to"), to)?;
+            d.set_item(pystr!(d, "give"), bundle_to(py, &give)?)?;
+            d.set_item(pystr!(d, "get"), bundle_to(py, &get)?)?;
+            pystr!(d, "propose_trade")
         }
         Action::AcceptTrade { from } | Action::RejectTrade { from } => {
-            d.set_item("from", from)?;
+            d.set_item(pystr!(d, "from"), from)?;
             if matches!(m.action, Action::AcceptTrade { .. }) {
-                "accept_trade"
+                pystr!(d, "accept_trade")
             } else {
-                "reject_trade"
+                pystr!(d, "reject_trade")
             }
         }
-        Action::CancelTrade => "cancel_trade",
-        Action::PayDebt => "pay_debt",
-        Action::DeclareBankruptcy => "declare_bankruptcy",
-        Action::EndTurn => "end_turn",
-        Action::EndGame => "end_game",
-        Action::Resign => "resign",
+        Action::CancelTrade => pystr!(d, "cancel_trade"),
+        Action::PayDebt => pystr!(d, "pay_debt"),
+        Action::DeclareBankruptcy => pystr!(d, "declare_bankruptcy"),
+        Action::EndTurn => pystr!(d, "end_turn"),
+        Action::EndGame => pystr!(d, "end_game"),
+        Action::Resign => pystr!(d, "resign"),
     };
-    d.set_item("type", kind)?;
-    d.set_item("player", m.player)?;
+    d.set_item(pystr!(d, "type"), kind)?;
+    d.set_item(pystr!(d, "player"), m.player)?;
     Ok(d)
 }
 
-/// Is this dict a chance outcome (rather than a move)?
-pub fn is_outcome(d: &Bound<'_, PyDict>) -> PyResult<bool> {
-    let Some(kind) = d.get_item("type")? else { return Ok(false) };
-    let kind: String = kind.extract().unwrap_or_default();
-    Ok(matches!(kind.as_str(), "dice" | "card" | "deed"))
+/// An input from its dict form: a chance outcome (`"type"` dice, card or deed) or a move.
+pub fn input_from(obj: &Bound<'_, PyAny>) -> PyResult<Input> {
+    let d = as_dict(obj)?;
+    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad("missing field \"type\""))?;
+    let kind = kind_of(&type_value)?;
+    Ok(match kind {
+        "dice" | "card" | "deed" => Input::Chance(outcome_of(&d, kind)?),
+        _ => Input::Move(move_of(&d, kind)?),
+    })
 }
 
-pub fn outcome_from(obj: &Bound<'_, PyAny>) -> PyResult<Outcome> {
-    let d = as_dict(obj)?;
-    let kind: String = field(&d, "type")?;
-    Ok(match kind.as_str() {
+/// A chance outcome from its dict form, whose `"type"` is `kind`.
+fn outcome_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Outcome> {
+    Ok(match kind {
         "dice" => {
-            let dice: Vec<u8> = field(&d, "dice")?;
+            let dice: Vec<u8> = field(d, pystr!(d, "dice"))?;
             let [a, b] = dice[..] else { return Err(bad("dice is a pair such as [3, 4]")) };
             Outcome::Dice(a.min(b), a.max(b))
         }
-        "card" => Outcome::Card(field(&d, "card")?),
+        "card" => Outcome::Card(field(d, pystr!(d, "card"))?),
         "deed" => {
-            let square: u8 = field(&d, "square")?;
+            let square: u8 = field(d, pystr!(d, "square"))?;
             let p = (square < 40).then(|| board::property_at(square)).flatten();
             Outcome::Deed(p.ok_or_else(|| bad(format!("square {square} is not a property")))?)
         }
@@ -201,20 +224,21 @@ pub fn outcome_from(obj: &Bound<'_, PyAny>) -> PyResult<Outcome> {
     })
 }
 
+/// The dict form of a chance outcome.
 pub fn outcome_to<'py>(py: Python<'py>, o: Outcome) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     match o {
         Outcome::Dice(a, b) => {
-            d.set_item("type", "dice")?;
-            d.set_item("dice", [a as u32, b as u32])?;
+            d.set_item(pystr!(d, "type"), pystr!(d, "dice"))?;
+            d.set_item(pystr!(d, "dice"), [a as u32, b as u32])?;
         }
         Outcome::Card(card) => {
-            d.set_item("type", "card")?;
-            d.set_item("card", card)?;
+            d.set_item(pystr!(d, "type"), pystr!(d, "card"))?;
+            d.set_item(pystr!(d, "card"), card)?;
         }
         Outcome::Deed(p) => {
-            d.set_item("type", "deed")?;
-            d.set_item("square", DEEDS[p as usize].square)?;
+            d.set_item(pystr!(d, "type"), pystr!(d, "deed"))?;
+            d.set_item(pystr!(d, "square"), DEEDS[p as usize].square)?;
         }
     }
     Ok(d)

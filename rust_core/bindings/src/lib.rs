@@ -435,10 +435,7 @@ impl Game {
 
     /// Apply a move or a chance outcome (a dict); returns the events it caused.
     fn apply<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let input = match action.cast::<PyDict>() {
-            Ok(d) if convert::is_outcome(d)? => engine::Input::Chance(convert::outcome_from(action)?),
-            _ => engine::Input::Move(convert::move_from(action)?),
-        };
+        let input = convert::input_from(action)?;
         self.inner.apply_input(input).map_err(illegal)?;
         self.events(py)
     }
