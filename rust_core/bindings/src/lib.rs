@@ -955,7 +955,7 @@ impl VecGame {
     }
 
     /// The current (obs, mask, current player) without stepping.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
+    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
         self.healthy()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);

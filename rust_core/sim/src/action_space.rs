@@ -217,10 +217,20 @@ pub fn may_trade(game: &Game, seat: u8) -> bool {
 
 /// The legality mask of every index for `seat` (no allocation: the listed actions are visited).
 pub fn mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool; SIZE]) {
+    let (moves, drafts) = out.split_at_mut(DRAFT_START);
+    moves_mask(game, seat, moves.try_into().expect("DRAFT_START entries"));
+    drafts_mask(game, seat, draft, drafts);
+}
+
+/// The part of the mask below [`DRAFT_START`]: the engine's moves, which depend on the game and
+/// the seat only (not on the seat's draft), so a caller may keep it while only the draft changes.
+pub fn moves_mask(game: &Game, seat: u8, out: &mut [bool; DRAFT_START]) {
     out.fill(false);
     if game.is_over() || game.is_chance_node() {
         return;
     }
+    let no_draft = Draft::closed();
+    let draft = &no_draft;
     game.visit_legal_actions(seat, |action| {
         if let Some(i) = index_of(game, seat, action) {
             out[i] = true;
@@ -233,15 +243,21 @@ pub fn mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool; SIZE]) {
             out[SELL_DOWN + group as usize] = is_legal(game, seat, draft, SELL_DOWN + group as usize);
         }
     }
-    // Bids at fractions of the value, trades and drafts are not among the listed actions.
+    // Bids at fractions of the value are not among the listed actions.
     if game.auction.is_some() {
         for (i, slot) in out.iter_mut().enumerate().take(BUILD).skip(BID + 1) {
             *slot = is_legal(game, seat, draft, i);
         }
     }
-    if may_trade(game, seat) {
-        draft_mask(game, seat, draft, &mut out[DRAFT_START..]);
+}
+
+/// The part of the mask from [`DRAFT_START`]: composing and proposing a trade.
+pub fn drafts_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
+    if game.is_over() || game.is_chance_node() || !may_trade(game, seat) {
+        out.fill(false);
+        return;
     }
+    draft_mask(game, seat, draft, out);
 }
 
 /// The draft range of the mask (`out` from [`DRAFT_START`]) when `seat` may trade: what

@@ -75,6 +75,9 @@ struct Slot {
     bots: Vec<Option<(Box<dyn Policy>, Resolver)>>,
     steps: u32,
     episode: u64,
+    /// The moves part of the last mask written (see [`action_space::moves_mask`]) and the game
+    /// step and seat it is for: a step that only edits a draft changes nothing it depends on.
+    moves: Option<(u32, u8, [bool; action_space::DRAFT_START])>,
 }
 
 /// What makes a fresh game of the batch: the settings every slot shares.
@@ -111,6 +114,7 @@ impl Setup {
             bots,
             steps: 0,
             episode,
+            moves: None,
         };
         advance(&mut slot);
         slot
@@ -209,9 +213,9 @@ impl VecGame {
     }
 
     /// Write the current observation, mask and player of every game (after a reset, say).
-    pub fn observe_all(&self, out: &mut StepOut<'_>) -> Result<(), String> {
+    pub fn observe_all(&mut self, out: &mut StepOut<'_>) -> Result<(), String> {
         self.check_health()?;
-        for (i, slot) in self.slots.iter().enumerate() {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
             write_row(slot, i, out.obs, out.mask, out.player);
         }
         Ok(())
@@ -483,16 +487,25 @@ fn advance(slot: &mut Slot) {
 }
 
 /// Row `i` of the observation, mask and player outputs for a game.
-fn write_row(slot: &Slot, i: usize, obs: &mut [f32], mask: &mut [bool], player: &mut [i8]) {
+fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], player: &mut [i8]) {
     let seat = slot.game.actor();
     player[i] = seat.map_or(-1, |s| s as i8);
     let me = seat.unwrap_or(0);
     let obs = &mut obs[i * observation::SIZE..(i + 1) * observation::SIZE];
     observation::observe(&slot.game, me, &slot.drafts[me as usize], obs);
-    let mask: &mut [bool; action_space::SIZE] = (&mut mask[i * action_space::SIZE..(i + 1) * action_space::SIZE])
-        .try_into()
-        .expect("mask row of the right size");
-    action_space::mask(&slot.game, me, &slot.drafts[me as usize], mask);
+    let (moves, drafts) =
+        mask[i * action_space::SIZE..(i + 1) * action_space::SIZE].split_at_mut(action_space::DRAFT_START);
+    let key = (slot.game.step, me);
+    match &mut slot.moves {
+        Some((step, seat, cached)) if (*step, *seat) == key => moves.copy_from_slice(cached),
+        cache => {
+            let mut fresh = [false; action_space::DRAFT_START];
+            action_space::moves_mask(&slot.game, me, &mut fresh);
+            moves.copy_from_slice(&fresh);
+            *cache = Some((key.0, key.1, fresh));
+        }
+    }
+    action_space::drafts_mask(&slot.game, me, &slot.drafts[me as usize], drafts);
 }
 
 #[cfg(test)]
@@ -526,6 +539,28 @@ mod tests {
             }
         }
         panic!("no step failed")
+    }
+
+    #[test]
+    fn the_kept_moves_mask_matches_a_fresh_one_at_every_step() {
+        let mut v = VecGame::new(8, 3, BoardId::Classic, Rules::default(), 5, 20_000).unwrap();
+        let mut b = StepBuffers::new(8, 3);
+        v.observe_all(&mut b.view()).unwrap();
+        let mut rng = Resolver::new(9);
+        let (mut obs, mut fresh) = (vec![0.0; crate::observation::SIZE], [false; SIZE]);
+        for _ in 0..3_000 {
+            let actions: Vec<u32> = (0..8)
+                .map(|i| {
+                    let legal: Vec<usize> = (0..SIZE).filter(|&a| b.mask[i * SIZE + a]).collect();
+                    legal[rng.below(legal.len() as u32) as usize] as u32
+                })
+                .collect();
+            v.step(&actions, &mut b.view()).unwrap();
+            for i in 0..8 {
+                v.view(i, b.player[i] as u8, &mut obs, &mut fresh);
+                assert_eq!(&b.mask[i * SIZE..(i + 1) * SIZE], &fresh[..], "game {i}");
+            }
+        }
     }
 
     #[test]
