@@ -99,6 +99,12 @@ impl Writer<'_> {
 /// a running write position kept in memory and a division per seat lookup cost more than the
 /// rest of the step.
 pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
+    observe_with(game, me, draft, &game.net_worths_all(), out);
+}
+
+/// [`observe`], given every seat's net worth ([`Game::net_worths_all`], which a caller may keep
+/// while the game does not move).
+pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYERS], out: &mut [f32]) {
     assert_eq!(out.len(), SIZE, "observation buffer of the wrong size");
     out.fill(0.0);
     let n = game.num_players as usize;
@@ -110,7 +116,6 @@ pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
     let (seats, rest) = out.split_at_mut(MAX_PLAYERS * PLAYER);
     let (properties, rest) = rest.split_at_mut(PROPERTIES * PROPERTY);
     let actor = game.actor();
-    let worth = game.net_worths_all();
     for seat in 0..n as u8 {
         let p = game.player(seat);
         let block = &mut seats[relative[seat as usize] * PLAYER..][..PLAYER];

@@ -75,9 +75,20 @@ struct Slot {
     bots: Vec<Option<(Box<dyn Policy>, Resolver)>>,
     steps: u32,
     episode: u64,
-    /// The moves part of the last mask written (see [`action_space::moves_mask`]) and the game
-    /// step and seat it is for: a step that only edits a draft changes nothing it depends on.
-    moves: Option<(u32, u8, [bool; action_space::DRAFT_START])>,
+    /// What the last row written computed from the game alone, for the next row if the game has
+    /// not moved since: a step that only edits a draft changes nothing it depends on.
+    kept: Option<Kept>,
+}
+
+/// The parts of a row that depend on the game and the seat, not on the seat's draft.
+struct Kept {
+    /// The game step and the seat they are for.
+    step: u32,
+    seat: u8,
+    /// The moves part of the mask (see [`action_space::moves_mask`]).
+    moves: [bool; action_space::DRAFT_START],
+    /// Every seat's net worth, for the observation.
+    worths: [u64; MAX_PLAYERS],
 }
 
 /// What makes a fresh game of the batch: the settings every slot shares.
@@ -114,7 +125,7 @@ impl Setup {
             bots,
             steps: 0,
             episode,
-            moves: None,
+            kept: None,
         };
         advance(&mut slot);
         slot
@@ -491,21 +502,23 @@ fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], play
     let seat = slot.game.actor();
     player[i] = seat.map_or(-1, |s| s as i8);
     let me = seat.unwrap_or(0);
+    let game = &slot.game;
+    let kept = match slot.kept.take() {
+        Some(kept) if (kept.step, kept.seat) == (game.step, me) => kept,
+        _ => {
+            let mut moves = [false; action_space::DRAFT_START];
+            action_space::moves_mask(game, me, &mut moves);
+            Kept { step: game.step, seat: me, moves, worths: game.net_worths_all() }
+        }
+    };
+    let draft = &slot.drafts[me as usize];
     let obs = &mut obs[i * observation::SIZE..(i + 1) * observation::SIZE];
-    observation::observe(&slot.game, me, &slot.drafts[me as usize], obs);
+    observation::observe_with(game, me, draft, &kept.worths, obs);
     let (moves, drafts) =
         mask[i * action_space::SIZE..(i + 1) * action_space::SIZE].split_at_mut(action_space::DRAFT_START);
-    let key = (slot.game.step, me);
-    match &mut slot.moves {
-        Some((step, seat, cached)) if (*step, *seat) == key => moves.copy_from_slice(cached),
-        cache => {
-            let mut fresh = [false; action_space::DRAFT_START];
-            action_space::moves_mask(&slot.game, me, &mut fresh);
-            moves.copy_from_slice(&fresh);
-            *cache = Some((key.0, key.1, fresh));
-        }
-    }
-    action_space::drafts_mask(&slot.game, me, &slot.drafts[me as usize], drafts);
+    moves.copy_from_slice(&kept.moves);
+    action_space::drafts_mask(game, me, draft, drafts);
+    slot.kept = Some(kept);
 }
 
 #[cfg(test)]
@@ -542,7 +555,7 @@ mod tests {
     }
 
     #[test]
-    fn the_kept_moves_mask_matches_a_fresh_one_at_every_step() {
+    fn the_kept_parts_match_a_fresh_row_at_every_step() {
         let mut v = VecGame::new(8, 3, BoardId::Classic, Rules::default(), 5, 20_000).unwrap();
         let mut b = StepBuffers::new(8, 3);
         v.observe_all(&mut b.view()).unwrap();
@@ -559,6 +572,8 @@ mod tests {
             for i in 0..8 {
                 v.view(i, b.player[i] as u8, &mut obs, &mut fresh);
                 assert_eq!(&b.mask[i * SIZE..(i + 1) * SIZE], &fresh[..], "game {i}");
+                let row = &b.obs[i * crate::observation::SIZE..(i + 1) * crate::observation::SIZE];
+                assert!(row.iter().zip(&obs).all(|(a, b)| a.to_bits() == b.to_bits()), "game {i}");
             }
         }
     }
