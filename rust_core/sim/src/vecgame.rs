@@ -503,12 +503,19 @@ fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], play
     player[i] = seat.map_or(-1, |s| s as i8);
     let me = seat.unwrap_or(0);
     let game = &slot.game;
-    let kept = match slot.kept.take() {
+    let kept = match &mut slot.kept {
         Some(kept) if (kept.step, kept.seat) == (game.step, me) => kept,
-        _ => {
-            let mut moves = [false; action_space::DRAFT_START];
-            action_space::moves_mask(game, me, &mut moves);
-            Kept { step: game.step, seat: me, moves, worths: game.net_worths_all() }
+        stale => {
+            // Filled in place: the struct is a few hundred bytes, not worth moving around.
+            let kept = stale.get_or_insert(Kept {
+                step: 0,
+                seat: 0,
+                moves: [false; action_space::DRAFT_START],
+                worths: [0; MAX_PLAYERS],
+            });
+            (kept.step, kept.seat, kept.worths) = (game.step, me, game.net_worths_all());
+            action_space::moves_mask(game, me, &mut kept.moves);
+            kept
         }
     };
     let draft = &slot.drafts[me as usize];
@@ -518,7 +525,6 @@ fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], play
         mask[i * action_space::SIZE..(i + 1) * action_space::SIZE].split_at_mut(action_space::DRAFT_START);
     moves.copy_from_slice(&kept.moves);
     action_space::drafts_mask(game, me, draft, drafts);
-    slot.kept = Some(kept);
 }
 
 #[cfg(test)]
