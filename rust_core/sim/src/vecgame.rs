@@ -310,7 +310,7 @@ enum Failure {
     Panic(String),
 }
 
-/// One thread's share of a step: consecutive games from `first`, their actions and output rows,
+/// One chunk of a step: consecutive games from `first`, their actions and output rows,
 /// and how stepping them went.
 struct Part<'a> {
     first: usize,
