@@ -14,6 +14,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyType};
 use pythonize::{depythonize, pythonize};
 
 mod convert;
+mod dicts;
 
 create_exception!(
     _core,
@@ -653,7 +654,7 @@ impl Game {
         let events = self.inner.take_events();
         let list = PyList::empty(py);
         for event in &events {
-            let d = pythonize(py, event).map_err(pyerr)?.cast_into::<PyDict>()?;
+            let d = dicts::to_py(py, event)?.cast_into::<PyDict>()?;
             match event {
                 engine::Event::TradeProposed { offer } => {
                     let o = PyDict::new(py);
