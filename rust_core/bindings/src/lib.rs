@@ -1,7 +1,8 @@
 //! `lanopoly._core`: the thin PyO3 layer over `lanopoly-engine`.
 //!
 //! Only conversions and error mapping live here: moves and outcomes as plain dicts (see
-//! [`convert`]), states as snapshots (dicts, via pythonize) and bytes, engine errors as
+//! [`convert`]), events as dicts (see [`dicts`]), states as snapshots (dicts, via pythonize) and
+//! bytes, engine errors as
 //! `IllegalAction` (a `ValueError`). The rules are all in the engine crate.
 
 use lanopoly_engine as engine;
