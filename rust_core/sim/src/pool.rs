@@ -1,10 +1,13 @@
-//! A small pool of persistent worker threads that run one borrowed task on every part at once.
+//! A small pool of persistent worker threads that share one borrowed task.
 //!
-//! [`Pool::run`] calls `task(k)` for every part `k` in `0..parts` at the same time: part 0 on the
-//! calling thread, part `k` on worker `k - 1` (always the same thread, so a worker keeps its part
-//! of the data warm in its cache), and returns once every part has finished. It is the pattern of
-//! `std::thread::scope` without spawning threads on every call: `VecGame` steps a batch of games
-//! every few microseconds, and spawning threads afresh cost more than the work itself.
+//! [`Pool::run`] calls `task(0)` on the calling thread and offers `task(k)` to worker `k - 1`
+//! (always the same thread, so a worker keeps its part of the data warm in its cache), and
+//! returns once every part that started has finished. A worker that has not started when part 0
+//! finishes skips that run: waiting for it would cost the whole step whenever its CPU is taken
+//! away for a while (a shared VM), so a task must leave nothing undone when only part 0 runs
+//! (`VecGame`'s parts take chunks from a common pool of work until none is left). It is the
+//! pattern of `std::thread::scope` without spawning threads on every call: `VecGame` steps a
+//! batch of games every few microseconds, and spawning threads afresh cost more than the work.
 //!
 //! Workers wait for the next task by spinning and yielding for 50 µs (batch steps come back to back in a training
 //! loop, and waking a sleeping thread takes tens of microseconds on a VM), then sleep on a condvar
@@ -35,13 +38,15 @@ pub struct Pool {
 
 /// What the caller and the workers share.
 struct Shared {
-    /// Bumped by `run` to publish a task (and by `drop` to stop the workers).
-    epoch: AtomicU64,
-    /// The task of the current epoch. Its lifetime is erased: `run` does not return before
-    /// every worker has finished with it (see [`Pool::run`]).
+    /// The run: its number times two, plus one once it is closed (part 0 has finished, and a
+    /// worker that has not started yet must skip it). Bumped by `run` to publish a task (and by
+    /// `drop` to stop the workers).
+    run: AtomicU64,
+    /// The task of the current run. Its lifetime is erased: `run` does not return before every
+    /// worker that entered the run has finished with it (see [`Pool::run`]).
     task: Mutex<Option<&'static Task<'static>>>,
-    /// Workers that have not finished the current task.
-    busy: AtomicUsize,
+    /// Workers inside the current run (entered and not finished).
+    entered: AtomicUsize,
     stop: AtomicBool,
     /// Panic messages of the current task, by part.
     panics: Mutex<Vec<(usize, String)>>,
@@ -54,9 +59,9 @@ impl Pool {
     /// A pool for `parts` parts (at least 1): `parts - 1` worker threads.
     pub fn new(parts: usize) -> Pool {
         let shared = Arc::new(Shared {
-            epoch: AtomicU64::new(0),
+            run: AtomicU64::new(0),
             task: Mutex::new(None),
-            busy: AtomicUsize::new(0),
+            entered: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             panics: Mutex::new(Vec::new()),
             work: Signal::default(),
@@ -79,25 +84,30 @@ impl Pool {
         self.workers.len() + 1
     }
 
-    /// Run `task(k)` for every part `k` at once and wait for all of them. A task that panics does
-    /// not stop the others; the result is the panic message of the lowest such part.
+    /// Run `task(0)` here and offer `task(k)` to the workers at once; return when part 0 and
+    /// every part that started have finished (see the module documentation). A task that panics
+    /// does not stop the others; the result is the panic message of the lowest such part.
     pub fn run(&mut self, task: &Task<'_>) -> Result<(), String> {
         let shared = &*self.shared;
+        let open = (shared.run.load(SeqCst) | 1) + 1; // the next even number: a new, open run
         if !self.workers.is_empty() {
-            // SAFETY: the reference is only used by the workers between the publication below and
-            // their decrement of `busy`, and this function does not return (nor unwind: the
-            // caller's part is run under `catch_unwind`, and the wait below cannot panic) before
-            // `busy` is back to zero and the reference has been taken out of `task` again. So the
-            // borrow outlives every use, as with `std::thread::scope`.
+            // SAFETY: a worker uses the reference only inside a run it entered: it counts itself
+            // in `entered`, then checks the run is still open, and counts itself out when done.
+            // This function closes the run, then waits for `entered` to reach zero, then takes
+            // the reference out of `task` before returning (it cannot unwind in between: the
+            // caller's part runs under `catch_unwind`, and the waits cannot panic). With SeqCst,
+            // a worker either entered before the close (and is waited for) or sees the run
+            // closed (and skips it without touching the task). So the borrow outlives every use,
+            // as with `std::thread::scope`.
             let erased = unsafe { std::mem::transmute::<&Task<'_>, &'static Task<'static>>(task) };
             *lock(&shared.task) = Some(erased);
-            shared.busy.store(self.workers.len(), SeqCst);
-            shared.epoch.fetch_add(1, SeqCst);
+            shared.run.store(open, SeqCst);
             shared.work.notify();
         }
         let mine = catch_unwind(AssertUnwindSafe(|| task(0)));
         if !self.workers.is_empty() {
-            shared.done.wait_until(|| shared.busy.load(SeqCst) == 0);
+            shared.run.store(open | 1, SeqCst);
+            shared.done.wait_until(|| shared.entered.load(SeqCst) == 0);
             *lock(&shared.task) = None;
         }
         let mut panics = std::mem::take(&mut *lock(&shared.panics));
@@ -115,7 +125,7 @@ impl Drop for Pool {
     /// Stop the workers and join them.
     fn drop(&mut self) {
         self.shared.stop.store(true, SeqCst);
-        self.shared.epoch.fetch_add(1, SeqCst);
+        self.shared.run.fetch_add(2, SeqCst);
         self.shared.work.notify();
         for handle in self.workers.drain(..) {
             // A worker catches its tasks' panics, so it ends normally.
@@ -124,22 +134,26 @@ impl Drop for Pool {
     }
 }
 
-/// A worker's life: wait for a new epoch, run its part of the task, report, again.
+/// A worker's life: wait for a new run, enter it if it is still open, run its part, again.
 fn worker(shared: &Shared, part: usize) {
     let mut seen = 0;
     loop {
-        shared.work.wait_until(|| shared.epoch.load(SeqCst) != seen);
-        seen = shared.epoch.load(SeqCst);
+        shared.work.wait_until(|| shared.run.load(SeqCst) >> 1 != seen);
         if shared.stop.load(SeqCst) {
             return;
         }
-        let task = lock(&shared.task).expect("a task is published with its epoch");
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(part))) {
-            lock(&shared.panics).push((part, panic_message(&*payload)));
+        // Count in first, then look: see the safety argument in `Pool::run`.
+        shared.entered.fetch_add(1, SeqCst);
+        let run = shared.run.load(SeqCst);
+        seen = run >> 1;
+        if run & 1 == 0 {
+            let task = lock(&shared.task).expect("a task is published with its run");
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| task(part))) {
+                lock(&shared.panics).push((part, panic_message(&*payload)));
+            }
         }
-        if shared.busy.fetch_sub(1, SeqCst) == 1 {
-            shared.done.notify();
-        }
+        shared.entered.fetch_sub(1, SeqCst);
+        shared.done.notify();
     }
 }
 
@@ -207,8 +221,26 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::Pool;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
+
+    /// A task for the tests: part 0 first waits until every other part has started (so none is
+    /// skipped), then each part runs `body`.
+    fn all_parts<'a>(
+        parts: usize,
+        started: &'a [AtomicBool],
+        body: impl Fn(usize) + Sync + 'a,
+    ) -> impl Fn(usize) + Sync + 'a {
+        move |k| {
+            started[k].store(true, Ordering::SeqCst);
+            if k == 0 {
+                while !started[1..parts].iter().all(|s| s.load(Ordering::SeqCst)) {
+                    std::hint::spin_loop();
+                }
+            }
+            body(k);
+        }
+    }
 
     #[test]
     fn every_part_runs_once_per_run_on_a_fixed_thread() {
@@ -216,10 +248,11 @@ mod tests {
         assert_eq!(pool.parts(), 3);
         let names: Vec<Mutex<Vec<String>>> = (0..3).map(|_| Mutex::new(Vec::new())).collect();
         for _ in 0..1000 {
-            pool.run(&|k| {
+            let started: Vec<AtomicBool> = (0..3).map(|_| AtomicBool::new(false)).collect();
+            pool.run(&all_parts(3, &started, |k| {
                 let name = std::thread::current().name().unwrap_or("caller").to_string();
                 names[k].lock().unwrap().push(name);
-            })
+            }))
             .unwrap();
         }
         for (k, runs) in names.iter().enumerate() {
@@ -230,24 +263,50 @@ mod tests {
     }
 
     #[test]
+    fn part_0_always_runs_and_a_late_worker_at_most_once() {
+        let mut pool = Pool::new(2);
+        let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        for _ in 0..2000 {
+            // Part 0 returns at once: the worker is often too late and skips the run.
+            pool.run(&|k| {
+                counts[k].fetch_add(1, Ordering::SeqCst);
+            })
+            .unwrap();
+        }
+        assert_eq!(counts[0].load(Ordering::SeqCst), 2000);
+        assert!(counts[1].load(Ordering::SeqCst) <= 2000, "a part ran twice in one run");
+        // Skipped runs leave the pool working: a run that waits for the worker gets it.
+        let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
+        let both = AtomicUsize::new(0);
+        pool.run(&all_parts(2, &started, |_| {
+            both.fetch_add(1, Ordering::SeqCst);
+        }))
+        .unwrap();
+        assert_eq!(both.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
     fn a_panic_is_reported_and_the_pool_goes_on() {
         let mut pool = Pool::new(2);
         let count = AtomicUsize::new(0);
+        let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
         let err = pool
-            .run(&|k| {
+            .run(&all_parts(2, &started, |k| {
                 count.fetch_add(1, Ordering::SeqCst);
                 assert!(k != 1, "boom in part {k}");
-            })
+            }))
             .unwrap_err();
         assert!(err.contains("part 1 panicked: boom in part 1"), "{err}");
         assert_eq!(count.load(Ordering::SeqCst), 2, "the other part ran to the end");
-        pool.run(&|_| {
+        let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
+        pool.run(&all_parts(2, &started, |_| {
             count.fetch_add(1, Ordering::SeqCst);
-        })
+        }))
         .unwrap();
         assert_eq!(count.load(Ordering::SeqCst), 4);
         // The caller's own part may panic too; the lowest part is named.
-        let err = pool.run(&|k| panic!("all {k}")).unwrap_err();
+        let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
+        let err = pool.run(&all_parts(2, &started, |k| panic!("all {k}"))).unwrap_err();
         assert!(err.starts_with("part 0 panicked: all 0"), "{err}");
     }
 
@@ -257,9 +316,10 @@ mod tests {
         let count = AtomicUsize::new(0);
         for _ in 0..3 {
             std::thread::sleep(std::time::Duration::from_millis(5));
-            pool.run(&|_| {
+            let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
+            pool.run(&all_parts(2, &started, |_| {
                 count.fetch_add(1, Ordering::SeqCst);
-            })
+            }))
             .unwrap();
         }
         assert_eq!(count.load(Ordering::SeqCst), 6);
