@@ -9,6 +9,7 @@ use crate::play::{play, Streams};
 use crate::policy::Policy;
 use lanopoly_engine::state::{Pending, MAX_PLAYERS};
 use lanopoly_engine::{BoardId, Game, Input, Resolver, Rules};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Index of the "in jail" entry of the landing counts (squares are 0..40; a player just visiting
 /// counts on square 10).
@@ -101,36 +102,49 @@ pub fn play_one(config: &Config, index: u64, landings: &mut [u64; 41]) -> Result
     })
 }
 
-/// What one thread played: (game index, summary) pairs and its landing counts.
-type ThreadReport = (Vec<(u64, GameSummary)>, [u64; 41]);
+/// What one thread played: (game index, summary) pairs and its landing counts, or the first
+/// game it could not play (index, why).
+type ThreadReport = Result<(Vec<(u64, GameSummary)>, [u64; 41]), (u64, String)>;
 
 /// Run the simulation on `config.threads` threads.
+///
+/// The threads take the games one at a time, in order, from a shared counter, so a thread whose
+/// CPU is slower (or busy elsewhere) plays fewer of them and none waits idle for the other.
+/// Which thread plays a game never reaches the report: each game is seeded by its index alone,
+/// the summaries are sorted by index and the landing counts summed; if games fail, the one with
+/// the lowest index is reported (every game below it was taken, and played, before it).
 pub fn simulate(config: &Config) -> Result<Report, String> {
     if !(2..=MAX_PLAYERS as u8).contains(&config.players) {
         return Err(format!("2 to {MAX_PLAYERS} players, not {}", config.players));
     }
     seat_bots(config)?;
     let threads = config.threads.clamp(1, config.games.max(1) as usize);
-    let per_thread: Vec<Result<ThreadReport, String>> = std::thread::scope(|scope| {
+    let next = AtomicU64::new(0);
+    let per_thread: Vec<ThreadReport> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
+            .map(|_| {
+                scope.spawn(|| {
                     let mut landings = [0u64; 41];
                     let mut games = Vec::new();
-                    for i in (t as u64..config.games as u64).step_by(threads) {
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= config.games as u64 {
+                            return Ok((games, landings));
+                        }
                         let index = config.first_game + i;
-                        games.push((index, play_one(config, index, &mut landings)?));
+                        games.push((index, play_one(config, index, &mut landings).map_err(|why| (index, why))?));
                     }
-                    Ok((games, landings))
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect()
     });
+    if let Some((_, why)) = per_thread.iter().filter_map(|part| part.as_ref().err()).min_by_key(|(index, _)| *index) {
+        return Err(why.clone());
+    }
     let mut games = Vec::with_capacity(config.games as usize);
     let mut landings = [0u64; 41];
-    for part in per_thread {
-        let (part_games, part_landings) = part?;
+    for (part_games, part_landings) in per_thread.into_iter().flatten() {
         games.extend(part_games);
         for (total, n) in landings.iter_mut().zip(part_landings) {
             *total += n;
