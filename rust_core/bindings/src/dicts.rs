@@ -229,38 +229,38 @@ impl<'py> Items<'py> {
     }
 }
 
-impl<'py> ser::SerializeSeq for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok> {
-        self.finish()
-    }
+/// serde's compound traits differ only in name: each one forwards to its builder's method
+/// (`$add`: push an item, or put a named field) and ends with `finish`.
+macro_rules! forward {
+    ($builder:ident, $trait:ident, $method:ident => $add:ident) => {
+        impl<'py> ser::$trait for $builder<'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.$add(value)
+            }
+            fn end(self) -> Result<Self::Ok> {
+                self.finish()
+            }
+        }
+    };
+    ($builder:ident, $trait:ident, $method:ident => $add:ident with key) => {
+        impl<'py> ser::$trait for $builder<'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+                self.$add(key, value)
+            }
+            fn end(self) -> Result<Self::Ok> {
+                self.finish()
+            }
+        }
+    };
 }
 
-impl<'py> ser::SerializeTuple for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok> {
-        self.finish()
-    }
-}
-
-impl<'py> ser::SerializeTupleStruct for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok> {
-        self.finish()
-    }
-}
+forward!(Items, SerializeSeq, serialize_element => push);
+forward!(Items, SerializeTuple, serialize_element => push);
+forward!(Items, SerializeTupleStruct, serialize_field => push);
 
 /// A struct (or a struct variant, then wrapped as `{variant: fields}`) being built as a dict.
 pub struct Fields<'py> {
@@ -282,24 +282,5 @@ impl<'py> Fields<'py> {
     }
 }
 
-impl<'py> ser::SerializeStruct for Fields<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.put(key, value)
-    }
-    fn end(self) -> Result<Self::Ok> {
-        self.finish()
-    }
-}
-
-impl<'py> ser::SerializeStructVariant for Fields<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.put(key, value)
-    }
-    fn end(self) -> Result<Self::Ok> {
-        self.finish()
-    }
-}
+forward!(Fields, SerializeStruct, serialize_field => put with key);
+forward!(Fields, SerializeStructVariant, serialize_field => put with key);

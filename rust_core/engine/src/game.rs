@@ -391,7 +391,7 @@ impl Game {
 
     /// Net worth of every seat.
     pub fn net_worths(&self) -> Vec<u64> {
-        self.seats().map(|p| self.net_worth(p)).collect()
+        self.net_worths_all()[..self.num_players as usize].to_vec()
     }
 
     /// The winner, once the game is over.

@@ -308,13 +308,15 @@ impl Game {
         if player.bankrupt {
             return 0;
         }
-        let mut worth = player.cash as u64;
-        for p in board::bits(self.holdings(seat)) {
-            let deed = &DEEDS[p as usize];
-            worth += if self.is_mortgaged(p) { deed.mortgage_value() } else { deed.price } as u64;
-            worth += self.building_cost(p) as u64;
-        }
-        worth
+        player.cash as u64 + board::bits(self.holdings(seat)).map(|p| self.deed_worth(p) as u64).sum::<u64>()
+    }
+
+    /// What a deed adds to its owner's net worth: its printed price (its mortgage value while
+    /// mortgaged) and its buildings at cost.
+    fn deed_worth(&self, property: u8) -> u32 {
+        let deed = &DEEDS[property as usize];
+        let value = if self.is_mortgaged(property) { deed.mortgage_value() } else { deed.price };
+        value + self.building_cost(property)
     }
 
     /// [`Game::net_worth`] of every seat (0 for absent seats) in one pass over the deeds.
@@ -322,9 +324,7 @@ impl Game {
         let mut worth = [0u64; MAX_PLAYERS];
         let owned = !byte_mask(&self.owner, NOBODY) & ((1 << PROPERTIES) - 1);
         for p in board::bits(owned) {
-            let deed = &DEEDS[p as usize];
-            let value = if self.is_mortgaged(p) { deed.mortgage_value() } else { deed.price };
-            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += (value + self.building_cost(p)) as u64;
+            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.deed_worth(p) as u64;
         }
         for (seat, w) in worth.iter_mut().enumerate().take(self.num_players as usize) {
             let player = &self.players[seat];

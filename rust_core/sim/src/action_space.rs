@@ -253,7 +253,7 @@ pub fn moves_mask(game: &Game, seat: u8, out: &mut [bool; DRAFT_START]) {
 
 /// The part of the mask from [`DRAFT_START`]: composing and proposing a trade.
 pub fn drafts_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
-    if game.is_over() || game.is_chance_node() || !may_trade(game, seat) {
+    if !may_trade(game, seat) {
         out.fill(false);
         return;
     }

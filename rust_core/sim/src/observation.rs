@@ -133,9 +133,7 @@ pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYER
         after[4] = money(worth[seat as usize]) / 5.0;
         after[5] = one(game.turn_player == seat);
         after[6] = one(actor == Some(seat));
-        if !game.debts.is_empty() {
-            after[7] = money(game.owed_by(seat));
-        }
+        after[7] = money(game.owed_by(seat));
     }
     for (p, block) in properties.chunks_exact_mut(PROPERTY).enumerate() {
         let owner = game.owner[p];
