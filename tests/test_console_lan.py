@@ -191,7 +191,20 @@ def test_an_out_of_turn_trade_offer_is_queued_and_taken_at_the_next_step():
         host, guest = await _two_tables(3)
         tables = (host, guest)
         try:
-            await _until(lambda: guest.game.current_player == 2 and not guest.game.is_chance_node, tables, 30)
+
+            def bot_ends_its_turn() -> bool:
+                # Not just any bot move: one that owes rent (a debt), or declines a deed (an auction
+                # bob bids in), would make the offer illegal, so that it is refused or dropped.
+                game = guest.game
+                return (
+                    game.current_player == 2
+                    and not game.is_chance_node
+                    and game.phase == "after_roll"
+                    and not game.debts
+                    and game.auction is None
+                )
+
+            await _until(bot_ends_its_turn, tables, 30)
             offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
             note = guest.act(offer)
             assert note == "Envoyé, en attente de la prochaine étape : trade ann give $1 for nothing", note
