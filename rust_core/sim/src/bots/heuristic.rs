@@ -16,6 +16,7 @@ use crate::policy::Policy;
 use lanopoly_engine::board::{self, Kind, COLOUR_GROUPS, DEEDS, GROUP_MASKS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
 use lanopoly_engine::state::Lot;
 use lanopoly_engine::{Action, Bundle, Game, Move, Phase, Resolver, HOTEL, NOBODY};
+use std::sync::OnceLock;
 
 /// What to do when the turn starts in jail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,9 +115,12 @@ pub struct Memory {
     /// A group sold down this turn to free houses for a better one: (turn, group). It is not
     /// rebuilt in the same turn, so selling and building cannot go round in circles.
     freed_group: Option<(u32, u8)>,
-    /// The danger (highest rent an opponent can charge) at the decision being made: (step,
-    /// seat, danger). Computed once per decision; it was the bot's largest cost.
-    danger_now: Option<(u32, u8, u32)>,
+    /// The decision being made: (step, seat).
+    deciding: Option<(u32, u8)>,
+    /// The danger (highest rent an opponent can charge) at that decision, computed when the
+    /// decision first needs it (about half of them never do): it was the bot's largest
+    /// cost. A `OnceLock` because the deciding helpers see the bot through `&self`.
+    danger_now: OnceLock<u32>,
     /// The last danger computed and the board it was computed on: rolls, bids and ends of turn
     /// leave the board as it was, so most decisions reuse it instead of 28 rent lookups.
     danger_seen: Option<(DangerKey, u32)>,
@@ -155,13 +159,8 @@ impl Policy for HeuristicBot {
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {
         self.remember_game(game);
-        let key = DangerKey::of(game, me);
-        let danger_now = match self.memory.danger_seen {
-            Some((seen, value)) if seen == key => value,
-            _ => danger(game, me),
-        };
-        self.memory.danger_seen = Some((key, danger_now));
-        self.memory.danger_now = Some((game.step, me, danger_now));
+        self.memory.deciding = Some((game.step, me));
+        self.memory.danger_now = OnceLock::new();
         let action = if game.auction.is_some() {
             self.bid_or_pass(game, me)
         } else if game.placing.is_some() {
@@ -173,7 +172,10 @@ impl Policy for HeuristicBot {
         } else {
             self.play_turn(game, me)
         };
-        self.memory.danger_now = None; // valid for this decision only
+        if let Some(&value) = self.memory.danger_now.get() {
+            self.memory.danger_seen = Some((DangerKey::of(game, me), value));
+        }
+        self.memory.deciding = None; // the danger is valid for this decision only
         match action.filter(|&a| legal(game, me, a)) {
             Some(a) => a,
             None => fallback(game, me),
@@ -646,12 +648,15 @@ impl HeuristicBot {
     /// Build evenly on complete groups: first `max_houses` on every street of the best group,
     /// then the next group; beyond that (up to hotels) only when rich. Always keep the reserve.
     fn build(&self, game: &Game, me: u8) -> Option<Action> {
+        let held = game.holdings(me);
+        if board::whole_groups(held) == 0 {
+            return None; // (most turns: no reserve to work out)
+        }
         let cash = game.player(me).cash;
         let reserve = self.reserve(game, me);
         let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
         let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
-        let held = game.holdings(me);
         let owns_group = |g: u8| held & GROUP_MASKS[g as usize] == GROUP_MASKS[g as usize];
         let lowest_streets = self
             .group_order
@@ -694,11 +699,15 @@ impl HeuristicBot {
         (self.cash_reserve + self.danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
     }
 
-    /// [`danger`], taken from this decision's cache when it is for this state and seat.
+    /// [`danger`], computed once per decision, or taken from the last board it was computed on.
     fn danger(&self, game: &Game, me: u8) -> u32 {
-        match self.memory.danger_now {
-            Some((step, seat, value)) if step == game.step && seat == me => value,
+        let fresh = || match self.memory.danger_seen {
+            Some((seen, value)) if seen == DangerKey::of(game, me) => value,
             _ => danger(game, me),
+        };
+        match self.memory.deciding {
+            Some((step, seat)) if step == game.step && seat == me => *self.memory.danger_now.get_or_init(fresh),
+            _ => fresh(),
         }
     }
 }
