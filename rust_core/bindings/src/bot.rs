@@ -1,0 +1,57 @@
+//! `Bot`: a built-in bot as a Python policy.
+
+use crate::game::Game;
+use crate::{convert, pyerr};
+use lanopoly_engine as engine;
+use lanopoly_sim as sim;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// A built-in bot (see `bots()`), usable as a policy from Python: `choose(game, seat, legal)`.
+#[pyclass(module = "lanopoly._core", name = "Bot")]
+pub(crate) struct Bot {
+    name: String,
+    // A bot is used from one thread at a time; the mutex only makes the pyclass Sync.
+    policy: std::sync::Mutex<Box<dyn sim::Policy>>,
+    rng: engine::Resolver,
+}
+
+#[pymethods]
+impl Bot {
+    #[new]
+    #[pyo3(signature = (name = "heuristic", seed = 0))]
+    fn new(name: &str, seed: u64) -> PyResult<Self> {
+        let policy = sim::bots::by_name(name)
+            .ok_or_else(|| pyerr(format!("unknown bot {name:?}; bots: {}", sim::bots::BOTS.join(", "))))?;
+        Ok(Bot { name: name.to_string(), policy: std::sync::Mutex::new(policy), rng: engine::Resolver::new(seed) })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The bot's move for `seat` (the seat the game waits for); `legal` is ignored (the bot asks
+    /// the engine itself) and accepted so that a Bot is a `lanopoly.Policy`.
+    #[pyo3(signature = (game, seat, legal = None))]
+    fn choose<'py>(
+        &mut self,
+        py: Python<'py>,
+        game: PyRef<'_, Game>,
+        seat: i64,
+        legal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let _ = legal;
+        let seat = game.seat(seat)?;
+        if game.inner.actor() != Some(seat) {
+            return Err(pyerr(format!("the game does not wait for seat {seat}")));
+        }
+        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        let action = policy.choose(&game.inner, seat, &mut self.rng);
+        convert::move_to(py, engine::Move { player: seat, action })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Bot({:?})", self.name)
+    }
+}

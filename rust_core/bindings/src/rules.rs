@@ -1,0 +1,102 @@
+//! `Rules`: the engine's rule options from Python, by keyword and by preset.
+
+use crate::pyerr;
+use lanopoly_engine as engine;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pythonize::{depythonize, pythonize};
+
+/// Rule options; see `lanopoly.Rules` in the stub for the list.
+#[pyclass(module = "lanopoly._core", name = "Rules", frozen, eq, hash, from_py_object)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Rules {
+    pub(crate) inner: engine::Rules,
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (**options))]
+    fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Self::with_options(engine::Rules::default(), options)
+    }
+
+    /// The rules of a named preset, with options overridden.
+    #[staticmethod]
+    #[pyo3(signature = (name, **options))]
+    pub(crate) fn preset(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let base = engine::Rules::preset(name)
+            .ok_or_else(|| pyerr(format!("unknown preset {name:?}; presets: {}", engine::PRESETS.join(", "))))?;
+        Self::with_options(base, options)
+    }
+
+    /// Names of the presets.
+    #[staticmethod]
+    fn presets() -> Vec<&'static str> {
+        engine::PRESETS.to_vec()
+    }
+
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner).map_err(pyerr)
+    }
+
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let all = self.to_dict(py)?;
+        all.get_item(name).map_err(|_| pyo3::exceptions::PyAttributeError::new_err(format!("no rule option {name:?}")))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let default = engine::Rules::default();
+        let changed: Vec<String> = {
+            let now = self.to_dict(py)?.cast_into::<PyDict>()?;
+            let base = pythonize(py, &default).map_err(pyerr)?.cast_into::<PyDict>()?;
+            let mut out = Vec::new();
+            for (k, v) in now.iter() {
+                if !base.get_item(&k)?.map(|b| b.eq(&v)).transpose()?.unwrap_or(false) {
+                    out.push(format!("{}={}", k, v.repr()?));
+                }
+            }
+            out
+        };
+        Ok(format!("Rules({})", changed.join(", ")))
+    }
+}
+
+impl Rules {
+    fn with_options(base: engine::Rules, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut rules = base;
+        if let Some(options) = options {
+            let py = options.py();
+            let all = pythonize(py, &rules).map_err(pyerr)?.cast_into::<PyDict>()?;
+            for (key, value) in options.iter() {
+                let key: String = key.extract()?;
+                if key == "free_building" {
+                    if value.is_truthy()? {
+                        all.set_item("even_building", false)?;
+                        all.set_item("limited_buildings", false)?;
+                    }
+                    continue;
+                }
+                let Some(current) = all.get_item(&key)? else {
+                    let known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
+                    return Err(pyerr(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
+                };
+                let same_kind = if current.is_instance_of::<PyBool>() {
+                    value.is_instance_of::<PyBool>()
+                } else if current.is_instance_of::<PyInt>() {
+                    value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>()
+                } else {
+                    value.is_instance_of::<PyString>()
+                };
+                if !same_kind {
+                    let expected = current.get_type().name()?;
+                    return Err(pyerr(format!("rule option {key:?} takes a {expected}, not {}", value.repr()?)));
+                }
+                all.set_item(key, value)?;
+            }
+            rules = depythonize(all.as_any()).map_err(pyerr)?;
+        }
+        rules.validate().map_err(pyerr)?;
+        Ok(Rules { inner: rules })
+    }
+}
