@@ -1,0 +1,158 @@
+//! What the heuristic bot does when the game waits for it outside its turn's flow: auctions,
+//! buildings won at auction, debts, and mortgaged deeds just received.
+
+use super::*;
+
+impl HeuristicBot {
+    /// Bid the minimum while it is below what the lot is worth to the bot; otherwise pass.
+    pub(super) fn bid_or_pass(&self, game: &Game, me: u8) -> Option<Action> {
+        let auction = game.auction.as_ref()?;
+        let Some((min, max)) = game.bid_range(me) else { return Some(Action::Pass) };
+        let (limit, value) = match auction.lot {
+            Lot::Property(property) => (self.deed_bid_limit(game, me, property), DEEDS[property as usize].price),
+            Lot::Building { hotel, .. } => (self.building_bid_limit(game, me, hotel), 0),
+        };
+        let cap = limit.min(max);
+        if min > cap {
+            return Some(Action::Pass);
+        }
+        let raise = (value * self.bid_step_percent / 100).max(1);
+        Some(Action::Bid((auction.high_bid + raise).clamp(min, cap)))
+    }
+
+    /// Most the bot pays for a deed: its printed price, more if it completes one of the bot's
+    /// groups or blocks an opponent's, and never so much that the bot drops below its reserve
+    /// (a completing or blocking deed may eat into half the reserve).
+    fn deed_bid_limit(&self, game: &Game, me: u8, property: u8) -> u32 {
+        let price = DEEDS[property as usize].price;
+        let reserve = self.reserve(game, me);
+        let cash = game.player(me).cash;
+        if completes_group(game, me, property) {
+            let value = price + self.group_bonus(property);
+            value.min(cash.saturating_sub(reserve / 2))
+        } else if blocks_group(game, me, property) {
+            (price + price / 2).min(cash.saturating_sub(reserve / 2))
+        } else {
+            price.min(cash.saturating_sub(reserve))
+        }
+    }
+
+    /// Most the bot pays on top of the building price for a house or hotel in a shortage: a
+    /// share of the rent it adds on the bot's best street for it, within the reserve.
+    fn building_bid_limit(&self, game: &Game, me: u8, hotel: bool) -> u32 {
+        let gain = buildable_streets(game, me)
+            .filter(|&p| (game.level[p as usize] == game.rules.houses_per_hotel) == hotel)
+            .map(|p| rent_gain(game, p))
+            .max()
+            .unwrap_or(0);
+        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
+        (gain * self.shortage_percent / 100).min(spare)
+    }
+}
+
+/// Place a building won at auction where it adds the most rent.
+pub(super) fn best_placement(game: &Game, me: u8) -> Option<Action> {
+    game.legal_actions(me)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Build(square) => Some((rent_gain(game, board::property_at(square)?), a)),
+            _ => None,
+        })
+        .max_by_key(|&(gain, _)| gain)
+        .map(|(_, a)| a)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debts and received mortgages
+
+impl HeuristicBot {
+    /// Pay the oldest debt as soon as the cash is there; otherwise raise money with the least
+    /// loss; give up only when bankruptcy is the legal option left.
+    pub(super) fn settle_debt(&self, game: &Game, me: u8) -> Option<Action> {
+        let oldest = game.debts.iter().find(|d| d.debtor == me)?;
+        if game.player(me).cash >= oldest.amount {
+            return Some(Action::PayDebt);
+        }
+        if legal(game, me, Action::DeclareBankruptcy) {
+            return Some(Action::DeclareBankruptcy);
+        }
+        raise_money(game, me)
+    }
+
+    /// Mortgaged deeds just received: lift the mortgage when cash is plentiful, else keep it
+    /// mortgaged (pay the 10 % fee) and lift it later.
+    pub(super) fn lift_or_keep(&self, game: &Game, me: u8) -> Option<Action> {
+        let property = board::bits(game.fee_due).find(|&p| game.owner[p as usize] == me)?;
+        let deed = &DEEDS[property as usize];
+        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
+        if spare >= deed.unmortgage_cost() {
+            Some(Action::Unmortgage(deed.square))
+        } else {
+            Some(Action::KeepMortgaged(deed.square))
+        }
+    }
+}
+
+/// One step toward paying a debt, cheapest loss first: mortgage deeds outside complete groups
+/// (they earn little), then sell houses where a level loses the least rent, then mortgage the
+/// streets of complete groups. Candidates go in property order, as `legal_actions` lists them
+/// (the first of equal losses wins), but only mortgages and sales are checked.
+fn raise_money(game: &Game, me: u8) -> Option<Action> {
+    let held = game.holdings(me);
+    let mortgage = |in_group: bool| {
+        board::bits(held & !game.mortgaged)
+            .filter(|&p| in_complete_group(game, p) == in_group)
+            .map(|p| (p, Action::Mortgage(DEEDS[p as usize].square)))
+            .filter(|&(_, a)| legal(game, me, a))
+            .min_by_key(|&(p, _)| (income(game, p), DEEDS[p as usize].price))
+            .map(|(_, a)| a)
+    };
+    let sell = || {
+        board::bits(held)
+            .filter(|&p| game.level[p as usize] > 0)
+            .map(|p| (rent_loss(game, p), Action::Sell(DEEDS[p as usize].square)))
+            .filter(|&(_, a)| legal(game, me, a))
+            .min_by_key(|&(loss, _)| loss)
+            .map(|(_, a)| a)
+    };
+    mortgage(false).or_else(sell).or_else(|| sell_down_hotels(game, me)).or_else(|| mortgage(true))
+}
+
+/// Hotels that cannot come down one level (the bank lacks houses): sell the group down to the
+/// highest levels the bank's stock allows.
+fn sell_down_hotels(game: &Game, me: u8) -> Option<Action> {
+    for group in 0..COLOUR_GROUPS as u8 {
+        if game.group_owner(group) != Some(me) || !board::group_members(group).any(|p| game.level[p as usize] > 0) {
+            continue;
+        }
+        let members: Vec<u8> = board::group_members(group).collect();
+        let current: Vec<u8> = members.iter().map(|&p| game.level[p as usize]).collect();
+        let mut best: Option<(u32, Action)> = None;
+        for_each_levels(members.len(), |levels| {
+            let height: u32 = levels.iter().map(|&l| game.height(l) as u32).sum();
+            let lower = levels.iter().zip(&current).all(|(&l, &c)| game.height(l) <= game.height(c));
+            let action = Action::SellDown { group, levels };
+            if lower && !matches!(best, Some((h, _)) if h >= height) && legal(game, me, action) {
+                best = Some((height, action));
+            }
+        });
+        if let Some((_, action)) = best {
+            return Some(action);
+        }
+    }
+    None
+}
+
+/// Call `f` with every combination of building levels (0..=4 houses or a hotel) for a group of
+/// `streets` streets, unused slots 0.
+fn for_each_levels(streets: usize, mut f: impl FnMut([u8; 3])) {
+    let options = [0, 1, 2, 3, 4, HOTEL];
+    let third = if streets == 3 { &options[..] } else { &options[..1] };
+    for &a in &options {
+        for &b in &options {
+            for &c in third {
+                f([a, b, c]);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Reading the board for the heuristic bot: the danger it runs, rents, and who holds which groups.
+
+use super::*;
+
+/// The highest rent an opponent can charge the bot on one landing now (utilities at a roll of 7).
+///
+/// The same value as the largest [`Game::rent`] over the opponents' deeds (a test checks it),
+/// read one opponent at a time from its holdings: a railway's or utility's rent depends only on
+/// how many of them the owner holds, and an unbuilt street's on whether it holds the group.
+pub(super) fn danger(game: &Game, me: u8) -> u32 {
+    let mut worst = 0;
+    for seat in game.active().filter(|&s| s != me) {
+        let held = game.holdings(seat);
+        let earning = held & !game.mortgaged;
+        if earning == 0 {
+            continue;
+        }
+        if earning & RAILWAY_MASK != 0 {
+            worst = worst.max(board::RAILWAY_RENT[(held & RAILWAY_MASK).count_ones() as usize]);
+        }
+        if earning & UTILITY_MASK != 0 {
+            worst = worst.max(board::UTILITY_FACTOR[(held & UTILITY_MASK).count_ones() as usize] * 7);
+        }
+        for &group in &GROUP_MASKS {
+            let whole = held & group == group;
+            for p in board::bits(earning & group) {
+                let rents = &DEEDS[p as usize].rents;
+                let rent = match game.level[p as usize] {
+                    0 if whole => rents[0] * 2,
+                    level => rents[level as usize],
+                };
+                worst = worst.max(rent);
+            }
+        }
+    }
+    worst
+}
+
+/// Rent the deed earns on one landing now (utilities at a roll of 7).
+pub(super) fn income(game: &Game, property: u8) -> u32 {
+    game.rent(property, 7)
+}
+
+/// Does buying `property` give `me` its whole colour group?
+pub(super) fn completes_group(game: &Game, me: u8, property: u8) -> bool {
+    let Some(group) = DEEDS[property as usize].group() else { return false };
+    board::group_members(group).all(|p| p == property || game.owner[p as usize] == me)
+}
+
+/// Would `property` otherwise complete the group of one opponent (who owns all its other streets)?
+pub(super) fn blocks_group(game: &Game, me: u8, property: u8) -> bool {
+    let Some(group) = DEEDS[property as usize].group() else { return false };
+    let mut others = board::group_members(group).filter(|&p| p != property).map(|p| game.owner[p as usize]);
+    let first = others.next().unwrap_or(NOBODY);
+    first != NOBODY && first != me && others.all(|o| o == first)
+}
+
+/// Is `property` a street of a group that one player owns whole?
+pub(super) fn in_complete_group(game: &Game, property: u8) -> bool {
+    DEEDS[property as usize].group().is_some_and(|g| game.group_owner(g).is_some())
+}
+
+/// Streets of the bot's complete groups.
+pub(super) fn buildable_streets(game: &Game, me: u8) -> impl Iterator<Item = u8> + '_ {
+    board::bits(game.holdings(me)).filter(move |&p| {
+        matches!(DEEDS[p as usize].kind, Kind::Street(g) if game.group_owner(g) == Some(me))
+            && game.level[p as usize] != HOTEL
+    })
+}
+
+/// Rent added by one more building level on a street (from the double unbuilt rent for 0).
+pub(super) fn rent_gain(game: &Game, property: u8) -> u32 {
+    let deed = &DEEDS[property as usize];
+    let level = game.level[property as usize];
+    if level == HOTEL {
+        return 0;
+    }
+    let now = if level == 0 { deed.rents[0] * 2 } else { deed.rents[level as usize] };
+    let next =
+        if level == game.rules.houses_per_hotel { deed.rents[HOTEL as usize] } else { deed.rents[level as usize + 1] };
+    next.saturating_sub(now)
+}
+
+/// Rent lost by selling one building level on a street.
+pub(super) fn rent_loss(game: &Game, property: u8) -> u32 {
+    let deed = &DEEDS[property as usize];
+    let level = game.level[property as usize];
+    let below = if level == HOTEL { game.rules.houses_per_hotel } else { level.saturating_sub(1) };
+    let below_rent = if below == 0 { deed.rents[0] * 2 } else { deed.rents[below as usize] };
+    deed.rents[level as usize].saturating_sub(below_rent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{play, Streams};
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// The danger as first written: the largest rent of any active opponent's deed.
+    fn danger_by_rent(game: &Game, me: u8) -> u32 {
+        (0..PROPERTIES as u8)
+            .filter(|&p| {
+                let owner = game.owner[p as usize];
+                owner != NOBODY && owner != me && !game.player(owner).bankrupt
+            })
+            .map(|p| game.rent(p, 7))
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn danger_is_the_highest_rent_of_an_opponent() {
+        for seed in 0..6 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            let mut bots: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
+                for seat in game.seats() {
+                    assert_eq!(danger(game, seat), danger_by_rent(game, seat), "seat {seat} at step {}", game.step);
+                }
+            });
+        }
+    }
+}

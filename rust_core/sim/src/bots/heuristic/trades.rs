@@ -1,0 +1,191 @@
+//! The heuristic bot's trades: answering offers, proposing them, and valuing both sides.
+
+use super::*;
+
+impl HeuristicBot {
+    /// Forget a previous game when a new one starts with the same bot.
+    pub(super) fn remember_game(&mut self, game: &Game) {
+        if game.turn < self.memory.last_turn {
+            self.memory = Memory::default();
+        }
+        self.memory.last_turn = game.turn;
+    }
+
+    /// Answer an offer made to the bot: accept when it gains at least what the other side gains
+    /// (so a complete group is handed over only when paid a lot), else reject.
+    pub(super) fn answer_offer(&self, game: &Game, me: u8) -> Option<Action> {
+        let offer = game.offers.iter().find(|o| o.to == me)?;
+        let from = offer.from;
+        if !legal(game, me, Action::AcceptTrade { from }) {
+            return Some(Action::RejectTrade { from });
+        }
+        let (mine, theirs) = self.trade_gains(game, me, from, &offer.get, &offer.give);
+        let fair = mine >= 0 && mine >= theirs;
+        Some(if fair { Action::AcceptTrade { from } } else { Action::RejectTrade { from } })
+    }
+
+    /// Withdraw the bot's own offer once its target has had a turn to answer, or when it no
+    /// longer holds.
+    pub(super) fn cancel_stale_offer(&self, game: &Game, me: u8) -> Option<Action> {
+        let offer = game.offers.iter().find(|o| o.from == me)?;
+        let still_holds =
+            legal(game, offer.from, Action::ProposeTrade { to: offer.to, give: offer.give, get: offer.get });
+        let fresh = self.memory.proposed_in_turn == Some(game.turn);
+        (!fresh || !still_holds).then_some(Action::CancelTrade)
+    }
+
+    /// At most one proposal per turn: buy the missing street(s) of a group the bot nearly owns
+    /// from the one opponent holding them, for cash; after cash offers failed, offer a swap that
+    /// completes a group for each side, balanced with cash.
+    pub(super) fn propose_trade(&mut self, game: &Game, me: u8) -> Option<Action> {
+        if self.trade_willingness == 0 || self.memory.proposed_in_turn == Some(game.turn) {
+            return None;
+        }
+        if game.offers.iter().any(|o| o.from == me) {
+            return None;
+        }
+        let (to, want, give, tries) = self.best_trade(game, me)?;
+        let action = Action::ProposeTrade { to, give, get: Bundle { properties: want, ..Bundle::default() } };
+        if !legal(game, me, action) {
+            return None;
+        }
+        self.memory.proposed_in_turn = Some(game.turn);
+        self.memory.proposals.retain(|p| !(p.to == to && p.want == want));
+        self.memory.proposals.push(Proposal { to, want, turn: game.turn, tries: tries + 1 });
+        Some(action)
+    }
+
+    /// The most valuable proposal worth making now: (to, deeds wanted, what the bot gives, earlier
+    /// tries for the same deeds).
+    fn best_trade(&self, game: &Game, me: u8) -> Option<(u8, u32, Bundle, u32)> {
+        let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
+        let held = game.holdings(me);
+        for group in 0..COLOUR_GROUPS as u8 {
+            let Some((holder, want)) = missing_from_one_opponent(game, me, held, group) else { continue };
+            let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);
+            if earlier.is_some_and(|p| game.turn < p.turn + self.trade_retry_turns) {
+                continue;
+            }
+            let tries = earlier.map_or(0, |p| p.tries);
+            let Some(give) = self.trade_payment(game, me, holder, want, tries) else { continue };
+            let (gain, _) =
+                self.trade_gains(game, me, holder, &give, &Bundle { properties: want, ..Bundle::default() });
+            if gain > 0 && !matches!(best, Some((g, _)) if g >= gain) {
+                best = Some((gain, (holder, want, give, tries)));
+            }
+        }
+        best.map(|(_, t)| t)
+    }
+
+    /// What to give for `want`: cash at the willingness percentage (raised with each try) that
+    /// the bot can spare; after two cash tries, a swap if the holder nearly owns a group whose
+    /// missing streets the bot holds.
+    fn trade_payment(&self, game: &Game, me: u8, holder: u8, want: u32, tries: u32) -> Option<Bundle> {
+        let printed: u32 = board::bits(want).map(|p| DEEDS[p as usize].price).sum();
+        let percent = (self.trade_willingness + tries * self.trade_step).min(self.trade_max_percent);
+        let spare = game.player(me).cash.saturating_sub(self.cash_reserve);
+        let cash = (printed * percent / 100).min(spare);
+        if tries >= 2 {
+            if let Some(swap) = self.swap_payment(game, me, holder, want) {
+                return Some(swap);
+            }
+        }
+        (cash >= printed).then_some(Bundle { cash, ..Bundle::default() })
+    }
+
+    /// A swap: the bot's streets that complete a group for `holder`, plus the cash that makes
+    /// the two gains about equal (the holder accepts what gains it at least as much as the bot).
+    fn swap_payment(&self, game: &Game, me: u8, holder: u8, want: u32) -> Option<Bundle> {
+        let (held, theirs) = (game.holdings(me), game.holdings(holder));
+        let mine = (0..COLOUR_GROUPS as u8).find_map(|g| {
+            let (who, missing) = missing_from_one_opponent(game, holder, theirs, g)?;
+            (who == me && !nearly_own(held, g)).then_some(missing)
+        })?;
+        let get = Bundle { properties: want, ..Bundle::default() };
+        let give = Bundle { properties: mine, ..Bundle::default() };
+        let (gain, theirs) = self.trade_gains(game, me, holder, &give, &get);
+        let cash = u32::try_from((gain - theirs) / 2 + 1).unwrap_or(0);
+        (cash <= game.player(me).cash.saturating_sub(self.cash_reserve)).then_some(Bundle { cash, ..give })
+    }
+
+    /// Gains of a trade in which the bot gives `give` to `other` and receives `get`: (the bot's
+    /// gain, the other side's gain), each the change in holdings value plus the cash balance.
+    fn trade_gains(&self, game: &Game, me: u8, other: u8, give: &Bundle, get: &Bundle) -> (i64, i64) {
+        // Holdings after the trade: what is given changes hands, and what is received too (a
+        // deed in both bundles ends with the bot).
+        let (mine, theirs) = (game.holdings(me), game.holdings(other));
+        let mine_after = (mine & !give.properties) | get.properties;
+        let theirs_after = (theirs | give.properties) & !get.properties;
+        let change = |seat: u8| match seat == me {
+            true => self.holdings_change(game, mine, mine_after),
+            false => self.holdings_change(game, theirs, theirs_after),
+        };
+        let fees = |bundle: &Bundle| -> i64 {
+            board::bits(bundle.properties & game.mortgaged).map(|p| DEEDS[p as usize].mortgage_interest() as i64).sum()
+        };
+        let cards = |bundle: &Bundle| JAIL_CARD_VALUE * bundle.jail_cards.count_ones() as i64;
+        let cash = get.cash as i64 - give.cash as i64 + cards(get) - cards(give);
+        (change(me) + cash - fees(get), change(other) - cash - fees(give))
+    }
+
+    /// How the value of a holding changes from the deeds in `before` to those in `after`. A
+    /// holding is worth its printed prices (mortgaged deeds at what they are worth once lifted)
+    /// plus a bonus for each complete group and for railways held together; only the deeds that
+    /// change hands are read.
+    fn holdings_change(&self, game: &Game, before: u32, after: u32) -> i64 {
+        deeds_value(game, after & !before) - deeds_value(game, before & !after) + self.set_bonus(after)
+            - self.set_bonus(before)
+    }
+
+    /// The bonus of a holding for its complete groups and its railways held together.
+    fn set_bonus(&self, held: u32) -> i64 {
+        let mut value = 0i64;
+        for &mask in &GROUP_MASKS {
+            if held & mask == mask {
+                value += self.group_bonus(mask.trailing_zeros() as u8) as i64;
+            }
+        }
+        value + RAILWAY_SET_BONUS[(held & RAILWAY_MASK).count_ones() as usize]
+    }
+
+    /// Bonus for owning the whole group of `property`: a share of the group's printed prices.
+    pub(super) fn group_bonus(&self, property: u8) -> u32 {
+        let Some(group) = DEEDS[property as usize].group() else { return 0 };
+        let printed: u32 = board::group_members(group).map(|p| DEEDS[p as usize].price).sum();
+        printed * self.monopoly_percent / 100
+    }
+}
+
+/// Printed prices of the deeds in `deeds`, a mortgaged deed at what it is worth once lifted.
+fn deeds_value(game: &Game, deeds: u32) -> i64 {
+    board::bits(deeds)
+        .map(|p| {
+            let deed = &DEEDS[p as usize];
+            let mortgaged = game.mortgaged & (1 << p) != 0;
+            (if mortgaged { deed.price - deed.unmortgage_cost() } else { deed.price }) as i64
+        })
+        .sum()
+}
+
+/// What a "get out of jail" card is worth in a trade.
+const JAIL_CARD_VALUE: i64 = 30;
+/// Extra value of holding 0..=4 railways together (their rent doubles with each one).
+const RAILWAY_SET_BONUS: [i64; 5] = [0, 0, 50, 150, 300];
+
+/// If `seat` (holding the deeds in `held`) owns some of `group` and all the rest belongs to one
+/// active opponent (at most two streets), that opponent and the mask of the missing streets.
+fn missing_from_one_opponent(game: &Game, seat: u8, held: u32, group: u8) -> Option<(u8, u32)> {
+    let mask = GROUP_MASKS[group as usize];
+    let missing = mask & !held;
+    if missing == 0 || missing == mask || missing.count_ones() > 2 {
+        return None;
+    }
+    let holder = game.owner[missing.trailing_zeros() as usize];
+    let one_holder = board::bits(missing).all(|p| game.owner[p as usize] == holder);
+    (holder != NOBODY && holder != seat && one_holder && !game.player(holder).bankrupt).then_some((holder, missing))
+}
+
+/// Does a player holding the deeds in `held` own all but one street of `group`?
+fn nearly_own(held: u32, group: u8) -> bool {
+    (GROUP_MASKS[group as usize] & !held).count_ones() == 1
+}

@@ -1,0 +1,182 @@
+//! The heuristic bot's own turn: housekeeping (offers, rent claims, mortgages, trades, building),
+//! then the roll, the jail choice and the buy decision.
+
+use super::*;
+
+impl HeuristicBot {
+    /// The game waits for the bot outside any overlay: it is the bot's turn. First the
+    /// housekeeping (offers, rent claims, stale offers, mortgages, trades, building), then the
+    /// move itself.
+    pub(super) fn play_turn(&mut self, game: &Game, me: u8) -> Option<Action> {
+        if let Some(a) = self.answer_offer(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = claim_rent(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = self.cancel_stale_offer(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = self.lift_mortgage(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = self.propose_trade(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = self.build(game, me) {
+            return Some(a);
+        }
+        if let Some(a) = self.free_houses(game, me) {
+            return Some(a);
+        }
+        match game.phase {
+            Phase::AwaitRoll => Some(self.before_roll(game, me)),
+            Phase::BuyDecision { property } => self.buy_or_decline(game, me, property),
+            _ => Some(Action::EndTurn),
+        }
+    }
+
+    /// In jail before rolling: leave at once (card, then fine) or roll for a double, by strategy.
+    fn before_roll(&self, game: &Game, me: u8) -> Action {
+        if !game.player(me).in_jail || !self.leave_jail_now(game, me) {
+            return Action::Roll;
+        }
+        legal_then(game, me, Action::UseJailCard)
+            .or_else(|| legal_then(game, me, Action::PayJailFine))
+            .unwrap_or(Action::Roll)
+    }
+
+    fn leave_jail_now(&self, game: &Game, me: u8) -> bool {
+        match self.jail {
+            JailStrategy::LeaveAtOnce => true,
+            JailStrategy::StayLate => false,
+            JailStrategy::Auto => {
+                let unowned = game.owner.iter().filter(|&&o| o == NOBODY).count() as u32;
+                unowned >= self.late_unowned && self.danger(game, me) < self.late_danger
+            }
+        }
+    }
+
+    /// Buy when the cash left stays above the reserve; always buy (if affordable) a deed that
+    /// completes or blocks a group, mortgaging loose deeds to afford it if need be.
+    fn buy_or_decline(&self, game: &Game, me: u8, property: u8) -> Option<Action> {
+        let price = DEEDS[property as usize].price;
+        let cash = game.player(me).cash;
+        let key = completes_group(game, me, property) || blocks_group(game, me, property);
+        if cash >= price && (key || cash - price >= self.reserve(game, me)) {
+            return Some(Action::Buy);
+        }
+        if key && cash < price && cash + loose_mortgage_value(game, me) >= price {
+            if let Some(a) = mortgage_loose_deed(game, me) {
+                return Some(a);
+            }
+        }
+        Some(Action::Decline)
+    }
+
+    /// Lift mortgages in complete groups (they stop building) when the reserve allows; lift the
+    /// others only when rich.
+    fn lift_mortgage(&self, game: &Game, me: u8) -> Option<Action> {
+        let mortgaged = game.holdings(me) & game.mortgaged;
+        if mortgaged == 0 {
+            return None;
+        }
+        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
+        board::bits(mortgaged)
+            .filter(|&p| {
+                let cost = DEEDS[p as usize].unmortgage_cost();
+                let margin = if in_complete_group(game, p) { 0 } else { self.rich_cash };
+                spare >= cost + margin
+            })
+            .max_by_key(|&p| (in_complete_group(game, p), DEEDS[p as usize].price))
+            .map(|p| Action::Unmortgage(DEEDS[p as usize].square))
+    }
+
+    /// Build evenly on complete groups: first `max_houses` on every street of the best group,
+    /// then the next group; beyond that (up to hotels) only when rich. Always keep the reserve.
+    pub(super) fn build(&self, game: &Game, me: u8) -> Option<Action> {
+        let held = game.holdings(me);
+        if board::whole_groups(held) == 0 {
+            return None; // (most turns: no reserve to work out)
+        }
+        let cash = game.player(me).cash;
+        let reserve = self.reserve(game, me);
+        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
+        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
+        let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
+        let owns_group = |g: u8| held & GROUP_MASKS[g as usize] == GROUP_MASKS[g as usize];
+        let lowest_streets = self
+            .group_order
+            .iter()
+            .filter(|&&g| owns_group(g) && Some(g) != freed)
+            .filter_map(|&g| board::group_members(g).min_by_key(|&p| game.height(game.level[p as usize])));
+        let below = |p: u8, level: u8| game.height(game.level[p as usize]) < game.height(level);
+        let to_target = lowest_streets.clone().filter(|&p| affordable(p) && below(p, self.max_houses));
+        let beyond = lowest_streets.filter(|&p| rich(p) && below(p, HOTEL));
+        to_target.chain(beyond).map(|p| Action::Build(DEEDS[p as usize].square)).find(|&a| legal(game, me, a))
+    }
+
+    /// Break a housing shortage when rich: if the bank has no house left for the bot's best group
+    /// that still wants one, sell a level of its weakest built group (one ranked lower) so that the
+    /// best group can grow toward hotels, which give houses back to the bank.
+    fn free_houses(&mut self, game: &Game, me: u8) -> Option<Action> {
+        if !game.rules.limited_buildings || game.houses_left > 0 {
+            return None;
+        }
+        let cash = game.player(me).cash;
+        let rank = |g: u8| self.group_order.iter().position(|&x| x == g).unwrap_or(COLOUR_GROUPS);
+        let mine: Vec<u8> = self.group_order.iter().copied().filter(|&g| game.group_owner(g) == Some(me)).collect();
+        let wants_house = |g: u8| {
+            let lowest = board::group_members(g).map(|p| game.level[p as usize]).min().unwrap_or(HOTEL);
+            let cost = DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost;
+            lowest < game.rules.houses_per_hotel && cash >= cost + self.reserve(game, me) + self.rich_cash
+        };
+        let strong = mine.iter().copied().find(|&g| wants_house(g))?;
+        let weak = mine.iter().copied().rev().find(|&g| {
+            rank(g) > rank(strong) && board::group_members(g).any(|p| matches!(game.level[p as usize], 1..=4))
+        })?;
+        let action =
+            board::group_members(weak).map(|p| Action::Sell(DEEDS[p as usize].square)).find(|&a| legal(game, me, a))?;
+        self.memory.freed_group = Some((game.turn, weak));
+        Some(action)
+    }
+
+    /// The reserve: base cash plus a share of the highest rent an opponent can charge.
+    pub(super) fn reserve(&self, game: &Game, me: u8) -> u32 {
+        (self.cash_reserve + self.danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
+    }
+
+    /// [`danger`], computed once per decision, or taken from the last board it was computed on.
+    pub(super) fn danger(&self, game: &Game, me: u8) -> u32 {
+        let fresh = || match self.memory.danger_seen {
+            Some((seen, value)) if seen == DangerKey::of(game, me) => value,
+            _ => danger(game, me),
+        };
+        match self.memory.deciding {
+            Some((step, seat)) if step == game.step && seat == me => *self.memory.danger_now.get_or_init(fresh),
+            _ => fresh(),
+        }
+    }
+}
+
+/// Claim any rent owed to the bot (option "rent must be claimed").
+fn claim_rent(game: &Game, me: u8) -> Option<Action> {
+    game.claims.iter().find(|c| c.owner == me).map(|c| Action::ClaimRent(c.square))
+}
+
+/// Mortgage the least useful deed outside complete groups.
+fn mortgage_loose_deed(game: &Game, me: u8) -> Option<Action> {
+    board::bits(game.holdings(me) & !game.mortgaged)
+        .filter(|&p| !in_complete_group(game, p))
+        .min_by_key(|&p| income(game, p))
+        .map(|p| Action::Mortgage(DEEDS[p as usize].square))
+        .filter(|&a| legal(game, me, a))
+}
+
+/// Cash the bot could raise by mortgaging its deeds outside complete groups.
+fn loose_mortgage_value(game: &Game, me: u8) -> u32 {
+    board::bits(game.holdings(me) & !game.mortgaged)
+        .filter(|&p| !in_complete_group(game, p))
+        .map(|p| DEEDS[p as usize].mortgage_value())
+        .sum()
+}
