@@ -104,16 +104,38 @@ impl HeuristicBot {
         let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
         let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
-        let owns_group = |g: u8| held & GROUP_MASKS[g as usize] == GROUP_MASKS[g as usize];
-        let lowest_streets = self
-            .group_order
+        let whole = board::whole_groups(held);
+        let height = |p: u8| game.height(game.level[p as usize]);
+        // The lowest street of each complete group, best group first: the candidates.
+        let mut lowest = [0u8; COLOUR_GROUPS];
+        let mut count = 0;
+        for &g in self.group_order.iter().filter(|&&g| whole & 1 << g != 0 && Some(g) != freed) {
+            if let Some(p) = board::group_members(g).min_by_key(|&p| height(p)) {
+                lowest[count] = p;
+                count += 1;
+            }
+        }
+        let lowest = &lowest[..count];
+        // First up to `max_houses` where affordable, then up to hotels where rich; a street
+        // refused in the first pass is refused in the second too (the same state).
+        let mut refused = 0u32;
+        let mut first_legal = |p: u8, wanted: bool| {
+            if !wanted || refused & 1 << p != 0 {
+                return None;
+            }
+            let action = Action::Build(DEEDS[p as usize].square);
+            if legal(game, me, action) {
+                return Some(action);
+            }
+            refused |= 1 << p;
+            None
+        };
+        let to_target = |p: u8| affordable(p) && height(p) < game.height(self.max_houses);
+        let beyond = |p: u8| rich(p) && height(p) < game.height(HOTEL);
+        lowest
             .iter()
-            .filter(|&&g| owns_group(g) && Some(g) != freed)
-            .filter_map(|&g| board::group_members(g).min_by_key(|&p| game.height(game.level[p as usize])));
-        let below = |p: u8, level: u8| game.height(game.level[p as usize]) < game.height(level);
-        let to_target = lowest_streets.clone().filter(|&p| affordable(p) && below(p, self.max_houses));
-        let beyond = lowest_streets.filter(|&p| rich(p) && below(p, HOTEL));
-        to_target.chain(beyond).map(|p| Action::Build(DEEDS[p as usize].square)).find(|&a| legal(game, me, a))
+            .find_map(|&p| first_legal(p, to_target(p)))
+            .or_else(|| lowest.iter().find_map(|&p| first_legal(p, beyond(p))))
     }
 
     /// Break a housing shortage when rich: if the bank has no house left for the bot's best group
