@@ -230,6 +230,8 @@ def test_the_command_line_picks_language_board_and_start_screen(chosen, monkeypa
     assert chosen[-1] == (Setup(name="ada", difficulty="easy", board="classic", lang="it"), True)
     assert main(["--lang", "fr", "--board", "classic", "--players", "2", "play"]) == 0
     assert chosen[-1] == (Setup(bots=1, board="classic", lang="fr"), False)
+    assert main(["play", "--players", "2", "--difficulty", "hard"]) == 0
+    assert chosen[-1] == (Setup(bots=1, difficulty="hard", board="paris", lang="fr"), False)
 
 
 def test_a_french_game_speaks_french_on_the_paris_board():

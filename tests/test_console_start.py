@@ -17,7 +17,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import lanopoly.console
-from lanopoly import Rules, SimpleBot
+from lanopoly import Bot, Rules, SimpleBot
 from lanopoly.console import ConsoleApp, Setup, StartScreen, session
 from lanopoly.console.saves import SavedLanGame
 from lanopoly.console.start import option_text
@@ -109,6 +109,17 @@ def test_lines_wrap_around_and_the_language_brings_its_board():
     assert _choose(Setup(bots=7), DOWN + DOWN + RIGHT + ENTER) == Setup(bots=1)
     # Left/right on the name line move the cursor in the name, they do not change a value.
     assert _choose(Setup(), "bo" + LEFT + "x" + ENTER) == Setup(name="bxo")
+
+
+def test_hard_bots_are_the_search_bot():
+    # Right from "normal" on the difficulty line is "hard" (then "easy": the values wrap around).
+    assert _choose(Setup(), DOWN * 3 + RIGHT + ENTER) == Setup(difficulty="hard")
+    assert _choose(Setup(), DOWN * 3 + RIGHT + RIGHT + ENTER) == Setup(difficulty="easy")
+    assert StartScreen(Setup(difficulty="hard", lang="no")).shown("difficulty") == "vanskelig"
+    app, status, _ = _start(Setup(difficulty="hard", bots=2), ENTER)
+    assert status == 0 and app is not None
+    bots = app.table.bots  # type: ignore[attr-defined]
+    assert sorted(bots) == [1, 2] and all(isinstance(b, Bot) and b.name == "search" for b in bots.values())
 
 
 def test_escape_leaves_without_a_game():

@@ -17,7 +17,7 @@ from typing import Any
 
 from lanopoly._core import Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
-from lanopoly.bots import SimpleBot
+from lanopoly.bots import DIFFICULTIES, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
@@ -175,7 +175,10 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     )
     p.add_argument("--name", default=d(""), help="your name in the console (default: the first token, dog)")
     p.add_argument(
-        "--difficulty", default=d("normal"), choices=["easy", "normal"], help="console bots (default: normal)"
+        "--difficulty",
+        default=d("normal"),
+        choices=list(DIFFICULTIES),
+        help="console bots: easy, normal (the heuristic bot) or hard (the search bot); default normal",
     )
     p.add_argument("--board", default=d(None), choices=boards(), help="default: classic (console: the language's)")
     p.add_argument(
@@ -232,7 +235,7 @@ def parser() -> argparse.ArgumentParser:
             help="play your seats with bots and print the log (the default outside a terminal)",
         )
         back.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
-        back.add_argument("--difficulty", default="normal", choices=["easy", "normal"], help="console bots")
+        back.add_argument("--difficulty", default="normal", choices=list(DIFFICULTIES), help="console bots")
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")

@@ -227,7 +227,7 @@ class Game:
 
 @final
 class Bot:
-    """A built-in bot (``bots()``: "random", "heuristic") as a Python policy."""
+    """A built-in bot (``bots()``: "random", "heuristic", "search") as a Python policy."""
 
     def __new__(cls, name: str = "heuristic", seed: int = 0) -> Bot: ...
     @property

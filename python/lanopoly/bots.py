@@ -1,15 +1,16 @@
 """Simple bots: policies that choose among the legal actions, as a person would through the API.
 
 A policy sees only what a player sees (the game and its legal actions) and never the future of
-chance. The Rust bots of the simulation engine will be faster and stronger; this one keeps the
-demo and the tests honest.
+chance. The Rust bots (``lanopoly.Bot``) are faster and stronger; this one is the console's easy
+level and keeps the tests honest.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from lanopoly._core import Game
+from lanopoly._core import Bot, Game
 
 Action = dict[str, Any]
 
@@ -174,3 +175,13 @@ class SimpleBot:
                     return False
         value = sum(int(d["price"]) for d in given)
         return int(offer["give"]["cash"]) >= value * 3 // 2
+
+
+DIFFICULTIES: dict[str, Callable[[], Policy]] = {
+    "easy": lambda: SimpleBot(),
+    "normal": lambda: Bot("heuristic"),
+    "hard": lambda: Bot("search"),
+}
+"""The console's bot levels, weakest first: this module's simple bot, the Rust heuristic bot, and
+the Rust search bot (the heuristic bot with Monte Carlo rollouts at the decisions that matter,
+a few milliseconds at most per decision)."""

@@ -17,8 +17,8 @@ from pathlib import Path
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from lanopoly._core import Bot, Rules
-from lanopoly.bots import Policy, SimpleBot
+from lanopoly._core import Rules
+from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import NetTable
@@ -43,11 +43,6 @@ __all__ = [
     "play_solo",
     "session",
 ]
-
-DIFFICULTIES: dict[str, Callable[[], Policy]] = {
-    "easy": SimpleBot,
-    "normal": lambda: Bot("heuristic"),
-}
 
 
 def table_for(setup: Setup, seed: int | None = None, rounds: int = 0) -> LocalTable:

@@ -29,11 +29,12 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import Rules, boards
+from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.saves import SavedLanGame, shown_path
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
-DIFFICULTY_LEVELS = ("easy", "normal")
+DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
 ROWS = ("name", "token", "bots", "difficulty", "board", "rules", "language")
 _LABEL = 16
 
