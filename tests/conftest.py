@@ -35,6 +35,13 @@ PYTHON = sys.executable
 Action = dict[str, Any]
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console saves its games under ``$XDG_DATA_HOME``: every test gets a folder of its own,
+    so no test reads or writes the saved games of the machine's user."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 def dice(a: int, b: int) -> Action:
     """The chance outcome of two dice."""
     return {"type": "dice", "dice": (a, b)}

@@ -138,11 +138,12 @@ def test_the_rules_options_are_shown():
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_the_start_screen_in_a_real_terminal_follows_the_locale():
+def test_the_start_screen_in_a_real_terminal_follows_the_locale(tmp_path):
     """`lanopoly play` without --players under a French locale: the French start screen, Enter,
     and a game on the Paris board."""
     session_name = f"lanopoly-start-{os.getpid()}"
-    command = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 {sys.executable} -m lanopoly play --seed 5"
+    locale = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 XDG_DATA_HOME={tmp_path}"
+    command = f"{locale} {sys.executable} -m lanopoly play --seed 5"
     env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"}
     subprocess.run(
         ["tmux", "new-session", "-d", "-s", session_name, "-x", "80", "-y", "24", command], check=True, env=env

@@ -84,8 +84,28 @@ def console(args: argparse.Namespace) -> int:
     pin: str = getattr(args, "pin", None) or ""
     lan: dict[str, Any] = {"address": address, "pin": pin} if address or pin else {}
     if args.save:
-        lan["save"] = Path(args.save)  # where a LAN game is saved (default: the console's folder)
+        lan["save"] = Path(args.save)  # where the console saves the game (default: its folder)
     return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, **lan)
+
+
+def continue_command(args: argparse.Namespace, interactive: bool) -> int:
+    """``lanopoly continue [FILE]``: the console on a game against bots left unfinished, by default
+    the last one it saved."""
+    from lanopoly.console import Setup, play_console
+    from lanopoly.console.saves import games_dir, last_local, shown_path
+    from lanopoly.i18n import detect
+
+    if not interactive:
+        print("lanopoly continue: a game against bots is played in a terminal", file=sys.stderr)
+        return 2
+    path = Path(args.file) if args.file else None
+    if path is None:
+        last = last_local()
+        if last is None:
+            print(f"lanopoly continue: no unfinished game against bots in {shown_path(games_dir())}", file=sys.stderr)
+            return 1
+        path = last.path
+    return play_console(Setup(lang=args.lang or detect(), mode="continue", saved=path), ask=False)
 
 
 def console_rejoin(args: argparse.Namespace) -> int:
@@ -236,6 +256,9 @@ def parser() -> argparse.ArgumentParser:
         )
         back.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
         back.add_argument("--difficulty", default="normal", choices=list(DIFFICULTIES), help="console bots")
+    c = sub.add_parser("continue", help="continue a game against bots left unfinished (the last one, or FILE)")
+    c.add_argument("file", nargs="?", help="a game the console saved (default: the last unfinished one)")
+    c.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
@@ -260,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lanopoly.net import cli as net_cli
 
         return net_cli.run(args)
+    if args.command == "continue":
+        return continue_command(args, interactive)
     if args.command == "replay":
         return replay(args)
     if args.command == "simulate":

@@ -27,13 +27,17 @@ class ReplayMismatch(Exception):
 
 @dataclass
 class GameLog:
-    """The header of a game (seats, board, rules) and its inputs with the hash after each."""
+    """The header of a game (seats, board, rules) and its inputs with the hash after each.
+
+    ``table`` is what the console needs to take a game against bots up again (the person's seat,
+    the bots' difficulty); None for other logs. Replaying never reads it."""
 
     names: list[str]
     board: str
     rules: dict[str, Any]
     inputs: list[dict[str, Any]] = field(default_factory=list)
     hashes: list[bytes] = field(default_factory=list)
+    table: dict[str, Any] | None = None
 
     @classmethod
     def start(cls, game: Game) -> GameLog:
@@ -66,16 +70,11 @@ class GameLog:
         return game
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": LOG_FORMAT,
-                "names": self.names,
-                "board": self.board,
-                "rules": self.rules,
-                "steps": [{"input": a, "hash": h.hex()} for a, h in zip(self.inputs, self.hashes, strict=True)],
-            },
-            ensure_ascii=False,
-        )
+        data: dict[str, Any] = {"format": LOG_FORMAT, "names": self.names, "board": self.board, "rules": self.rules}
+        if self.table is not None:
+            data["table"] = self.table
+        data["steps"] = [{"input": a, "hash": h.hex()} for a, h in zip(self.inputs, self.hashes, strict=True)]
+        return json.dumps(data, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> GameLog:
@@ -89,6 +88,7 @@ class GameLog:
             rules=dict(data["rules"]),
             inputs=[s["input"] for s in steps],
             hashes=[bytes.fromhex(s["hash"]) for s in steps],
+            table=dict(data["table"]) if isinstance(data.get("table"), dict) else None,
         )
 
     def save(self, path: str | Path) -> None:

@@ -2,9 +2,10 @@
 
 A start screen (name, token, bots, difficulty, board, rules, language) comes first unless the
 table is given on the command line; Enter plays alone, F2 hosts a LAN game and F3 joins one
-(the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen. A LAN game is saved
-continuously (:mod:`lanopoly.console.saves`), so that ``lanopoly rejoin FILE`` / ``resume FILE``,
-or F4 / F5 on the start screen, take the seat again (:mod:`lanopoly.console.rejoin`).
+(the lobby screens of :mod:`lanopoly.console.lobby`); then the game screen. Every game is saved
+as it is played (:mod:`lanopoly.console.saves`): F6 or ``lanopoly continue`` takes the last game
+against bots up again; ``lanopoly rejoin FILE`` / ``resume FILE``, or F4 / F5, take the seat
+again in a LAN game (:mod:`lanopoly.console.rejoin`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit.input import Input
@@ -23,10 +25,11 @@ from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.rejoin import play_saved, take_up
-from lanopoly.console.saves import default_save, unfinished
+from lanopoly.console.saves import default_save, last_local, load_local, new_local_save, shown_path, unfinished
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
-from lanopoly.i18n import default_board
+from lanopoly.i18n import default_board, t
+from lanopoly.log import ReplayMismatch
 from lanopoly.net.mesh import Mesh
 
 __all__ = [
@@ -45,8 +48,9 @@ __all__ = [
 ]
 
 
-def table_for(setup: Setup, seed: int | None = None, rounds: int = 0) -> LocalTable:
-    """The table a setup describes (``rounds`` overrides the preset's round limit)."""
+def table_for(setup: Setup, seed: int | None = None, rounds: int = 0, save: Path | None = None) -> LocalTable:
+    """The table a setup describes (``rounds`` overrides the preset's round limit), saving its game
+    to ``save`` when given."""
     rules = Rules.preset(setup.rules, **({"round_limit": rounds} if rounds else {}))
     return LocalTable(
         setup.seat_names(),
@@ -56,7 +60,21 @@ def table_for(setup: Setup, seed: int | None = None, rounds: int = 0) -> LocalTa
         seed=seed,
         bot=DIFFICULTIES[setup.difficulty],
         lang=setup.lang,
+        save=save,
+        difficulty=setup.difficulty,
     )
+
+
+def continued_table(setup: Setup) -> LocalTable | str:
+    """The saved game against bots ``setup.saved`` taken up again, or why it cannot be."""
+    assert setup.saved is not None
+    try:
+        saved = load_local(setup.saved)
+        if saved.over:
+            return t(setup.lang, "start.cannot_continue", reason=f"{shown_path(saved.path)}: game over")
+        return LocalTable.continued(saved.log, saved.path, lang=setup.lang)
+    except (ValueError, ReplayMismatch) as e:
+        return t(setup.lang, "start.cannot_continue", reason=str(e))
 
 
 async def session(
@@ -85,7 +103,9 @@ async def session(
     message = ""
     while True:
         if ask:
-            screen = StartScreen(setup, saved=unfinished(), message=message, input=input, output=output)
+            screen = StartScreen(
+                setup, saved=unfinished(), last=last_local(), message=message, input=input, output=output
+            )
             chosen = await screen.run()
             if chosen is None:
                 return 0
@@ -100,9 +120,19 @@ async def session(
                 return 1
             message = taken
             continue
+        if setup.mode == "continue":
+            taken_up = continued_table(setup)
+            if isinstance(taken_up, LocalTable):
+                table = taken_up
+                break
+            if not ask:
+                print(taken_up)
+                return 1
+            message, setup = taken_up, replace(setup, mode="solo", saved=None)
+            continue
         message = ""
         if setup.mode not in ("host", "join"):
-            table = table_for(setup, seed, rounds)
+            table = table_for(setup, seed, rounds, save=save or new_local_save())
             break
         mesh = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, input=input, output=output)
         if mesh is not None:

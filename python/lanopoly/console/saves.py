@@ -1,4 +1,8 @@
-"""Where the console keeps its LAN games, and which of them are unfinished.
+"""Where the console keeps its games, and which of them are unfinished.
+
+A game against bots is saved as it is played, as a game log (``lanopoly replay FILE`` verifies
+it) that also says which seat is the person's and how strong the bots are: ``lanopoly continue``
+or F6 on the start screen takes the last unfinished one up again (``local-<time>.json``).
 
 A console LAN game is saved continuously (the signed log, and next to it the peer's ``.secret``
 file) so that a player whose console stopped can take the seat again with ``lanopoly rejoin FILE``
@@ -12,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +67,58 @@ def unfinished(folder: Path | None = None) -> list[SavedLanGame]:
             if not log.replay().is_over:
                 found.append(SavedLanGame(path, tuple(saved.start.names), len(log.inputs)))
     return found
+
+
+LOCAL_PREFIX = "local-"
+"""File names of games against bots start with this (LAN games are named by their game id)."""
+
+
+def new_local_save() -> Path:
+    """A new file for a game against bots, in the console's folder (created): ``local-<UTC time>-<random>.json``."""
+    folder = games_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return folder / f"{LOCAL_PREFIX}{stamp}-{secrets.token_hex(3)}.json"
+
+
+@dataclass(frozen=True)
+class SavedLocalGame:
+    """A game against bots saved here: its file, its log, the round reached (from 0, as the engine
+    counts: the screen shows round + 1) and whether it is over."""
+
+    path: Path
+    log: GameLog
+    round: int
+    over: bool
+
+
+def load_local(path: Path) -> SavedLocalGame:
+    """A saved game against bots, replayed and checked step by step. Raises ValueError (a file
+    that does not load or is not a console game) or ReplayMismatch (one that does not replay)."""
+    try:
+        log = GameLog.load(path)
+    except (OSError, KeyError, TypeError) as e:
+        raise ValueError(f"{path} is not a saved game: {e}") from e
+    me = None if log.table is None else log.table.get("me")
+    if not isinstance(me, int) or not 0 <= me < len(log.names):
+        raise ValueError(f"{path} is not a console game against bots")
+    game = log.replay()
+    return SavedLocalGame(path, log, game.round, game.is_over)
+
+
+def last_local(folder: Path | None = None) -> SavedLocalGame | None:
+    """The most recent unfinished game against bots saved in ``folder`` (default: ``games_dir()``),
+    or None. Files that do not load or replay are skipped, as are finished games."""
+    folder = folder or games_dir()
+    if not folder.is_dir():
+        return None
+    files = sorted(folder.glob(LOCAL_PREFIX + "*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in files[:MAX_LISTED]:
+        with contextlib.suppress(ValueError, ReplayMismatch):
+            saved = load_local(path)
+            if saved.log.inputs and not saved.over:
+                return saved
+    return None
 
 
 def shown_path(path: Path) -> str:

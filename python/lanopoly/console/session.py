@@ -4,20 +4,30 @@ The table owns the game and the log of sentences; the user interface only reads 
 person's commands. Bots and chance move the game on one step at a time, so the screen can show
 each step. The table also follows the events for the end-of-game summary: who held which deed
 for how many turns, and the rent each player paid and received.
+
+Given a file, the table saves its game log there as it goes (whenever the person is to move, at
+most a second after any other step, and when the game ends or the table closes), so that a game
+cut short is taken up again with :meth:`LocalTable.continued`.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
-from lanopoly.bots import Policy, SimpleBot
+from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot
 from lanopoly.console.commands import CommandError
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
-from lanopoly.log import GameLog
+from lanopoly.log import GameLog, ReplayMismatch
+
+SAVE_EVERY = 1.0
+"""Seconds between two saves of a game against bots while the bots play (it is saved at once
+whenever the person is to move)."""
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -112,7 +122,8 @@ class Ledger:
 
 
 class LocalTable:
-    """One human seat (``me``) and bots in the others; the log in the language ``lang``."""
+    """One human seat (``me``) and bots in the others; the log in the language ``lang``. With
+    ``save``, the game log is kept in that file (with ``me`` and the bots' ``difficulty``)."""
 
     def __init__(
         self,
@@ -123,6 +134,8 @@ class LocalTable:
         seed: int | None = None,
         bot: Callable[[], Policy] = SimpleBot,
         lang: str = "en",
+        save: Path | None = None,
+        difficulty: str = "",
     ) -> None:
         self.game = Game(names, board=board, rules=rules, seed=seed)
         self.me = me
@@ -130,8 +143,38 @@ class LocalTable:
         self.bots: dict[int, Policy] = {seat: bot() for seat in range(len(names)) if seat != me}
         self.lines: list[str] = []
         self.record = GameLog.start(self.game)
+        self.record.table = {"me": me, "difficulty": difficulty}
         self.ledger = Ledger(len(names))
         self.summarized = False
+        self.save_path = save
+        self._saved_at = 0.0
+
+    @classmethod
+    def continued(cls, log: GameLog, path: Path, lang: str = "en") -> LocalTable:
+        """The game against bots saved in ``path`` (its ``log``), played again input by input and
+        checked against every recorded hash: the screen's log is told again from the start, and
+        the game goes on saving to ``path``. Raises ReplayMismatch if the file was altered."""
+        info = log.table or {}
+        difficulty = str(info.get("difficulty") or "normal")
+        table = cls(
+            list(log.names),
+            me=int(info.get("me", 0)),
+            board=log.board,
+            rules=Rules(**log.rules),
+            bot=DIFFICULTIES.get(difficulty, DIFFICULTIES["normal"]),
+            lang=lang,
+            difficulty=difficulty,
+        )
+        for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
+            try:
+                table._apply(action)
+            except ValueError as e:
+                raise ReplayMismatch(step, f"input refused: {e}") from e
+            if table.game.state_hash() != expected:
+                raise ReplayMismatch(step, "state hash differs from the recorded one")
+        table.save_path = path
+        table.lines.append(t(lang, "local.continued", path=path.name))
+        return table
 
     @property
     def my_move(self) -> bool:
@@ -197,7 +240,20 @@ class LocalTable:
         return set()
 
     async def close(self) -> None:
-        """Leave the table (nothing to do for a local one)."""
+        """Leave the table: save the game as it stands (when it is saved)."""
+        self.save()
+
+    def save(self) -> None:
+        """Write the game log to the table's file now. A failure is told once in the log, and
+        the game goes on unsaved."""
+        if self.save_path is None:
+            return
+        try:
+            self.record.save(self.save_path)
+        except OSError as e:
+            self.lines.append(t(self.lang, "local.save_failed", path=str(self.save_path), reason=e.strerror or e))
+            self.save_path = None
+        self._saved_at = time.monotonic()
 
     def _apply(self, action: Action) -> None:
         events = self.game.apply(action)
@@ -210,6 +266,10 @@ class LocalTable:
         if self.game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(self.summary_lines())
+        if self.save_path is not None and (
+            self.my_move or self.game.is_over or time.monotonic() - self._saved_at >= SAVE_EVERY
+        ):
+            self.save()
 
 
 def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:

@@ -7,6 +7,7 @@ Keys: Up/Down (or Tab) choose a line, Left/Right change it, typing edits the nam
 F2 hosts, F3 joins, Escape or Ctrl-C leaves. When LAN games saved here are unfinished, one more
 line picks one of them (Left/Right): F4 rejoins it (the others are still playing and wait for this
 peer), F5 resumes it (every peer restarts it), as ``lanopoly rejoin FILE`` / ``resume FILE`` do.
+When the last game against bots was left unfinished, F6 continues it (``lanopoly continue``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from prompt_toolkit.styles import Style
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
-from lanopoly.console.saves import SavedLanGame, shown_path
+from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
 DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
@@ -63,8 +64,9 @@ class Setup:
     rules: str = "official"
     lang: str = "en"
     mode: str = "solo"
-    """``solo`` (against bots here), ``host`` (open a LAN lobby), ``join`` (find one), or ``rejoin``
-    / ``resume`` (take up the saved LAN game ``saved`` again)."""
+    """``solo`` (against bots here), ``host`` (open a LAN lobby), ``join`` (find one), ``rejoin``
+    / ``resume`` (take up the saved LAN game ``saved`` again), or ``continue`` (the saved game
+    against bots ``saved``)."""
     saved: Path | None = None
 
     def player_name(self) -> str:
@@ -97,20 +99,23 @@ def option_text(lang: str, preset: str) -> str:
 
 class StartScreen:
     """The form; ``run()`` gives the chosen Setup, or None if the person left. ``saved`` are the
-    unfinished LAN games offered for F4/F5 (the one of ``setup.saved`` picked first); ``message``
-    says in red why the last attempt to take one up failed."""
+    unfinished LAN games offered for F4/F5 (the one of ``setup.saved`` picked first); ``last`` is
+    the unfinished game against bots offered for F6; ``message`` says in red why the last attempt
+    to take one up failed."""
 
     def __init__(
         self,
         setup: Setup,
         *,
         saved: Sequence[SavedLanGame] = (),
+        last: SavedLocalGame | None = None,
         message: str = "",
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
         self.setup = setup
         self.saved = list(saved)
+        self.last = last
         self.rows = (*ROWS, "saved_game") if self.saved else ROWS
         paths = [game.path for game in self.saved]
         self.pick = paths.index(setup.saved) if setup.saved in paths else 0
@@ -129,6 +134,12 @@ class StartScreen:
                 Window(FormattedTextControl(self._options), wrap_lines=True),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
+                ConditionalContainer(
+                    Window(
+                        FormattedTextControl(lambda: self._wrapped("class:hint", self.continue_text())), wrap_lines=True
+                    ),
+                    filter=Condition(lambda: self.last is not None),
+                ),
                 ConditionalContainer(
                     HSplit(
                         [
@@ -231,6 +242,11 @@ class StartScreen:
         def _resume(event: KeyPressEvent) -> None:
             self._back_in("resume")
 
+        @keys.add("f6", filter=Condition(lambda: self.last is not None))
+        def _continue(event: KeyPressEvent) -> None:
+            assert self.last is not None
+            self.app.exit(result=replace(self.setup, mode="continue", saved=self.last.path))
+
         return merge_key_bindings(
             [
                 stepping(self._up, self._down, ("up", "s-tab"), ("down", "tab")),
@@ -294,6 +310,13 @@ class StartScreen:
             out.append(("class:value", f"< {self.shown(row)} >"))
             out.append(("", "\n"))
         return out[:-1]
+
+    def continue_text(self) -> str:
+        """The F6 line: the last unfinished game against bots, its players and round."""
+        if self.last is None:
+            return ""
+        names = ", ".join(self.last.log.names)
+        return t(self.lang, "start.continue", names=names, round=self.last.round + 1)
 
     def saved_text(self) -> str:
         """The picked saved game's file and the shell command that takes it up too."""
