@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import lanopoly
+import lanopoly.rl
 from lanopoly import Rules, SimpleBot
 
 CAPPED = Rules(round_limit=40)
@@ -113,3 +114,52 @@ def test_the_heuristic_bot_beats_random_bots_from_python():
         200, policies=["heuristic", "random", "random", "random"], rules=Rules(round_limit=200), seed=9, progress=False
     )
     assert r.win_rates()[0] >= 0.9
+
+
+def test_bots_take_parameters_and_the_jail_strategy_shows_in_the_landings():
+    """``heuristic(jail=stay)`` rolls for doubles in jail, ``jail=leave`` pays its way out: the
+    same seeded games spend more than twice as many move rolls in jail with the first."""
+    from lanopoly.simulate import IN_JAIL
+
+    def in_jail(spec: str) -> float:
+        r = lanopoly.simulate(200, policies=spec, seed=1, progress=False)
+        return float(r.landings[IN_JAIL] / r.landings.sum())
+
+    stay, leave = in_jail("heuristic(jail=stay)"), in_jail("heuristic(jail=leave)")
+    assert stay > 2 * leave > 0, (stay, leave)
+    # A spec works wherever a bot name does: Bot, VecGame opponents, the search bot's inner player.
+    assert lanopoly.Bot("search(rollouts=2,jail=leave)").name == "search(rollouts=2,jail=leave)"
+    lanopoly.rl.VecGame(2, players=2, learner=0, opponents=["heuristic(max_houses=4)"])
+    names = [name for name, _ in lanopoly.bot_parameters("search")]
+    assert names[:2] == ["rollouts", "horizon_rounds"] and "jail" in names and "max_houses" in names
+    (random_parameter,) = lanopoly.bot_parameters("random")
+    assert random_parameter == ("max_extra", "optional actions (build, sell, mortgage...) per turn at most")
+
+
+def test_a_bad_bot_spec_is_refused_saying_why():
+    with pytest.raises(lanopoly.IllegalAction, match='heuristic: max_houses is a whole number from 1 to 4, not "9"'):
+        lanopoly.Bot("heuristic(max_houses=9)")
+    with pytest.raises(lanopoly.IllegalAction, match='heuristic has no parameter "greed"; parameters: jail, '):
+        lanopoly.simulate(1, policies="heuristic(greed=2)", progress=False)
+    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+        lanopoly.bot_parameters("grandmaster")
+    proc = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "simulate", "3", "--bots", "heuristic(jail=never),random"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert 'heuristic: jail is leave, stay or auto, not "never"' in proc.stderr
+
+
+def test_cli_bot_specs_may_hold_commas():
+    bots = "heuristic(jail=stay, max_houses=4),random"
+    out = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "simulate", "20", "--players", "2", "--seed", "3", "--bots", bots],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert "   0  heuristic(jail=stay, max_houses=4)" in out and "   1  random" in out

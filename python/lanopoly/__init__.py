@@ -11,7 +11,7 @@ easier in Python: readable event descriptions, game logs that replay and verify,
     'roll'
 """
 
-from lanopoly._core import CHANCE, STATE_FORMAT, Bot, Game, IllegalAction, Rules, boards, square_names
+from lanopoly._core import CHANCE, STATE_FORMAT, Bot, Game, IllegalAction, Rules, boards, bot_parameters, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
@@ -34,6 +34,7 @@ __all__ = [
     "SimulationResult",
     "boards",
     "bot_names",
+    "bot_parameters",
     "describe",
     "simulate",
     "square_names",

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lanopoly._core import Game, Rules, boards, square_names
-from lanopoly._core import bots as bot_names
+from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly.bots import DIFFICULTIES, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES
@@ -143,15 +142,28 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def bot_specs(text: str) -> list[str]:
+    """``--bots``: bot specs separated by commas outside parentheses (``heuristic(jail=stay,max_houses=4),random``)."""
+    specs, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            specs.append(text[start:i].strip())
+            start = i + 1
+    return [*specs, text[start:].strip()]
+
+
 def simulate_command(args: argparse.Namespace) -> int:
     """Run a simulation and print a summary table."""
     from lanopoly.simulate import IN_JAIL, simulate
 
-    bots = [b.strip() for b in args.bots.split(",")]
-    unknown = [b for b in bots if b not in bot_names()]
-    if unknown:
-        print(f"lanopoly: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}", file=sys.stderr)
-        return 2
+    bots = bot_specs(args.bots)
+    for spec in bots:
+        try:
+            Bot(spec)
+        except ValueError as e:
+            print(f"lanopoly: {e}", file=sys.stderr)
+            return 2
     if len(bots) not in (1, args.players):
         print(f"lanopoly: {len(bots)} bots for {args.players} seats", file=sys.stderr)
         return 2
@@ -167,12 +179,13 @@ def simulate_command(args: argparse.Namespace) -> int:
         f"turns {r.turns.mean():.1f}, actions {r.actions.mean():.1f}, "
         f"bankruptcies {r.bankruptcies.mean():.2f} per game; {int(r.truncated.sum())} cut at --max-inputs"
     )
-    print("\nseat  bot         wins   mean net worth")
+    width = max(10, *(len(b) for b in bots))
+    print(f"\nseat  {'bot':<{width}}  wins   mean net worth")
     rates = r.win_rates()
     seat_bots = bots * args.players if len(bots) == 1 else bots
     for seat in range(args.players):
         worth = r.net_worths[:, seat].mean()
-        print(f"{seat:>4}  {seat_bots[seat]:<10} {rates[seat]:6.1%}   {worth:>10,.0f}")
+        print(f"{seat:>4}  {seat_bots[seat]:<{width}} {rates[seat]:6.1%}   {worth:>10,.0f}")
     names = [*square_names(args.board), "(in jail)"]
     share = r.landings / max(int(r.landings.sum()), 1)
     top = sorted(range(41), key=lambda i: -share[i])[:10]
@@ -267,7 +280,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--board", default="classic", choices=boards())
     s.add_argument("--rules", default="official", choices=Rules.presets())
     s.add_argument("--rounds", type=int, default=0, help="round limit (richest wins); 0: the preset's")
-    s.add_argument("--bots", default="random", help="one bot for all seats or one per seat, comma-separated")
+    s.add_argument(
+        "--bots",
+        default="random",
+        help="one bot for all seats or one per seat, comma-separated; a bot takes parameters in parentheses,"
+        " e.g. 'heuristic(jail=stay,max_houses=4)' (lanopoly.bot_parameters(NAME) lists them)",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None, help="default: all cores")
     s.add_argument("--max-inputs", type=int, default=1_000_000, help="cut a game after this many inputs")
@@ -288,7 +306,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "replay":
         return replay(args)
     if args.command == "simulate":
-        return simulate_command(args)
+        try:
+            return simulate_command(args)
+        except BrokenPipeError:  # the reader went away (e.g. `lanopoly simulate ... | head`)
+            sys.stderr.close()
+            return 0
     if args.players is not None and not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2

@@ -35,6 +35,7 @@ __all__ = [
     "Rules",
     "VecGame",
     "boards",
+    "bot_parameters",
     "bots",
     "simulate",
     "square_names",
@@ -227,7 +228,9 @@ class Game:
 
 @final
 class Bot:
-    """A built-in bot (``bots()``: "random", "heuristic", "search") as a Python policy."""
+    """A built-in bot as a Python policy, by name (``bots()``: "random", "heuristic", "search") or
+    by spec with parameters (``"heuristic(jail=stay)"``, see ``bot_parameters``); a bad spec raises
+    ``IllegalAction`` saying why."""
 
     def __new__(cls, name: str = "heuristic", seed: int = 0) -> Bot: ...
     @property
@@ -243,7 +246,7 @@ class VecGame:
     from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
     the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
     ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
-    set, bots named in ``opponents`` play the other seats inside the step.
+    set, the bots of ``opponents`` (names or specs) play the other seats inside the step.
     """
 
     observation_size: Final[int]
@@ -333,6 +336,11 @@ def simulate(
 
 def bots() -> list[str]:
     """The names of the built-in bots."""
+
+def bot_parameters(bot: str) -> list[tuple[str, str]]:
+    """The parameters a built-in bot takes in a spec such as ``heuristic(jail=stay,max_houses=4)``:
+    (name, meaning) pairs. The search bot also takes every heuristic parameter (for the heuristic
+    player it uses)."""
 
 def boards() -> list[str]:
     """The boards there are."""

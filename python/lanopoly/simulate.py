@@ -116,8 +116,9 @@ def simulate(
 ) -> SimulationResult:
     """Play ``games`` seeded games and summarise them.
 
-    ``policies``: one bot name for every seat, or one per seat: names of built-in bots
-    (``lanopoly.bot_names()``) or Python objects with ``choose(game, seat, legal)``.
+    ``policies``: one bot for every seat, or one per seat: built-in bots by name
+    (``lanopoly.bot_names()``) or by spec with parameters (``"heuristic(jail=stay)"``, see
+    ``lanopoly.bot_parameters``), or Python objects with ``choose(game, seat, legal)``.
     ``threads`` defaults to all cores; ``progress`` defaults to on when stderr is a terminal.
     """
     if not 2 <= players <= 8:

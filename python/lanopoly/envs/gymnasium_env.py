@@ -19,7 +19,8 @@ from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE
 
 
 class LanopolyEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
-    """One game; the learner's seat against bots (``opponents``: "heuristic", "random", "search")."""
+    """One game; the learner's seat against bots (``opponents``: "heuristic", "random", "search",
+    or specs such as "heuristic(jail=stay)")."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's declaration)
 

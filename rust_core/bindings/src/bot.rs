@@ -21,8 +21,7 @@ impl Bot {
     #[new]
     #[pyo3(signature = (name = "heuristic", seed = 0))]
     fn new(name: &str, seed: u64) -> PyResult<Self> {
-        let policy = sim::bots::by_name(name)
-            .ok_or_else(|| pyerr(format!("unknown bot {name:?}; bots: {}", sim::bots::BOTS.join(", "))))?;
+        let policy = sim::bots::from_spec(name).map_err(pyerr)?;
         Ok(Bot { name: name.to_string(), policy: std::sync::Mutex::new(policy), rng: engine::Resolver::new(seed) })
     }
 

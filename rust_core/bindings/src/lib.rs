@@ -144,6 +144,13 @@ fn bots() -> Vec<&'static str> {
     sim::bots::BOTS.to_vec()
 }
 
+/// The parameters a built-in bot takes in its spec (`heuristic(jail=stay)`): (name, meaning).
+#[pyfunction]
+fn bot_parameters(bot: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
+    sim::bots::parameters(bot)
+        .ok_or_else(|| pyerr(format!("unknown bot {bot:?}; bots: {}", sim::bots::BOTS.join(", "))))
+}
+
 /// The boards there are.
 #[pyfunction]
 fn boards() -> Vec<&'static str> {
@@ -153,7 +160,7 @@ fn boards() -> Vec<&'static str> {
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{boards, bots, simulate, square_names, Bot, Game, IllegalAction, Rules, VecGame};
+    use super::{boards, bot_parameters, bots, simulate, square_names, Bot, Game, IllegalAction, Rules, VecGame};
 
     use pyo3::prelude::*;
     use pyo3::types::{PyDict, PyMapping, PyMappingProxy};

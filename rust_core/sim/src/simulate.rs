@@ -67,10 +67,7 @@ fn seat_bots(config: &Config) -> Result<Vec<Box<dyn Policy>>, String> {
         n if n == config.players as usize => config.bots.iter().map(String::as_str).collect(),
         n => return Err(format!("{n} bot names for {} seats", config.players)),
     };
-    names
-        .into_iter()
-        .map(|n| bots::by_name(n).ok_or_else(|| format!("unknown bot {n:?}; bots: {}", bots::BOTS.join(", "))))
-        .collect()
+    names.into_iter().map(bots::from_spec).collect()
 }
 
 /// Play one game and add its landings to `landings`.

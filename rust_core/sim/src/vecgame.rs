@@ -112,7 +112,7 @@ impl Setup {
                 let stream = Resolver::new(root.next_u64());
                 match self.learner {
                     Some(l) if l != seat => {
-                        Some((bots::by_name(&self.opponents[seat as usize]).expect("checked in new"), stream))
+                        Some((bots::from_spec(&self.opponents[seat as usize]).expect("checked in new"), stream))
                     }
                     _ => None,
                 }
@@ -172,8 +172,8 @@ impl VecGame {
             (Some(_), k) if k == players as usize => opponents.to_vec(),
             (Some(_), k) => return Err(format!("{k} opponent names for {players} seats")),
         };
-        if let Some(bad) = opponents.iter().find(|name| bots::by_name(name).is_none()) {
-            return Err(format!("unknown bot {bad:?}; bots: {}", bots::BOTS.join(", ")));
+        for spec in &opponents {
+            bots::from_spec(spec)?;
         }
         let setup = Setup { players, board, rules, seed, learner, opponents };
         Ok(VecGame {
