@@ -28,6 +28,13 @@ fn number<T: TryFrom<u64>>(value: &str, min: u64, max: u64) -> Result<T, String>
         .ok_or_else(|| format!("a whole number from {min} to {max}, not {value:?}"))
 }
 
+/// A parameter that sets the bot's field of the same name to a whole number from `min` to `max`.
+macro_rules! whole {
+    ($field:ident, $min:expr, $max:expr, $help:expr) => {
+        Param { name: stringify!($field), help: $help, set: |b, v| number(v, $min, $max).map(|n| b.$field = n) }
+    };
+}
+
 const MONEY: u64 = 1_000_000;
 const PERCENT: u64 = 10_000;
 
@@ -45,96 +52,44 @@ static HEURISTIC: &[Param<HeuristicBot>] = &[
             Ok(())
         },
     },
-    Param {
-        name: "cash_reserve",
-        help: "cash kept back before buying or building",
-        set: |b, v| number(v, 0, MONEY).map(|n| b.cash_reserve = n),
-    },
-    Param {
-        name: "danger_percent",
-        help: "the reserve grows by this percentage of the highest rent an opponent can charge",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.danger_percent = n),
-    },
-    Param {
-        name: "max_reserve",
-        help: "the reserve never grows beyond this",
-        set: |b, v| number(v, 0, MONEY).map(|n| b.max_reserve = n),
-    },
-    Param {
-        name: "late_unowned",
-        help: "auto jail: the game is late once fewer deeds than this are for sale",
-        set: |b, v| number(v, 0, 28).map(|n| b.late_unowned = n),
-    },
-    Param {
-        name: "late_danger",
-        help: "auto jail: the game is also late once an opponent can charge this much rent",
-        set: |b, v| number(v, 0, MONEY).map(|n| b.late_danger = n),
-    },
-    Param {
-        name: "max_houses",
-        help: "houses on every street of a group before building beyond",
-        set: |b, v| number(v, 1, 4).map(|n| b.max_houses = n),
-    },
-    Param {
-        name: "rich_cash",
-        help: "cash above the reserve needed to build beyond max_houses",
-        set: |b, v| number(v, 0, MONEY).map(|n| b.rich_cash = n),
-    },
-    Param {
-        name: "trade_willingness",
-        help: "first offer for a missing street, in percent of its price (0: never proposes)",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.trade_willingness = n),
-    },
-    Param {
-        name: "trade_step",
-        help: "percent added by each repeated offer",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.trade_step = n),
-    },
-    Param {
-        name: "trade_max_percent",
-        help: "offers never go beyond this percentage of the price",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.trade_max_percent = n),
-    },
-    Param {
-        name: "trade_retry_turns",
-        help: "turns before offering again for the same streets",
-        set: |b, v| number(v, 0, 1_000).map(|n| b.trade_retry_turns = n),
-    },
-    Param {
-        name: "monopoly_percent",
-        help: "a complete group is worth this percentage of its prices on top of them",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.monopoly_percent = n),
-    },
-    Param {
-        name: "shortage_percent",
-        help: "in a building shortage auction, pay up to this percentage of the rent one more house adds",
-        set: |b, v| number(v, 0, PERCENT).map(|n| b.shortage_percent = n),
-    },
-    Param {
-        name: "bid_step_percent",
-        help: "auction raises: at least this percentage of the lot's value",
-        set: |b, v| number(v, 1, PERCENT).map(|n| b.bid_step_percent = n),
-    },
+    whole!(cash_reserve, 0, MONEY, "cash kept back before buying or building"),
+    whole!(
+        danger_percent,
+        0,
+        PERCENT,
+        "the reserve grows by this percentage of the highest rent an opponent can charge"
+    ),
+    whole!(max_reserve, 0, MONEY, "the reserve never grows beyond this"),
+    whole!(late_unowned, 0, 28, "auto jail: the game is late once fewer deeds than this are for sale"),
+    whole!(late_danger, 0, MONEY, "auto jail: the game is also late once an opponent can charge this much rent"),
+    whole!(max_houses, 1, 4, "houses on every street of a group before building beyond"),
+    whole!(rich_cash, 0, MONEY, "cash above the reserve needed to build beyond max_houses"),
+    whole!(
+        trade_willingness,
+        0,
+        PERCENT,
+        "first offer for a missing street, in percent of its price (0: never proposes)"
+    ),
+    whole!(trade_step, 0, PERCENT, "percent added by each repeated offer"),
+    whole!(trade_max_percent, 0, PERCENT, "offers never go beyond this percentage of the price"),
+    whole!(trade_retry_turns, 0, 1_000, "turns before offering again for the same streets"),
+    whole!(monopoly_percent, 0, PERCENT, "a complete group is worth this percentage of its prices on top of them"),
+    whole!(
+        shortage_percent,
+        0,
+        PERCENT,
+        "in a building shortage auction, pay up to this percentage of the rent one more house adds"
+    ),
+    whole!(bid_step_percent, 1, PERCENT, "auction raises: at least this percentage of the lot's value"),
 ];
 
 static SEARCH: &[Param<SearchBot>] = &[
-    Param {
-        name: "rollouts",
-        help: "rollouts per candidate",
-        set: |b, v| number(v, 1, 10_000).map(|n| b.rollouts = n),
-    },
-    Param {
-        name: "horizon_rounds",
-        help: "a rollout stops after this many rounds",
-        set: |b, v| number(v, 1, 1_000).map(|n| b.horizon_rounds = n),
-    },
+    whole!(rollouts, 1, 10_000, "rollouts per candidate"),
+    whole!(horizon_rounds, 1, 1_000, "a rollout stops after this many rounds"),
 ];
 
-static RANDOM: &[Param<RandomBot>] = &[Param {
-    name: "max_extra",
-    help: "optional actions (build, sell, mortgage...) per turn at most",
-    set: |b, v| number(v, 0, 1_000).map(|n| b.max_extra = n),
-}];
+static RANDOM: &[Param<RandomBot>] =
+    &[whole!(max_extra, 0, 1_000, "optional actions (build, sell, mortgage...) per turn at most")];
 
 /// A bot from its spec, or why not.
 pub fn from_spec(spec: &str) -> Result<Box<dyn Policy>, String> {
