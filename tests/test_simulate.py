@@ -163,3 +163,16 @@ def test_cli_bot_specs_may_hold_commas():
         check=True,
     ).stdout
     assert "   0  heuristic(jail=stay, max_houses=4)" in out and "   1  random" in out
+
+
+def test_lanopoly_bots_lists_the_bots_and_their_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    from lanopoly.__main__ import main
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert [line for line in lines if line and not line.startswith(" ")][:3] == ["random", "heuristic", "search"]
+    assert "  jail               leave (at once), stay (roll for a double)" in out
+    assert "  rollouts           rollouts per candidate" in out
+    assert "  and every heuristic parameter, for the heuristic player it uses" in out
+    assert out.count("  max_houses ") == 1  # listed under heuristic only

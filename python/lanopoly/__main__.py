@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lanopoly._core import Bot, Game, Rules, boards, square_names
+from lanopoly._core import bots as bot_names
 from lanopoly.bots import DIFFICULTIES, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES
@@ -139,6 +140,23 @@ def replay(args: argparse.Namespace) -> int:
         print(f"replay failed at {e}", file=sys.stderr)
         return 1
     print(f"{len(log.inputs)} steps replayed, every state hash matches; final hash {game.state_hash().hex()}")
+    return 0
+
+
+def list_bots() -> int:
+    """``lanopoly bots``: each built-in bot and the parameters a spec may give it."""
+    from lanopoly._core import bot_parameters
+
+    heuristic = bot_parameters("heuristic")
+    for name in bot_names():
+        print(name)
+        params = bot_parameters(name)
+        own = params if name == "heuristic" else [p for p in params if p not in heuristic]
+        for param, meaning in own:
+            print(f"  {param:<18} {meaning}")
+        if len(own) < len(params):
+            print("  and every heuristic parameter, for the heuristic player it uses")
+    print("\nA spec: NAME or NAME(PARAM=VALUE,...), e.g. heuristic(jail=stay,max_houses=4)")
     return 0
 
 
@@ -272,6 +290,7 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("continue", help="continue a game against bots left unfinished (the last one, or FILE)")
     c.add_argument("file", nargs="?", help="a game the console saved (default: the last unfinished one)")
     c.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
+    sub.add_parser("bots", help="list the built-in bots and the parameters of their specs")
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
@@ -284,7 +303,7 @@ def parser() -> argparse.ArgumentParser:
         "--bots",
         default="random",
         help="one bot for all seats or one per seat, comma-separated; a bot takes parameters in parentheses,"
-        " e.g. 'heuristic(jail=stay,max_houses=4)' (lanopoly.bot_parameters(NAME) lists them)",
+        " e.g. 'heuristic(jail=stay,max_houses=4)' (`lanopoly bots` lists them)",
     )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None, help="default: all cores")
@@ -294,7 +313,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    try:
+        return run(args, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+    except BrokenPipeError:  # the reader went away (e.g. `lanopoly simulate ... | head`): not an error
+        sys.stderr.close()
+        return 0
+
+
+def run(args: argparse.Namespace, interactive: bool) -> int:
+    """Carry out the parsed command."""
     if getattr(args, "net_command", None):
         if args.net_command in ("rejoin", "resume") and interactive and not args.bots:
             return console_rejoin(args)
@@ -303,14 +330,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return net_cli.run(args)
     if args.command == "continue":
         return continue_command(args, interactive)
+    if args.command == "bots":
+        return list_bots()
     if args.command == "replay":
         return replay(args)
     if args.command == "simulate":
-        try:
-            return simulate_command(args)
-        except BrokenPipeError:  # the reader went away (e.g. `lanopoly simulate ... | head`)
-            sys.stderr.close()
-            return 0
+        return simulate_command(args)
     if args.players is not None and not 2 <= args.players <= 8:
         print("lanopoly: --players must be 2 to 8", file=sys.stderr)
         return 2
@@ -318,11 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return console(args)
     args.players = args.players or 4
     args.board = args.board or "classic"
-    try:
-        return play(args)
-    except BrokenPipeError:  # the reader went away (e.g. `lanopoly | head`): not an error
-        sys.stderr.close()
-        return 0
+    return play(args)
 
 
 if __name__ == "__main__":
