@@ -21,7 +21,16 @@ from lanopoly.bots import SimpleBot
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.framing import PRE_START_MAX_FRAME, FrameError, frame, pack, read_frame, unpack
 from lanopoly.net.lockstep import LockstepSession, SessionResult
-from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
+from lanopoly.net.mesh import (
+    HANDSHAKE_WINDOW,
+    HANDSHAKES_PER_HOST,
+    MAX_TRACKED_HOSTS,
+    HostLobby,
+    Listener,
+    Mesh,
+    MeshJoiner,
+    PeerConfig,
+)
 from lanopoly.net.messages import Hello, Kind, ProtocolError, Reject, parse
 
 ADDR = "127.0.0.1"
@@ -116,6 +125,10 @@ GARBAGE = [
 ]
 
 
+CHURNED: list[int] = []
+"""How many of the churning connections got the listener's AUTH_OFFER (the "churn" attack)."""
+
+
 async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, SessionResult]:
     rules = Rules(round_limit=rounds).to_dict()
     lobby = HostLobby(PeerConfig("Ada", [ADDR], handshake_timeout=1.0, pin=PIN), 2, 3, "classic", rules)
@@ -137,6 +150,7 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
     host, guest = session(host_mesh), session(guest_mesh)
 
     async def attacker() -> None:
+        churned: list[int] = CHURNED
         while host.game.step < 20:
             await asyncio.sleep(0.005)
         if attack == "stranger":  # garbage to the listener mid-game: dropped, the game goes on
@@ -151,6 +165,13 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
                 await asyncio.sleep(0.01)
             for _, writer in flood:
                 writer.close()
+        elif attack == "churn":  # one address reconnecting in a loop: each start costs the listener a SPAKE2
+            offered = 0
+            for _ in range(HANDSHAKES_PER_HOST + 10):
+                reader, writer = await asyncio.open_connection(ADDR, port, local_addr=("127.0.0.199", 0))
+                offered += bool(await asyncio.wait_for(reader.read(4), 5))  # the AUTH_OFFER, or closed at once
+                writer.close()
+            churned.append(offered)
         elif attack == "oversized":  # a mesh peer sends a frame over the in-game cap
             guest_mesh.links[0].writer.write(struct.pack(">I", 70_000) + b"\x00" * 100)
         elif attack == "disconnect":  # the guest's connection drops mid-game
@@ -189,6 +210,42 @@ def test_connection_flood_is_capped_and_the_game_goes_on(caplog: pytest.LogCaptu
     assert host.state_hash == guest.state_hash and host.step == guest.step > 120
     capped = [r for r in caplog.records if "too many connections in their handshake" in r.getMessage()]
     assert len(capped) >= 48 - 32, [r.getMessage() for r in caplog.records][-5:]
+
+
+def test_an_address_reconnecting_in_a_loop_is_cut_off_and_the_game_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """One address opens connections one after another mid-game and leaves after the listener's
+    first message: the listener starts a handshake (a SPAKE2 computation) for the first
+    ``HANDSHAKES_PER_HOST`` only, drops the rest at once, and the game is not disturbed."""
+    caplog.set_level(logging.WARNING)
+    CHURNED.clear()
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "churn"), 60))
+    assert host.outcome == guest.outcome == "over" and host.faults == guest.faults == []
+    assert host.state_hash == guest.state_hash
+    assert CHURNED == [HANDSHAKES_PER_HOST]
+    cut = [r for r in caplog.records if "too many handshakes from 127.0.0.199" in r.getMessage()]
+    assert len(cut) == 10, [r.getMessage() for r in caplog.records][-5:]
+
+
+def test_the_handshake_rate_is_counted_per_address_over_a_sliding_window() -> None:
+    async def no_game() -> bytes:
+        return b""
+
+    async def no_handler(*_: object) -> bool:
+        return False
+
+    listener = Listener(no_handler, None, 0, 1.0, b"pin", no_game)
+    start = 1000.0
+    assert all(listener._may_start("10.0.0.1", start + i / 100) for i in range(HANDSHAKES_PER_HOST))
+    assert not listener._may_start("10.0.0.1", start + 1)  # its share is spent
+    assert listener._may_start("10.0.0.2", start + 1)  # another address has its own
+    assert listener._may_start("10.0.0.1", start + HANDSHAKE_WINDOW + 0.001)  # the first left the window
+    assert not listener._may_start("10.0.0.1", start + HANDSHAKE_WINDOW + 0.002)  # only the first
+    # Addresses beyond the tracked ones wait until one has been quiet for a window.
+    later = start + 2
+    for i in range(MAX_TRACKED_HOSTS - 2):
+        assert listener._may_start(f"10.1.{i // 256}.{i % 256}", later)
+    assert not listener._may_start("10.9.9.9", later)
+    assert listener._may_start("10.9.9.9", later + HANDSHAKE_WINDOW)  # the quiet ones are forgotten
 
 
 def test_oversized_frame_mid_game_freezes_and_names_the_sender() -> None:

@@ -19,7 +19,9 @@
    Only then is the frame cap raised from 4 KiB to 64 KiB and the game may start.
 
 Every step of the handshake has a deadline; the number of connections still in their handshake is
-capped (in total and per source address); anything malformed closes that connection and is logged.
+capped (in total and per source address), and so is the rate at which one address starts
+handshakes (each costs the listener a SPAKE2 computation); anything malformed closes that
+connection and is logged.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import contextlib
 import hashlib
 import logging
 import secrets
-from collections import Counter
+import time
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +65,16 @@ MAX_PENDING_HANDSHAKES = 32
 MAX_PENDING_PER_HOST = 8
 MAX_AUTH_FAILURES = 10
 """Wrong PINs a listener accepts before it refuses every further connection (10 guesses of 10^6)."""
+HANDSHAKES_PER_HOST = 60
+HANDSHAKE_WINDOW = 10.0
+"""At most ``HANDSHAKES_PER_HOST`` handshakes started by one source address in any
+``HANDSHAKE_WINDOW`` seconds: each costs the listener a SPAKE2 computation (5.6 ms here, in pure
+Python), so an address that reconnects in a loop without ever guessing a PIN (guesses lock the
+game after ``MAX_AUTH_FAILURES``) gets 3% of a core, not all of it. Joining, the mesh and
+rejoining take a few; peers retrying every half second while a game resumes, a few more."""
+MAX_TRACKED_HOSTS = 256
+"""Source addresses whose recent handshakes a listener remembers; a new address beyond that
+waits until one has been quiet for a window."""
 
 
 class MeshError(Exception):
@@ -133,7 +146,8 @@ class Listener:
 
     The handshake and the first (encrypted) message must complete within the handshake deadline
     and fit the small pre-start cap; at most ``MAX_PENDING_HANDSHAKES`` connections (and
-    ``MAX_PENDING_PER_HOST`` per source address) may be in their handshake at once. Wrong PINs are
+    ``MAX_PENDING_PER_HOST`` per source address) may be in their handshake at once, and one address
+    may start ``HANDSHAKES_PER_HOST`` of them per ``HANDSHAKE_WINDOW`` seconds. Wrong PINs are
     counted; after ``MAX_AUTH_FAILURES`` the listener is ``locked`` and refuses everyone (the PIN
     may have leaked through guessing: the game must start over with a new one). ``game_id``
     returns the game the handshake is bound to (a joiner learns it from its host). The handler
@@ -160,6 +174,7 @@ class Listener:
         self._servers: list[asyncio.Server] = []
         self._pending = 0
         self._pending_by_host: Counter[str] = Counter()
+        self._started: dict[str, deque[float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = 0
         self.auth_failures = 0
@@ -198,6 +213,24 @@ class Listener:
             if self._on_locked is not None:
                 self._on_locked()
 
+    def _may_start(self, source: str, now: float) -> bool:
+        """Count a handshake started by ``source`` now, unless it started its share already."""
+        recent = self._started.get(source)
+        if recent is None:
+            if len(self._started) >= MAX_TRACKED_HOSTS:
+                quiet = [host for host, times in self._started.items() if times[-1] <= now - HANDSHAKE_WINDOW]
+                for host in quiet:
+                    del self._started[host]
+                if len(self._started) >= MAX_TRACKED_HOSTS:
+                    return False
+            recent = self._started[source] = deque()
+        while recent and recent[0] <= now - HANDSHAKE_WINDOW:
+            recent.popleft()
+        if len(recent) >= HANDSHAKES_PER_HOST:
+            return False
+        recent.append(now)
+        return True
+
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = FramedConnection(reader, writer)
         source = conn.remote_host
@@ -209,6 +242,10 @@ class Listener:
             return
         if self._pending >= MAX_PENDING_HANDSHAKES or self._pending_by_host[source] >= MAX_PENDING_PER_HOST:
             log.warning("too many connections in their handshake; dropping %s", conn.label)
+            await conn.close()
+            return
+        if not self._may_start(source, time.monotonic()):
+            log.warning("too many handshakes from %s within %g s; dropping %s", source, HANDSHAKE_WINDOW, conn.label)
             await conn.close()
             return
         self._pending += 1
