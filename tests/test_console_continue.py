@@ -24,13 +24,17 @@ F6, ENTER = "\x1b[17~", "\r"
 
 def _played(save: Path | None, inputs: int, rules: Rules | None = None) -> LocalTable:
     """A table against two heuristic bots saving to ``save``, played (the person as a simple bot)
-    until ``inputs`` inputs are applied and the person is to move, or the game is over."""
+    until ``inputs`` inputs are applied and a bot or chance has just handed the game to the
+    person (the moment it is saved), or the game is over."""
     table = LocalTable(
         ["ann", "dog", "car"], rules=rules, seed=7, bot=lambda: Bot("heuristic"), save=save, difficulty="normal"
     )
     person = SimpleBot()
-    while not table.over and (len(table.record.inputs) < inputs or not table.my_move):
-        if not table.step():
+    while not table.over:
+        if table.step():
+            if len(table.record.inputs) >= inputs and table.my_move:
+                break
+        else:
             table.act(person.choose(table.game, table.me, table.legal()))
     return table
 
@@ -39,7 +43,7 @@ def test_a_game_saves_itself_and_is_taken_up_where_it_stood() -> None:
     path = new_local_save()
     assert path.parent == games_dir() and path.name.startswith("local-")
     table = _played(path, 300)
-    # Saved at once when the person is to move: the file holds every input so far.
+    # Saved at once when the game comes to the person: the file holds every input so far.
     saved = load_local(path)
     assert saved.log.inputs == table.record.inputs and saved.log.hashes == table.record.hashes
     assert saved.log.table == {"me": 0, "difficulty": "normal"}

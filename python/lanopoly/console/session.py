@@ -5,9 +5,9 @@ person's commands. Bots and chance move the game on one step at a time, so the s
 each step. The table also follows the events for the end-of-game summary: who held which deed
 for how many turns, and the rent each player paid and received.
 
-Given a file, the table saves its game log there as it goes (whenever the person is to move, at
-most a second after any other step, and when the game ends or the table closes), so that a game
-cut short is taken up again with :meth:`LocalTable.continued`.
+Given a file, the table saves its game log there as it goes (when the game comes to the person,
+at most a second after any other step, and when the game ends or the table closes), so that a
+game cut short is taken up again with :meth:`LocalTable.continued`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from lanopoly.i18n import money, t
 from lanopoly.log import GameLog, ReplayMismatch
 
 SAVE_EVERY = 1.0
-"""Seconds between two saves of a game against bots while the bots play (it is saved at once
-whenever the person is to move)."""
+"""Seconds between two saves of a game against bots (it is also saved at once whenever the game
+comes to the person, who may think for long)."""
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -256,6 +256,7 @@ class LocalTable:
         self._saved_at = time.monotonic()
 
     def _apply(self, action: Action) -> None:
+        was_mine = self.my_move
         events = self.game.apply(action)
         self.record.record(action, self.game)
         for event in events:
@@ -267,7 +268,7 @@ class LocalTable:
             self.summarized = True
             self.lines.extend(self.summary_lines())
         if self.save_path is not None and (
-            self.my_move or self.game.is_over or time.monotonic() - self._saved_at >= SAVE_EVERY
+            (self.my_move and not was_mine) or self.game.is_over or time.monotonic() - self._saved_at >= SAVE_EVERY
         ):
             self.save()
 
