@@ -6,8 +6,8 @@ each step. The table also follows the events for the end-of-game summary: who he
 for how many turns, and the rent each player paid and received.
 
 Given a file, the table saves its game log there as it goes (when the game comes to the person,
-at most a second after any other step, and when the game ends or the table closes), so that a
-game cut short is taken up again with :meth:`LocalTable.continued`.
+on the first move a second or more after the last save, and when the game ends or the table
+closes), so that a game cut short is taken up again with :meth:`LocalTable.continued`.
 """
 
 from __future__ import annotations
