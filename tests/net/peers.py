@@ -73,6 +73,8 @@ def run_game(
     rejoin_timeout: float = 60.0,
     restart: bool = True,
     extra: list[str] | None = None,
+    host_extra: list[str] | None = None,
+    joiner_extra: list[str] | None = None,
 ) -> list[PeerRun]:
     """Host on ``addresses[0]``, one joiner on each other address; wait for all (killed at ``timeout``).
 
@@ -84,7 +86,7 @@ def run_game(
     once its saved log holds k steps and starts ``lanopoly rejoin`` in its place, on its address;
     ``crash_all=k`` kills every peer once the host's log holds k steps and restarts them all with
     ``lanopoly resume``. ``restart=False`` leaves the crashed peer dead. ``extra`` options go to
-    every peer.
+    every peer, ``host_extra`` to the host only, ``joiner_extra`` to the joiners only.
     """
     pins = pins or {}
     misbehave = misbehave or {}
@@ -104,7 +106,7 @@ def run_game(
     try:
         procs.append(
             _spawn(
-                host_args + common + ["--save", "p0.log.json", "--result", "p0.result.json"],
+                host_args + common + [*(host_extra or []), "--save", "p0.log.json", "--result", "p0.result.json"],
                 addresses[0],
                 {"LANOPOLY_TEST_MISBEHAVE": misbehave[0]} if 0 in misbehave else None,
                 workdir,
@@ -122,6 +124,7 @@ def run_game(
             args = ["join", target, "--name", f"guest{i}", "--save", f"p{i}.log.json", "--result", f"p{i}.result.json"]
             args += ["--pin", pins.get(i, info["pin"])]
             env = {"LANOPOLY_TEST_MISBEHAVE": misbehave[i]} if i in misbehave else None
+            args += joiner_extra or []
             procs.append(_spawn(args + common, address, env, workdir, f"p{i}", namespaces[i] if namespaces else None))
         if crash is not None:
             i, at = crash

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
+from dataclasses import replace
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
@@ -31,7 +32,7 @@ from lanopoly.net.mesh import (
     MeshJoiner,
     PeerConfig,
 )
-from lanopoly.net.messages import Hello, Kind, ProtocolError, Reject, parse
+from lanopoly.net.messages import Hello, Kind, PeerEntry, ProtocolError, Reject, StartRecord, parse
 
 ADDR = "127.0.0.1"
 PIN = "271828"
@@ -67,6 +68,18 @@ def test_parse_checks_version_and_fields() -> None:
             parse(broken)
     with pytest.raises(ProtocolError, match="unknown message type"):
         parse([99, 1])
+
+
+def test_the_start_record_carries_the_replacement_choice_since_protocol_5() -> None:
+    peers = tuple(PeerEntry(bytes([i]) * 16, f"p{i}", "", 4000 + i, b"a" * 32, b"k" * 32) for i in range(2))
+    record = StartRecord(b"g" * 16, peers, ("ann", "bob"), (0, 1), "classic", {"round_limit": 5}, 400, "bank")
+    assert parse(unpack(pack(record.to_wire()))) == record
+    old = [Kind.START, 4, *record.to_wire()[2:-1]]  # protocol 4 (a saved game): no choice, "bot"
+    assert parse(old, 4) == replace(record, replace_with="bot")
+    with pytest.raises(ProtocolError, match="START: expected 8 fields, got 7"):
+        parse([Kind.START, PROTOCOL_VERSION, *old[2:]])
+    with pytest.raises(ProtocolError, match="unknown choice 'robot': one of bot, bank"):
+        parse([*record.to_wire()[:-1], "robot"])
 
 
 def test_frame_caps() -> None:

@@ -69,9 +69,21 @@ def test_a_tampered_vote_fails_verification(tmp_path: Path) -> None:
 
 
 def test_a_silent_peer_voted_out_to_the_bank_resigns_its_seats_and_the_others_finish(tmp_path: Path) -> None:
+    """The host alone says ``--replace-with bank`` (a joiner says ``bot``): the start record carries
+    the host's choice, so every peer's automatic vote agrees on it."""
     addresses = ["127.0.0.90", "127.0.0.91", "127.0.0.92"]
-    bank = [*REPLACE, "--replace-with", "bank"]
-    runs = run_game(tmp_path, addresses, players=3, rounds=30, timeout=120, misbehave={2: "silent:30"}, extra=bank)
+    runs = run_game(
+        tmp_path,
+        addresses,
+        players=3,
+        rounds=30,
+        timeout=120,
+        misbehave={2: "silent:30"},
+        extra=REPLACE,
+        host_extra=["--replace-with", "bank"],
+        joiner_extra=["--replace-with", "bot"],
+    )
+    assert "note: the host chose --replace-with bank for this game" in runs[1].err
     others = runs[:2]
     for run in others:
         assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"

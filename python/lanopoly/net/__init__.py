@@ -25,8 +25,10 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """Version of the wire protocol, sent in every message and in the lobby's TXT record.
 
-4: votes may choose ``bank`` (the seats resign, the bank takes their assets) and moves may be
-``resign``; 3: out-of-turn moves, signed acks, votes; 2: the first LAN protocol."""
+5: the start record carries the host's choice for automatic replacement votes (``bot`` or
+``bank``), so that every peer's ``--replace-after`` votes the same; 4: votes may choose ``bank``
+(the seats resign, the bank takes their assets) and moves may be ``resign``; 3: out-of-turn
+moves, signed acks, votes; 2: the first LAN protocol."""

@@ -78,9 +78,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--replace-with",
         choices=VOTE_CHOICES,
-        default="bot",
+        default=None,
         help="what --replace-after votes for: 'bot' plays the peer's seats, 'bank' resigns them and the bank"
-        " takes their assets (default bot; every peer must pass the same, or the votes do not agree)",
+        " takes their assets (default bot). The host's choice goes into the start record and every peer"
+        " votes it (a joiner's is only compared with it)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="print what happens in the game")
     p.add_argument("--log-level", default="WARNING", help="logging level on stderr (default WARNING)")
@@ -183,7 +184,6 @@ def _session_options(args: argparse.Namespace) -> dict[str, Any]:
         "on_events": _printer(args.verbose),
         "rejoin_timeout": args.rejoin_timeout,
         "replace_after": args.replace_after,
-        "replace_with": args.replace_with,
     }
 
 
@@ -241,6 +241,7 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         args.board,
         rules.to_dict(),
         on_change=changed,
+        replace_with=args.replace_with or "bot",
     )
     try:
         port = await lobby.open()
@@ -321,6 +322,9 @@ async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         print(f"could not join: {e or 'timed out'}", file=sys.stderr)
         await joiner.close()
         return EXIT_SETUP
+    chosen = mesh.start.replace_with
+    if args.replace_with not in (None, chosen):
+        print(f"note: the host chose --replace-with {chosen} for this game: every peer votes that", file=sys.stderr)
     return await _play(args, mesh, session_cls)
 
 

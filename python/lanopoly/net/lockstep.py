@@ -134,7 +134,6 @@ class LockstepSession:
         on_events: EventsCallback | None = None,
         rejoin_timeout: float = 0.0,
         replace_after: float | None = None,
-        replace_with: str = "bot",
         bot_factory: Callable[[], Policy] = SimpleBot,
     ) -> None:
         self.mesh = mesh
@@ -158,7 +157,6 @@ class LockstepSession:
         self.on_events = on_events
         self.rejoin_timeout = rejoin_timeout
         self.replace_after = replace_after
-        self.replace_with = replace_with
         self.bot_factory = bot_factory
 
         self.faults: list[Fault] = []
@@ -448,7 +446,7 @@ class LockstepSession:
         if self.replace_after is not None and len(self.others) >= 2:
             due = [p for p in away if p not in self.voting.intent and now >= self._dropped[p] + self.replace_after]
             for p in due:
-                self.vote_replace(p, self.replace_with)
+                self.vote_replace(p, self.mesh.start.replace_with)
             if due:
                 return 0.001  # the vote may have made the change already: look again
         expired = [p for p in away if now >= self._dropped[p] + self.rejoin_timeout]
@@ -469,7 +467,7 @@ class LockstepSession:
         silent = [p for p in missing if p not in self.voting.intent]
         if now >= until and silent and self.replace_after is not None and len(self.others) >= 2:
             for p in silent:  # silent past the deadline: vote it out, and wait one more deadline for the others
-                self.vote_replace(p, self.replace_with)
+                self.vote_replace(p, self.mesh.start.replace_with)
             self._last_rejoin = now
             return self.step_timeout
         if now >= until:

@@ -46,6 +46,7 @@ from lanopoly.net.messages import (
     MAX_NAME,
     MAX_PEERS,
     MAX_SEATS,
+    VOTE_CHOICES,
     Hello,
     Message,
     PeerEntry,
@@ -386,9 +387,13 @@ class HostLobby:
         board: str,
         rules: dict[str, Any],
         on_change: Callable[[int], None] | None = None,
+        replace_with: str = "bot",
     ) -> None:
         if not 2 <= peers <= MAX_PEERS or not peers <= seats <= MAX_SEATS:
             raise ValueError(f"need 2..{MAX_PEERS} peers and peers..{MAX_SEATS} seats")
+        if replace_with not in VOTE_CHOICES:
+            raise ValueError(f"replace_with is one of {', '.join(VOTE_CHOICES)}, not {replace_with!r}")
+        self.replace_with = replace_with
         self.config = config
         self.peers = peers
         self.seats = seats
@@ -524,6 +529,7 @@ class HostLobby:
             board=self.board,
             rules=dict(self.rules),
             chain_length=self.chain.length,
+            replace_with=self.replace_with,
         )
         payload = pack(record.to_wire())
         links = {i: j.conn for i, j in enumerate(self._joiners, 1)}

@@ -199,6 +199,8 @@ class StartRecord:
     ``controllers[seat]`` is the index of the peer that plays the seat (only it may act for it).
     ``peers[i].anchor`` is ``H^chain_length(secret_i)``, peer i's commitment to its randomness;
     ``peers[i].sign_key`` is the key that must sign peer i's actions and reveals.
+    ``replace_with`` is what every peer's automatic vote (``--replace-after``) chooses for a peer
+    away or silent too long: ``bot`` or ``bank`` (the host's choice; ``bot`` before protocol 5).
     """
 
     game_id: bytes
@@ -208,6 +210,7 @@ class StartRecord:
     board: str
     rules: dict[str, Any]
     chain_length: int
+    replace_with: str = "bot"
 
     def to_wire(self) -> list[Any]:
         return [
@@ -220,6 +223,7 @@ class StartRecord:
             self.board,
             self.rules,
             self.chain_length,
+            self.replace_with,
         ]
 
 
@@ -607,7 +611,7 @@ _FIELDS = {
     Kind.HELLO: 7,
     Kind.WELCOME: 3,
     Kind.REJECT: 1,
-    Kind.START: 7,
+    Kind.START: 8,
     Kind.PEER_HELLO: 4,
     Kind.START_ACK: 3,
     Kind.ACTION: 2,
@@ -650,7 +654,15 @@ def _peer_entry(value: Any) -> PeerEntry:
     )
 
 
-def _start(f: list[Any]) -> StartRecord:
+def _choice(value: Any) -> str:
+    """What a vote chooses for the peers it targets: one of ``VOTE_CHOICES``."""
+    choice = _str(value, "choice", 16)
+    if choice not in VOTE_CHOICES:
+        raise ProtocolError(f"unknown choice {choice!r}: one of {', '.join(VOTE_CHOICES)}")
+    return choice
+
+
+def _start(f: list[Any], version: int) -> StartRecord:
     peers = tuple(_peer_entry(p) for p in _list(f[1], "peers", MAX_PEERS))
     names = tuple(_str(n, "seat name") for n in _list(f[2], "seat names", MAX_SEATS))
     controllers = tuple(_int(c, "controller", 0, len(peers) - 1) for c in _list(f[3], "controllers", MAX_SEATS))
@@ -671,6 +683,7 @@ def _start(f: list[Any]) -> StartRecord:
         board=_str(f[4], "board", 32),
         rules=dict(rules),
         chain_length=_int(f[6], "chain length", 1, 10_000_000),
+        replace_with=_choice(f[7]) if version >= 5 else "bot",
     )
 
 
@@ -798,8 +811,9 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         raise ProtocolError(f"protocol version {message[1]} (this peer speaks {version})")
 
     f = message[2:]
-    if len(f) != _FIELDS[kind]:
-        raise ProtocolError(f"{kind.name}: expected {_FIELDS[kind]} fields, got {len(f)}")
+    expected = _FIELDS[kind] - (kind is Kind.START and version < 5)  # no replace_with before 5
+    if len(f) != expected:
+        raise ProtocolError(f"{kind.name}: expected {expected} fields, got {len(f)}")
     if kind is Kind.HELLO:
         return Hello(
             _game_id(f[0]),
@@ -815,7 +829,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
     if kind is Kind.REJECT:
         return Reject(_str(f[0], "reason", MAX_REASON, allow_empty=True))
     if kind is Kind.START:
-        return _start(f)
+        return _start(f, version)
     if kind is Kind.PEER_HELLO:
         return PeerHello(
             _game_id(f[0]),
@@ -851,9 +865,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         return _sync(f)
     if kind is Kind.VOTE:
         b, body, signature = _signed_body(Kind.VOTE, f, version)
-        choice = _str(b[5], "choice", 16)
-        if choice not in VOTE_CHOICES:
-            raise ProtocolError(f"vote: unknown choice {choice!r}")
+        choice = _choice(b[5])
         return Vote(
             _game_id(b[0]),
             _int(b[1], "step", 1),
