@@ -60,26 +60,21 @@ def test_bad_arguments_are_refused_clearly():
         lanopoly.simulate(1, policies=["grandmaster"], progress=False)
 
 
+def _simulate_cli(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """``python -m lanopoly simulate ARGS`` in a separate process."""
+    command = [sys.executable, "-m", "lanopoly", "simulate", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=check)
+
+
 def test_cli_prints_a_summary():
-    out = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "simulate", "30", "--rounds", "30", "--threads", "2", "--seed", "4"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+    out = _simulate_cli("30", "--rounds", "30", "--threads", "2", "--seed", "4", check=True).stdout
     assert "30 games, 4 players" in out
     assert "most landed on" in out
     assert out.count("random") == 4
 
 
 def test_cli_refuses_an_unknown_bot():
-    proc = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "simulate", "3", "--bots", "grandmaster"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = _simulate_cli("3", "--bots", "grandmaster")
     assert proc.returncode == 2
     assert "unknown bot" in proc.stderr
 
@@ -143,25 +138,14 @@ def test_a_bad_bot_spec_is_refused_saying_why():
         lanopoly.simulate(1, policies="heuristic(greed=2)", progress=False)
     with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
         lanopoly.bot_parameters("grandmaster")
-    proc = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "simulate", "3", "--bots", "heuristic(jail=never),random"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = _simulate_cli("3", "--bots", "heuristic(jail=never),random")
     assert proc.returncode == 2
     assert 'heuristic: jail is leave, stay or auto, not "never"' in proc.stderr
 
 
 def test_cli_bot_specs_may_hold_commas():
     bots = "heuristic(jail=stay, max_houses=4),random"
-    out = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "simulate", "20", "--players", "2", "--seed", "3", "--bots", bots],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+    out = _simulate_cli("20", "--players", "2", "--seed", "3", "--bots", bots, check=True).stdout
     assert "   0  heuristic(jail=stay, max_houses=4)" in out and "   1  random" in out
 
 

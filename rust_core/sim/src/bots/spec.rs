@@ -53,33 +53,18 @@ static HEURISTIC: &[Param<HeuristicBot>] = &[
         },
     },
     whole!(cash_reserve, 0, MONEY, "cash kept back before buying or building"),
-    whole!(
-        danger_percent,
-        0,
-        PERCENT,
-        "the reserve grows by this percentage of the highest rent an opponent can charge"
-    ),
+    whole!(danger_percent, 0, PERCENT, "the reserve grows by this percent of the highest rent an opponent can charge"),
     whole!(max_reserve, 0, MONEY, "the reserve never grows beyond this"),
     whole!(late_unowned, 0, 28, "auto jail: the game is late once fewer deeds than this are for sale"),
     whole!(late_danger, 0, MONEY, "auto jail: the game is also late once an opponent can charge this much rent"),
     whole!(max_houses, 1, 4, "houses on every street of a group before building beyond"),
     whole!(rich_cash, 0, MONEY, "cash above the reserve needed to build beyond max_houses"),
-    whole!(
-        trade_willingness,
-        0,
-        PERCENT,
-        "first offer for a missing street, in percent of its price (0: never proposes)"
-    ),
+    whole!(trade_willingness, 0, PERCENT, "first offer for a missing street, in % of its price (0: never proposes)"),
     whole!(trade_step, 0, PERCENT, "percent added by each repeated offer"),
     whole!(trade_max_percent, 0, PERCENT, "offers never go beyond this percentage of the price"),
     whole!(trade_retry_turns, 0, 1_000, "turns before offering again for the same streets"),
     whole!(monopoly_percent, 0, PERCENT, "a complete group is worth this percentage of its prices on top of them"),
-    whole!(
-        shortage_percent,
-        0,
-        PERCENT,
-        "in a building shortage auction, pay up to this percentage of the rent one more house adds"
-    ),
+    whole!(shortage_percent, 0, PERCENT, "shortage auctions: pay up to this percent of the rent one more house adds"),
     whole!(bid_step_percent, 1, PERCENT, "auction raises: at least this percentage of the lot's value"),
 ];
 
