@@ -212,8 +212,9 @@ def test_an_out_of_turn_trade_offer_is_queued_and_taken_at_the_next_step():
             with pytest.raises(IllegalAction) as refusal:  # the engine refuses at once, saying why
                 guest.act({"type": "mortgage", "player": 1, "square": 0})
             assert explain(refusal.value, guest.game, "fr") == "GO n'est pas une propriété", refusal.value
-            # Taken at a step to come (none happens while ann, a person, is to move: she plays).
-            await _until(lambda: not guest.queued(), tables, 60)
+            # Taken at a step to come: the bot's end of turn, or ann's turn while she thinks (she
+            # does not play meanwhile, so that her move cannot race the offer to her peer).
+            await _until(lambda: not guest.queued(), tables, 60, play=False)
             await _until(lambda: host.game.step == guest.game.step, tables, 30, play=False)
             for table in tables:
                 assert offer in table.session.log.inputs, table.session.log.inputs
