@@ -178,7 +178,7 @@ class SimpleBot:
 
 
 DIFFICULTIES: dict[str, Callable[[], Policy]] = {
-    "easy": lambda: SimpleBot(),
+    "easy": SimpleBot,
     "normal": lambda: Bot("heuristic"),
     "hard": lambda: Bot("search"),
 }

@@ -8,6 +8,7 @@ hex), readable and dependency-free.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,14 +56,17 @@ class GameLog:
         self.inputs.append(action)
         self.hashes.append(game.state_hash())
 
-    def replay(self) -> Game:
-        """Replay every input, checking the hash after each; returns the final game."""
+    def replay(self, game: Game | None = None, apply: Callable[[dict[str, Any]], object] | None = None) -> Game:
+        """Replay every input, checking the hash after each; returns the final game. ``game``
+        (default: a new game of this log's header) is moved by ``apply`` (default: its own), for a
+        caller that follows the game as it goes."""
         if len(self.inputs) != len(self.hashes):
             raise ReplayMismatch(0, f"{len(self.inputs)} inputs but {len(self.hashes)} hashes")
-        game = self.new_game()
+        game = self.new_game() if game is None else game
+        apply = apply or game.apply
         for step, (action, expected) in enumerate(zip(self.inputs, self.hashes, strict=True), 1):
             try:
-                game.apply(action)
+                apply(action)
             except ValueError as e:
                 raise ReplayMismatch(step, f"input refused: {e}") from e
             if game.state_hash() != expected:

@@ -138,11 +138,11 @@ GARBAGE = [
 ]
 
 
-CHURNED: list[int] = []
-"""How many of the churning connections got the listener's AUTH_OFFER (the "churn" attack)."""
-
-
-async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, SessionResult]:
+async def _two_peer_game(
+    rounds: int, attack: str, churned: list[int] | None = None
+) -> tuple[SessionResult, SessionResult]:
+    """A 2-peer game over loopback attacked mid-game by ``attack``; the "churn" attack appends to
+    ``churned`` how many of its connections got the listener's AUTH_OFFER."""
     rules = Rules(round_limit=rounds).to_dict()
     lobby = HostLobby(PeerConfig("Ada", [ADDR], handshake_timeout=1.0, pin=PIN), 2, 3, "classic", rules)
     port = await lobby.open()
@@ -163,7 +163,6 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
     host, guest = session(host_mesh), session(guest_mesh)
 
     async def attacker() -> None:
-        churned: list[int] = CHURNED
         while host.game.step < 20:
             await asyncio.sleep(0.005)
         if attack == "stranger":  # garbage to the listener mid-game: dropped, the game goes on
@@ -184,6 +183,7 @@ async def _two_peer_game(rounds: int, attack: str) -> tuple[SessionResult, Sessi
                 reader, writer = await asyncio.open_connection(ADDR, port, local_addr=("127.0.0.199", 0))
                 offered += bool(await asyncio.wait_for(reader.read(4), 5))  # the AUTH_OFFER, or closed at once
                 writer.close()
+            assert churned is not None
             churned.append(offered)
         elif attack == "oversized":  # a mesh peer sends a frame over the in-game cap
             guest_mesh.links[0].writer.write(struct.pack(">I", 70_000) + b"\x00" * 100)
@@ -230,11 +230,11 @@ def test_an_address_reconnecting_in_a_loop_is_cut_off_and_the_game_goes_on(caplo
     first message: the listener starts a handshake (a SPAKE2 computation) for the first
     ``HANDSHAKES_PER_HOST`` only, drops the rest at once, and the game is not disturbed."""
     caplog.set_level(logging.WARNING)
-    CHURNED.clear()
-    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "churn"), 60))
+    churned: list[int] = []
+    host, guest = asyncio.run(asyncio.wait_for(_two_peer_game(15, "churn", churned), 60))
     assert host.outcome == guest.outcome == "over" and host.faults == guest.faults == []
     assert host.state_hash == guest.state_hash
-    assert CHURNED == [HANDSHAKES_PER_HOST]
+    assert churned == [HANDSHAKES_PER_HOST]
     cut = [r for r in caplog.records if "too many handshakes from 127.0.0.199" in r.getMessage()]
     assert len(cut) == 10, [r.getMessage() for r in caplog.records][-5:]
 

@@ -25,7 +25,7 @@ from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.rejoin import play_saved, take_up
-from lanopoly.console.saves import default_save, last_local, load_local, new_local_save, shown_path, unfinished
+from lanopoly.console.saves import default_save, last_local, new_local_save, read_local, shown_path, unfinished
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.i18n import default_board, t
@@ -69,12 +69,12 @@ def continued_table(setup: Setup) -> LocalTable | str:
     """The saved game against bots ``setup.saved`` taken up again, or why it cannot be."""
     assert setup.saved is not None
     try:
-        saved = load_local(setup.saved)
-        if saved.over:
-            return t(setup.lang, "start.cannot_continue", reason=f"{shown_path(saved.path)}: game over")
-        return LocalTable.continued(saved.log, saved.path, lang=setup.lang)
+        table = LocalTable.continued(read_local(setup.saved), setup.saved, lang=setup.lang)
     except (ValueError, ReplayMismatch) as e:
         return t(setup.lang, "start.cannot_continue", reason=str(e))
+    if table.over:
+        return t(setup.lang, "start.cannot_continue", reason=f"{shown_path(setup.saved)}: game over")
+    return table
 
 
 async def session(

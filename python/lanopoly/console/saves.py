@@ -92,9 +92,9 @@ class SavedLocalGame:
     over: bool
 
 
-def load_local(path: Path) -> SavedLocalGame:
-    """A saved game against bots, replayed and checked step by step. Raises ValueError (a file
-    that does not load or is not a console game) or ReplayMismatch (one that does not replay)."""
+def read_local(path: Path) -> GameLog:
+    """The log of a saved game against bots, not replayed yet. Raises ValueError for a file that
+    does not load or is not a console game."""
     try:
         log = GameLog.load(path)
     except (OSError, KeyError, TypeError) as e:
@@ -102,6 +102,13 @@ def load_local(path: Path) -> SavedLocalGame:
     me = None if log.table is None else log.table.get("me")
     if not isinstance(me, int) or not 0 <= me < len(log.names):
         raise ValueError(f"{path} is not a console game against bots")
+    return log
+
+
+def load_local(path: Path) -> SavedLocalGame:
+    """A saved game against bots, replayed and checked step by step. Raises ValueError (a file
+    that does not load or is not a console game) or ReplayMismatch (one that does not replay)."""
+    log = read_local(path)
     game = log.replay()
     return SavedLocalGame(path, log, game.round, game.is_over)
 

@@ -23,7 +23,7 @@ from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot
 from lanopoly.console.commands import CommandError
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
-from lanopoly.log import GameLog, ReplayMismatch
+from lanopoly.log import GameLog
 
 SAVE_EVERY = 1.0
 """Seconds between two saves of a game against bots (it is also saved at once whenever the game
@@ -165,13 +165,7 @@ class LocalTable:
             lang=lang,
             difficulty=difficulty,
         )
-        for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
-            try:
-                table._apply(action)
-            except ValueError as e:
-                raise ReplayMismatch(step, f"input refused: {e}") from e
-            if table.game.state_hash() != expected:
-                raise ReplayMismatch(step, "state hash differs from the recorded one")
+        log.replay(table.game, table._apply)
         table.save_path = path
         table.lines.append(t(lang, "local.continued", path=path.name))
         return table

@@ -811,7 +811,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         raise ProtocolError(f"protocol version {message[1]} (this peer speaks {version})")
 
     f = message[2:]
-    expected = _FIELDS[kind] - (kind is Kind.START and version < 5)  # no replace_with before 5
+    expected = 7 if kind is Kind.START and version < 5 else _FIELDS[kind]  # no replace_with before 5
     if len(f) != expected:
         raise ProtocolError(f"{kind.name}: expected {expected} fields, got {len(f)}")
     if kind is Kind.HELLO:
