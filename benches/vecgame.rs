@@ -5,7 +5,8 @@
 //!
 //! Run: `cargo bench -p lanopoly-sim --bench vecgame`; figures go in benches/README.md.
 //! Profile: `LANOPOLY_VECGAME_PROFILE=<steps>[,threads[,games]] target/release/deps/vecgame-*` runs
-//! that many batch steps without criterion (for `valgrind --tool=callgrind`).
+//! that many batch steps without criterion (for `valgrind --tool=callgrind`), then prints a digest
+//! of every step's outputs (unchanged by a change that must not alter them).
 
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use lanopoly_engine::{BoardId, Resolver, Rules};
@@ -81,6 +82,36 @@ fn profile(spec: &str) {
     replay(&mut v, &mut b, &trace);
     let secs = start.elapsed().as_secs_f64();
     println!("{} game steps in {secs:.3} s: {:.0} steps/s", n * steps, (n * steps) as f64 / secs);
+    // Replayed again, outside the timing, hashing every step's outputs: a change that must not
+    // alter what a step returns keeps this digest.
+    let mut v = vecgame(n, threads);
+    let mut digest = Fnv::default();
+    for actions in &trace {
+        v.step(actions, &mut b.view()).unwrap();
+        b.obs.iter().for_each(|x| digest.add(&x.to_bits().to_le_bytes()));
+        b.mask.iter().for_each(|&m| digest.add(&[m as u8]));
+        b.player.iter().for_each(|&p| digest.add(&[p as u8]));
+        b.rewards.iter().for_each(|x| digest.add(&x.to_bits().to_le_bytes()));
+        b.terminated.iter().chain(&b.truncated).for_each(|&t| digest.add(&[t as u8]));
+    }
+    println!("outputs digest {:016x}", digest.0);
+}
+
+/// FNV-1a, 64 bits: a digest of the outputs (no need for a cryptographic hash here).
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 criterion_group!(benches, bench);
