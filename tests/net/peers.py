@@ -69,6 +69,7 @@ def run_game(
     lobby_timeout: float | None = None,
     namespaces: list[str] | None = None,
     crash: tuple[int, int] | None = None,
+    crash_also: tuple[int, ...] = (),
     crash_all: int | None = None,
     rejoin_timeout: float = 60.0,
     restart: bool = True,
@@ -84,6 +85,7 @@ def run_game(
     in the lobby (default: ``timeout``). ``namespaces[i]`` runs peer i inside that network namespace
     (separate hosts; its address must be that namespace's). ``crash=(i, k)`` kills peer i (SIGKILL)
     once its saved log holds k steps and starts ``lanopoly rejoin`` in its place, on its address;
+    ``crash_also`` peers are killed at the same moment and rejoin likewise (several rejoining at once);
     ``crash_all=k`` kills every peer once the host's log holds k steps and restarts them all with
     ``lanopoly resume``. ``restart=False`` leaves the crashed peer dead. ``extra`` options go to
     every peer, ``host_extra`` to the host only, ``joiner_extra`` to the joiners only.
@@ -129,12 +131,14 @@ def run_game(
         if crash is not None:
             i, at = crash
             _wait_for_step(workdir / f"p{i}.log.json", at, procs[i], deadline)
-            procs[i].kill()
-            procs[i].wait(5)
+            for k in (i, *crash_also):
+                procs[k].kill()
+            for k in (i, *crash_also):
+                procs[k].wait(5)
         if crash is not None and restart:
-            i = crash[0]
-            args = ["rejoin", f"p{i}.log.json", "--result", f"p{i}.result.json", *common]
-            procs[i] = _spawn(args, addresses[i], None, workdir, f"p{i}", namespaces[i] if namespaces else None)
+            for i in (crash[0], *crash_also):
+                args = ["rejoin", f"p{i}.log.json", "--result", f"p{i}.result.json", *common]
+                procs[i] = _spawn(args, addresses[i], None, workdir, f"p{i}", namespaces[i] if namespaces else None)
         if crash_all is not None:
             _wait_for_step(workdir / "p0.log.json", crash_all, procs[0], deadline)
             for proc in procs:

@@ -19,15 +19,17 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``membership``: which peers still play, and the votes that replace one by a bot.
 - ``voting``: the session's votes to replace peers, and the change made when they agree.
 - ``catchup``: the session's side of drops and rejoins (relays, ``REJOIN``/``SYNC``, resuming).
+- ``reconnect``: a session dialing a peer that is away (the higher index of the two dials).
 - ``rejoin``: taking a seat again after a drop (``lanopoly rejoin``), restarting a stopped game (``resume``).
 - ``verify``: offline verification of a saved networked game (``lanopoly verify``).
 - ``desync``: the desync report written when peers disagree.
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """Version of the wire protocol, sent in every message and in the lobby's TXT record.
 
+6: ``SYNC`` says which peers the answering peer is waiting for (several peers may rejoin at once);
 5: the start record carries the host's choice for automatic replacement votes (``bot`` or
 ``bank``), so that every peer's ``--replace-after`` votes the same; 4: votes may choose ``bank``
 (the seats resign, the bank takes their assets) and moves may be ``resign``; 3: out-of-turn

@@ -5,8 +5,10 @@ the others relay its last signed messages to each other so that all hold the sam
 ``take_relay``). It comes back with ``lanopoly rejoin`` (``net/rejoin.py``): ``REJOIN`` on a new
 link (``on_connection``), answered with ``SYNC`` (the signed steps it missed, where we are, its own
 messages we hold: ``send_history``, ``replace_link``). On its side, ``net/rejoin.py`` replays the
-steps (``replay``, ``replay_change``) and plans the resumption (``plan_resume``); the session then
-repeats what it missed saying and the step loop goes on (``resume``).
+steps (``replay``, ``replay_change``) and plans the resumption (``plan_resume``), with the peers
+that dropped too marked away (``mark_away``); the session then repeats what it missed saying and
+the step loop goes on (``resume``). A connection this session dialed itself to a peer that was
+away (``net/reconnect.py``) is adopted the same way (``adopt``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from lanopoly.net.messages import (
     parse,
 )
 from lanopoly.net.outcome import action_hash
+from lanopoly.net.reconnect import PeerState
 from lanopoly.net.verify import StepChecker, VerifyError, decode_signed
 
 if TYPE_CHECKING:
@@ -140,11 +143,14 @@ class CatchUp:
         if not session.membership.is_active(peer):
             log.warning("%s wants to rejoin, but it was replaced by a bot", session.peer_label(peer))
             return False
+        if self.plan is not None:  # this peer is rejoining and does not play yet: the other tries again
+            log.info("%s wants to rejoin, but we do not play yet", session.peer_label(peer))
+            return False
         conn.max_frame = MAX_FRAME
         conn.label = session.peer_label(peer)
         try:
             upto = await self.send_history(conn, message.have_step)
-            self.replace_link(peer, conn, upto)
+            self.replace_link(peer, conn, upto, message.have_step)
         except (ConnectionClosed, FrameError) as e:
             log.warning("%s could not rejoin: %s", session.peer_label(peer), e)
             return False
@@ -162,26 +168,73 @@ class CatchUp:
             await conn.send(chunk.to_wire())
         return max(end, have)
 
-    def replace_link(self, peer: int, conn: FramedConnection, upto: int) -> None:
+    def replace_link(self, peer: int, conn: FramedConnection, upto: int, have: int) -> None:
         """Make ``conn`` the link to ``peer``; tell it where we are and repeat what it missed (no await: atomic).
 
-        The last SYNC carries the steps applied since ``send_history`` began, the step we are at and
-        the rejoiner's own messages we hold; then every message we sent it since our last ack.
+        The last SYNC carries the steps applied since ``send_history`` began, the step we are at,
+        the rejoiner's own messages we hold and the other peers we are waiting for (they need not
+        be reached before it plays on); then, if it is one step behind (``have``: a peer dialing
+        from its session, see ``reconnect``), our part of the step it lacks; then every message we
+        sent it since our last ack.
         """
         session = self.session
-        old = session.mesh.links.get(peer)
-        tail = [(s, session.net_record.signed[s - 1]) for s in range(upto + 1, session.game.step + 1)]
+        top = session.game.step
+        tail = [(s, session.net_record.signed[s - 1]) for s in range(upto + 1, top + 1)]
         held: list[Message] = [acks[peer] for _, acks in sorted(session._acks.items()) if peer in acks]
         held += [m for (_, step), box in sorted(session._inbox.items()) for p, m in box.items() if p == peer]
-        last = Sync(session.game_id, tail, True, session.game.step, [pack(m.to_wire()) for m in held[:MAX_HELD]])
-        session.mesh.links[peer] = conn
+        away = tuple(sorted(p for p in session._dropped if p != peer))
+        last = Sync(session.game_id, tail, True, top, [pack(m.to_wire()) for m in held[:MAX_HELD]], away)
         conn.send_payload_nowait(pack(last.to_wire()))
+        if have == top - 1:
+            for message in self.part_of_step(top, []):
+                conn.send_payload_nowait(pack(message.to_wire()))
+        self._link(peer, conn)
+
+    def adopt(self, peer: int, conn: FramedConnection, state: PeerState) -> bool:
+        """Make ``conn``, dialed from our session to ``peer`` (``reconnect``), the link to it; False if we cannot.
+
+        ``state`` is its SYNC: where it is. Every peer is at our step or one away (nobody passes a
+        step without every present peer's ack). One behind, it lacks our part of our step (sent
+        now); one ahead, it sent us its part of the next step after its SYNC. No await: atomic.
+        """
+        session = self.session
+        if not session.membership.is_active(peer) or session.game.is_over or session._remote_freeze is not None:
+            return False
+        top = session.game.step
+        if abs(state.applied - top) > 1:
+            log.warning("%s is at step %d, we are at %d", session.peer_label(peer), state.applied, top)
+        try:
+            if state.applied == top - 1:
+                for message in self.part_of_step(top, state.held):
+                    conn.send_payload_nowait(pack(message.to_wire()))
+        except (ConnectionClosed, FrameError) as e:
+            log.debug("%s: the new connection broke at once: %s", session.peer_label(peer), e)
+            return False
+        self._link(peer, conn)
+        return True
+
+    def part_of_step(self, step: int, held: list[Message]) -> list[Message]:
+        """What a peer that applied ``step - 1`` lacks from us: our ack of ``step - 1`` and our part of ``step``."""
+        session = self.session
+        out: list[Message] = []
+        if step >= 2:
+            sent = session._acks.get(step - 1, {}).get(session.me)
+            out.append(sent if sent is not None else self.own_ack(step - 1, held))
+        if step >= 1:
+            out += self.own_signed(step)
+        return out
+
+    def _link(self, peer: int, conn: FramedConnection) -> None:
+        """``conn`` is now the link to ``peer``: repeat what we sent it since our last ack, read it, stop waiting."""
+        session = self.session
+        old = session.mesh.links.get(peer)
+        session.mesh.links[peer] = conn
         for payload in session._outbox.get(peer, []):
             conn.send_payload_nowait(payload)
         session._lost.pop(peer, None)
         session._dropped.pop(peer, None)
         session._last_rejoin = time.monotonic()
-        session._readers.append(asyncio.get_running_loop().create_task(session._read(peer)))
+        session._readers.append(asyncio.get_running_loop().create_task(session._read(peer, conn)))
         if old is not None and old is not conn:
             asyncio.get_running_loop().create_task(old.close())
         log.warning("%s rejoined at step %d", session.peer_label(peer), session.game.step)
@@ -224,6 +277,16 @@ class CatchUp:
     def plan_resume(self, applied: Mapping[int, int], held: Mapping[int, list[Message]]) -> None:
         """After ``replay``: remember where every peer is and what of ours it holds (see ``LockstepSession``)."""
         self.plan = (dict(applied), {p: list(m) for p, m in held.items()})
+
+    def mark_away(self, peers: list[int]) -> None:
+        """Start with ``peers`` away, as if they had just dropped: they rejoined us neither (they are
+        rejoining too, or not yet back); we wait for them, and dial those it falls to us to dial."""
+        session = self.session
+        now = time.monotonic()
+        for peer in peers:
+            session._lost.setdefault(peer, "away (rejoining too, or not back yet)")
+            session._dropped.setdefault(peer, now)
+            log.warning("%s is away; waiting up to %g s for it", session.peer_label(peer), session.rejoin_timeout)
 
     def own_hashes(self, step: int) -> tuple[bytes, bytes]:
         """This peer's (action hash, state hash) of an applied step, as its ack announces them."""
@@ -289,7 +352,7 @@ class CatchUp:
                     await session.send_each({peer: pack(self.own_ack(top - 1, all_held).to_wire())})
                 for message in self.own_signed(top):
                     await session.send_each({peer: pack(message.to_wire())})
-            elif applied.get(peer) != top:
+            elif applied.get(peer) != top and peer not in session._dropped:
                 log.warning("%s is at step %s, we resume at %d", session.peer_label(peer), applied.get(peer), top)
         if top >= 1:
             ack = pack(self.own_ack(top, all_held).to_wire())

@@ -38,6 +38,7 @@ The session's other concerns have modules of their own, each with its part of th
 - ``interjections``: out-of-turn actions (which ride on the acks, and which one a step takes);
 - ``evidence_round``: equivocation, and the ``EVIDENCE`` round after the inputs of a step diverged;
 - ``catchup``: drops and rejoins (relaying for a dropped peer, ``REJOIN``/``SYNC``, resuming);
+- ``reconnect``: dialing a peer that is away, when it falls to this peer (the higher index);
 - ``voting``: replacing peers by bots (``VOTE``, the change every peer makes, the majority's outvote);
 - ``outcome``: the result and freeze types, and ``action_hash``.
 
@@ -67,7 +68,7 @@ from lanopoly.net.catchup import CatchUp
 from lanopoly.net.chain import ChainExhausted, ChainVerifier, step_seed
 from lanopoly.net.desync import build_report, report_path, write_atomic
 from lanopoly.net.evidence_round import EvidenceRound
-from lanopoly.net.framing import ConnectionClosed, FrameError, pack
+from lanopoly.net.framing import ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.handover import Handovers
 from lanopoly.net.interjections import Interjections
 from lanopoly.net.membership import Membership
@@ -88,6 +89,7 @@ from lanopoly.net.messages import (
     parse,
 )
 from lanopoly.net.outcome import ACTION_TAG, Diverged, Fault, FreezeInfo, Frozen, SessionResult, action_hash
+from lanopoly.net.reconnect import Reconnects
 from lanopoly.net.verify import NetworkRecord, StepChecker
 from lanopoly.net.voting import Voting
 
@@ -191,6 +193,7 @@ class LockstepSession:
         self.evidence = EvidenceRound(self)
         self.voting = Voting(self)
         self.catch_up = CatchUp(self)
+        self.reconnects = Reconnects(self)
         mesh.listener.set_handler(self.catch_up.on_connection)
 
     # ----------------------------------------------------------------------------- helpers
@@ -232,9 +235,9 @@ class LockstepSession:
             except FrameError as e:
                 self._lost.setdefault(peer, str(e))
         for peer in payloads:
-            link = self.mesh.links[peer]
             if peer in self._lost:
                 continue
+            link = self.mesh.links[peer]
             try:
                 await link.writer.drain()
             except (ConnectionError, OSError) as e:
@@ -249,12 +252,14 @@ class LockstepSession:
             self._dropped[peer] = time.monotonic()
             log.warning("%s dropped; waiting up to %g s for it to rejoin", self.peer_label(peer), self.rejoin_timeout)
             self.catch_up.relay_from(peer)
+            self.reconnects.start(peer)
         self._wake.set()
 
     # ----------------------------------------------------------------------------- receiving
 
-    async def _read(self, peer: int) -> None:
-        link = self.mesh.links[peer]
+    async def _read(self, peer: int, link: FramedConnection | None = None) -> None:
+        """Read ``peer``'s messages from ``link`` (by default its current link) until it closes."""
+        link = link if link is not None else self.mesh.links[peer]
         while True:
             try:
                 _, raw = await link.recv_raw()
@@ -898,7 +903,10 @@ class LockstepSession:
     async def run(self) -> SessionResult:
         """Play until the game is over or the session freezes; always closes the mesh."""
         started = time.monotonic()
-        self._readers = [asyncio.get_running_loop().create_task(self._read(p)) for p in self.others]
+        loop = asyncio.get_running_loop()
+        self._readers = [loop.create_task(self._read(p)) for p in self.others if p in self.mesh.links]
+        for peer in self._dropped:  # away from the start (it is rejoining too): dial it if that falls to us
+            self.reconnects.start(peer)
         freeze: FreezeInfo | None = None
         report: Path | None = None
         try:
@@ -917,6 +925,7 @@ class LockstepSession:
             await self.save_now()
         finally:
             self._cancel_save_later()
+            await self.reconnects.close()
             for task in self._readers:
                 task.cancel()
             await asyncio.gather(*self._readers, return_exceptions=True)

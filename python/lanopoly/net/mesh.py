@@ -181,6 +181,11 @@ class Listener:
         self.auth_failures = 0
         self.locked = False
 
+    @property
+    def interfaces(self) -> list[str] | None:
+        """The local addresses this listener (and a peer dialing from its session) uses; None: all."""
+        return self._interfaces
+
     def set_handler(self, handler: Handler) -> None:
         """Hand later connections to ``handler`` (the game session takes over the listener from the lobby)."""
         self._handler = handler

@@ -552,7 +552,9 @@ class Sync:
     decided each step, exactly as the network record keeps them). The last chunk (``last``) also
     gives ``applied`` (the last step this peer applied) and ``held``: the rejoiner's own messages
     this peer holds for the steps not yet agreed (encoded frames), so that the rejoiner repeats
-    exactly what it said before it dropped instead of saying something else.
+    exactly what it said before it dropped instead of saying something else. Since protocol 6 it
+    also gives ``away``: the other peers this one is waiting for (they dropped too), whom the
+    rejoiner need not reach before it plays on (a bit set on the wire, as in ``VOTE``).
     """
 
     game_id: bytes
@@ -560,6 +562,7 @@ class Sync:
     last: bool
     applied: int
     held: list[bytes]
+    away: tuple[int, ...] = ()
 
     @classmethod
     def chunks(
@@ -581,7 +584,8 @@ class Sync:
 
     def to_wire(self) -> list[Any]:
         steps = [[step, [[body, sig] for body, sig in signed]] for step, signed in self.steps]
-        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held]
+        away = sum(1 << p for p in set(self.away))
+        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held, away]
 
 
 Message = (
@@ -624,7 +628,7 @@ _FIELDS = {
     Kind.AUTH_CONFIRM: 1,
     Kind.EVIDENCE: 3,
     Kind.REJOIN: 5,
-    Kind.SYNC: 5,
+    Kind.SYNC: 6,
     Kind.VOTE: 2,
     Kind.RELAY: 3,
     Kind.OFFER: 3,
@@ -794,7 +798,9 @@ def _sync(f: list[Any]) -> Sync:
         if type(item) is not bytes or not 0 < len(item) <= MAX_ACK_BODY + 256:
             raise ProtocolError("held message: expected bytes")
         held.append(item)
-    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held)
+    mask = _int(f[5], "away peers", 0, 2**MAX_PEERS - 1) if len(f) > 5 else 0  # no away set before protocol 6
+    away = tuple(p for p in range(MAX_PEERS) if mask >> p & 1)
+    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held, away)
 
 
 def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
@@ -811,7 +817,11 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         raise ProtocolError(f"protocol version {message[1]} (this peer speaks {version})")
 
     f = message[2:]
-    expected = 7 if kind is Kind.START and version < 5 else _FIELDS[kind]  # no replace_with before 5
+    expected = _FIELDS[kind]
+    if kind is Kind.START and version < 5:
+        expected = 7  # no replace_with before 5
+    elif kind is Kind.SYNC and version < 6:
+        expected = 5  # no away set before 6
     if len(f) != expected:
         raise ProtocolError(f"{kind.name}: expected {expected} fields, got {len(f)}")
     if kind is Kind.HELLO:

@@ -8,8 +8,9 @@ restarted peer
    does (signatures against the start record's keys, reveals against the hash-chain anchors);
 2. dials every other peer (PIN handshake, then ``REJOIN`` proving it holds its start-record key on
    this very channel) and receives ``SYNC``: the signed inputs of the steps it lacks, checked the
-   same way (nothing a peer sends is trusted), where that peer is, and the messages of ours it
-   holds for the steps not yet agreed;
+   same way (nothing a peer sends is trusted), where that peer is, the messages of ours it
+   holds for the steps not yet agreed, and the peers it is waiting for: those dropped too, which
+   we do not wait for (they may be rejoining as well; ``reconnect`` links us up later);
 3. gives each peer what it missed from it, acks the current step with everyone and plays on.
 
 The others wait for a dropped peer up to their ``--rejoin-timeout`` (they show who and since when);
@@ -38,7 +39,8 @@ from lanopoly.net.chain import HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.mesh import Listener, Mesh, MeshError, dial, start_hash
-from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, StartRecord, Sync, Vote, parse
+from lanopoly.net.messages import Message, ProtocolError, Rejoin, StartRecord, Sync, Vote, parse
+from lanopoly.net.reconnect import RECONNECT_INTERVAL, PeerState, read_sync
 from lanopoly.net.verify import StepChecker, VerifyError, decode_signed, saved_changes, saved_steps
 
 log = logging.getLogger(__name__)
@@ -154,15 +156,6 @@ def load_saved(path: Path) -> SavedGame:
     except (OSError, ValueError, KeyError, TypeError, AttributeError, FrameError, ProtocolError, VerifyError) as e:
         raise ValueError(f"{path}: not a saved LAN game: {e}") from None
     return SavedGame(log_, start, payload, sigs, steps, changes)
-
-
-@dataclass
-class PeerState:
-    """What a peer told us in its SYNC: the signed steps we lacked, its last applied step, our messages it holds."""
-
-    steps: dict[int, list[tuple[bytes, bytes]]]
-    applied: int
-    held: list[Message]
 
 
 @dataclass
@@ -283,36 +276,74 @@ class _Restart:
         return session
 
 
-async def _read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> PeerState:
-    """Read SYNC frames until the last one; MeshError on anything else."""
-    state = PeerState({}, 0, [])
-    while True:
-        _, raw = await conn.recv_within(timeout)
-        message = parse(raw)
-        if isinstance(message, Reject):
-            raise MeshError(f"{conn.label} refused: {message.reason}")
-        if not isinstance(message, Sync) or message.game_id != game_id:
-            raise MeshError(f"{conn.label} answered {type(message).__name__} instead of SYNC")
-        state.steps.update(dict(message.steps))
-        if message.last:
-            state.applied = message.applied
-            state.held = [parse(unpack(frame)) for frame in message.held]
-            return state
-
-
 async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedConnection, PeerState]:
-    """Dial one running peer, prove who we are, and read its SYNC; MeshError when it does not take us back."""
-    conn = await me.dial(index, timeout)
+    """Dial one peer, prove who we are and read its SYNC; MeshError when it does not take us back within ``timeout``.
+
+    A peer that refuses us (closes the connection) may be rejoining too and catching up: it takes
+    us back once it plays, so we try again until ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        conn = await me.dial(index, max(deadline - time.monotonic(), 1.0))
+        try:
+            await conn.send(me.rejoin_message(conn).to_wire())
+            conn.max_frame = MAX_FRAME
+            return conn, await read_sync(conn, me.start.game_id, timeout)
+        except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
+            await conn.close()
+            if time.monotonic() > deadline:
+                raise MeshError(f"{me.name(index)} did not take us back: {e or type(e).__name__}") from None
+        except BaseException:
+            await conn.close()
+            raise
+        await asyncio.sleep(RECONNECT_INTERVAL)
+
+
+async def _sync_from_players(
+    me: _Restart, timeout: float
+) -> tuple[dict[int, FramedConnection], dict[int, PeerState], list[int]]:
+    """Dial every other peer at once and read their SYNCs; returns the links, the states and the peers away.
+
+    We need not reach a peer that a peer which took us back is waiting for (its SYNC's ``away``):
+    it dropped too, and may be rejoining and not able to take us back yet. We play on without it,
+    as the others do; the higher index of the two dials the other once both play (``reconnect``).
+    A lying peer can only make us wait for someone (as before), or not wait for a peer that then
+    links up with us from its session: the away set decides nothing else. Raises the first
+    failure of a peer we had to reach (MeshError).
+    """
+    others = [i for i in range(len(me.start.peers)) if i != me.me and i not in me.saved.replaced]
+    tasks = {asyncio.get_running_loop().create_task(_sync_from(me, i, timeout)): i for i in others}
+    links: dict[int, FramedConnection] = {}
+    states: dict[int, PeerState] = {}
+    failed: dict[int, BaseException] = {}
     try:
-        await conn.send(me.rejoin_message(conn).to_wire())
-        conn.max_frame = MAX_FRAME
-        return conn, await _read_sync(conn, me.start.game_id, timeout)
-    except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
-        await conn.close()
-        raise MeshError(f"{me.name(index)} did not take us back: {e or type(e).__name__}") from None
+        while True:
+            away = {p for state in states.values() for p in state.away if p in others and p not in states}
+            needed = [i for i in others if i not in states and i not in away]
+            if states and not needed:
+                return links, states, sorted(away)
+            errors = [failed[i] for i in needed if i in failed]
+            if errors:
+                raise errors[0]
+            if not tasks:
+                raise MeshError("no peer plays this game any more")
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                i = tasks.pop(task)
+                error = task.exception()
+                if error is not None:
+                    failed[i] = error
+                else:
+                    links[i], states[i] = task.result()
     except BaseException:
-        await conn.close()
+        await asyncio.gather(*(link.close() for link in links.values()))
         raise
+    finally:
+        for task in tasks:
+            task.cancel()
+        for result in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(result, tuple):
+                await result[0].close()
 
 
 async def rejoin(
@@ -327,25 +358,21 @@ async def rejoin(
 
     ``policies_for(mesh)`` gives the policies of our seats. Raises ValueError for unusable files,
     MeshError when the others cannot be reached or do not take us back, VerifyError when the
-    steps (ours or theirs) do not verify.
+    steps (ours or theirs) do not verify. Peers that dropped too (the others wait for them) are
+    not waited for here: the session starts with them away and they link up with it later.
     """
     me = _Restart.open(save, interfaces)
 
     async def refuse(conn: FramedConnection, message: Message) -> bool:
-        return False
+        return False  # not playing yet: a peer rejoining us tries again, or links up with our session later
 
     listener = await me.listen(refuse)
     links: dict[int, FramedConnection] = {}
-    states: dict[int, PeerState] = {}
     try:
-        others = [i for i in range(len(me.start.peers)) if i != me.me and i not in me.saved.replaced]
-        results = await asyncio.gather(*(_sync_from(me, i, timeout) for i in others), return_exceptions=True)
-        for i, result in zip(others, results, strict=True):
-            if isinstance(result, BaseException):
-                raise result
-            links[i], states[i] = result
+        links, states, away = await _sync_from_players(me, timeout)
         session = me.session(links, listener, policies_for, **session_options)
         _catch_up(session, me.saved, states)
+        session.catch_up.mark_away(away)
     except BaseException:
         await asyncio.gather(*(link.close() for link in links.values()))
         await listener.close()
@@ -379,13 +406,13 @@ async def resume(
     async def exchange(conn: FramedConnection, theirs: Rejoin) -> PeerState:
         """Send the steps they lack (ours beyond their saved ones) while reading theirs."""
         steps = list(enumerate(me.saved.steps, 1))[theirs.have_step :]
-        frames = [*Sync.chunks(game_id, steps), Sync(game_id, [], True, len(me.saved.steps), [])]
+        frames = [*Sync.chunks(game_id, steps), Sync(game_id, [], True, len(me.saved.steps), [])]  # nobody away
 
         async def send() -> None:
             for frame in frames:
                 await conn.send(frame.to_wire())
 
-        _, state = await asyncio.gather(send(), _read_sync(conn, game_id, timeout))
+        _, state = await asyncio.gather(send(), read_sync(conn, game_id, timeout))
         return state
 
     def linked(index: int, conn: FramedConnection, state: PeerState) -> None:

@@ -1,0 +1,145 @@
+"""Linking up again from a running session with a peer that dropped: the higher index of the two dials.
+
+A rejoining peer (``net/rejoin.py``) dials every other peer; the live ones take it back. When two
+peers rejoin at once, neither can take the other back while it is still catching up (until then a
+rejoining peer refuses connections), so a rejoiner does not wait for the peers that the live ones
+say they are waiting for (``SYNC``'s ``away``): it plays on with them marked away, like the live
+peers do. Whoever ends up waiting for whom, the pair links up again the way the mesh formed at the
+start: the peer with the higher index dials the lower one, here from its running session, every
+``RECONNECT_INTERVAL`` seconds while the lower one is away (``REJOIN`` with its current step). The
+lower one's session takes it back as it takes back any rejoining peer (``SYNC``), and the dialer
+adopts the connection (``CatchUp.adopt``): each sends the other what it missed, and both play on.
+
+Nothing here is trusted more than a rejoin is: the dialer proves its key on the new channel, and
+the answer only says where the other peer is; the steps and acks that follow are checked as usual.
+A connection that completes is adopted even if the other peer dialed us meanwhile: both sides then
+end on the newer connection (the accepting side replaces its link, the dialing side adopts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lanopoly.net import secure
+from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
+from lanopoly.net.mesh import MeshError, dial
+from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, Sync, parse
+
+if TYPE_CHECKING:
+    from lanopoly.net.lockstep import LockstepSession
+
+log = logging.getLogger("lanopoly.net.lockstep")  # the session's logger: log lines keep their name
+
+RECONNECT_INTERVAL = 0.5
+"""Seconds between two attempts to reach a peer that is away (each costs both sides a PIN handshake)."""
+
+
+@dataclass
+class PeerState:
+    """What a peer said in its SYNC: the signed steps we lacked, its last applied step, our messages it
+    holds, and the other peers it is waiting for (away, by its account)."""
+
+    steps: dict[int, list[tuple[bytes, bytes]]]
+    applied: int
+    held: list[Message]
+    away: set[int] = field(default_factory=set)
+
+
+async def read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> PeerState:
+    """Read SYNC frames until the last one; MeshError on anything else."""
+    state = PeerState({}, 0, [])
+    while True:
+        _, raw = await conn.recv_within(timeout)
+        message = parse(raw)
+        if isinstance(message, Reject):
+            raise MeshError(f"{conn.label} refused: {message.reason}")
+        if not isinstance(message, Sync) or message.game_id != game_id:
+            raise MeshError(f"{conn.label} answered {type(message).__name__} instead of SYNC")
+        state.steps.update(dict(message.steps))
+        if message.last:
+            state.applied = message.applied
+            state.held = [parse(unpack(frame)) for frame in message.held]
+            state.away = set(message.away)
+            return state
+
+
+class Reconnects:
+    """A session's attempts to reach the peers with a lower index that are away."""
+
+    def __init__(self, session: LockstepSession) -> None:
+        self.session = session
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+
+    def start(self, peer: int) -> None:
+        """Keep dialing ``peer`` while it is away, if it is ours to dial (a lower index) and none is under way."""
+        session = self.session
+        running = self.tasks.get(peer)
+        if peer >= session.me or session.rejoin_timeout <= 0 or (running is not None and not running.done()):
+            return
+        self.tasks[peer] = asyncio.get_running_loop().create_task(self._dial_until_back(peer))
+
+    async def close(self) -> None:
+        """Stop every attempt (the session is over)."""
+        for task in self.tasks.values():
+            task.cancel()
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.tasks.clear()
+
+    def _wanted(self, peer: int) -> bool:
+        session = self.session
+        return (
+            peer in session._dropped
+            and session.membership.is_active(peer)
+            and not session.game.is_over
+            and session._remote_freeze is None
+        )
+
+    async def _dial_until_back(self, peer: int) -> None:
+        while self._wanted(peer):
+            await asyncio.sleep(RECONNECT_INTERVAL)
+            if not self._wanted(peer):
+                return
+            try:
+                answer = await self._attempt(peer)
+            except (MeshError, ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
+                log.debug("%s not reached yet: %s", self.session.peer_label(peer), e or type(e).__name__)
+                continue
+            if answer is not None and not self.session.catch_up.adopt(peer, *answer):
+                await answer[0].close()
+            return
+
+    def address(self, peer: int) -> tuple[str, int]:
+        """Where ``peer`` listens: its start record entry, or for the host where we reached it."""
+        mesh = self.session.mesh
+        entry = mesh.start.peers[peer]
+        if peer == 0 and not entry.host:
+            return mesh.host_address
+        return entry.host, entry.port
+
+    async def _attempt(self, peer: int) -> tuple[FramedConnection, PeerState] | None:
+        """One try: dial ``peer``, prove who we are (``REJOIN`` with our step) and read its SYNC.
+
+        None when ``peer`` came back meanwhile (it dialed us): nothing was sent.
+        """
+        session = self.session
+        mesh = session.mesh
+        host, port = self.address(peer)
+        timeout = min(session.step_timeout, 5.0)
+        pin = secure.normalize_pin(mesh.pin)
+        conn, _ = await dial(host, port, mesh.listener.interfaces, timeout, pin, session.game_id)
+        conn.label = session.peer_label(peer)
+        if not self._wanted(peer):
+            await conn.close()
+            return None
+        try:
+            proof = mesh.key.sign(secure.rejoin_proof_data(conn.binding, session.game_id, session.me))
+            me = mesh.start.peers[session.me]
+            await conn.send(Rejoin(session.game_id, session.me, me.peer_id, proof, session.game.step).to_wire())
+            conn.max_frame = MAX_FRAME
+            return conn, await read_sync(conn, session.game_id, timeout)
+        except BaseException:
+            await conn.close()
+            raise
