@@ -793,7 +793,8 @@ class LockstepSession:
         for (kind, s), box in list(self._inbox.items()):
             if s == step:
                 for peer, message in box.items():
-                    if kind is Kind.ACTION and message is not applied:
+                    # (Compared by content: a peer repeating the applied action after a rejoin is not out of turn.)
+                    if kind is Kind.ACTION and message != applied:
                         self.fault(peer, "out_of_turn", f"sent an action at step {step} when it was not its turn")
                 del self._inbox[(kind, s)]
         self.maybe_save()
