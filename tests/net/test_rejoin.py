@@ -56,16 +56,25 @@ def test_killed_peer_rejoins_and_the_game_ends_with_identical_hashes(
     assert PeerSecrets.load(secret).game_id == saved.start.game_id
 
 
-def test_two_peers_killed_at_once_both_rejoin_and_the_game_ends_with_identical_hashes(tmp_path: Path) -> None:
-    """Two of four peers killed together both run ``lanopoly rejoin``: each learns from the live peers'
-    SYNC that the other is away too, plays on without waiting for it, and the two link up again."""
-    addresses = ["127.0.0.101", "127.0.0.102", "127.0.0.103", "127.0.0.104"]
-    runs = run_game(tmp_path, addresses, players=4, rounds=20, timeout=90, crash=(2, 40), crash_also=(3,))
+@pytest.mark.parametrize(
+    ("peers", "killed"),
+    [(4, (2, 3)), (5, (0, 2, 4))],
+    ids=["two of four", "the host and two others of five"],
+)
+def test_peers_killed_at_once_all_rejoin_and_the_game_ends_with_identical_hashes(
+    tmp_path: Path, peers: int, killed: tuple[int, ...]
+) -> None:
+    """Several peers killed together all run ``lanopoly rejoin``: each learns from the live peers'
+    SYNC which others are away too, plays on without waiting for them, and they link up again."""
+    addresses = [f"127.0.0.{101 + 10 * (peers - 4) + i}" for i in range(peers)]
+    runs = run_game(
+        tmp_path, addresses, players=peers, rounds=20, timeout=90, crash=(killed[0], 40), crash_also=killed[1:]
+    )
     for run in runs:
         assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"
         assert run.result is not None and run.result["outcome"] == "over", run.result
         assert run.result["faults"] == [], run.result
-    assert "rejoined game" in runs[2].out and "rejoined game" in runs[3].out
+    assert all("rejoined game" in runs[i].out for i in killed)
     hashes = {run.result["state_hash"] for run in runs if run.result}
     assert len(hashes) == 1, [run.result for run in runs]
     final = hashes.pop()
