@@ -12,16 +12,23 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
+from lanopoly._core import Rules
+from lanopoly.bots import Policy, SimpleBot
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.framing import pack, unpack
+from lanopoly.net.lockstep import LockstepSession
+from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
 from lanopoly.net.messages import Kind, ProtocolError, Rejoin, Sync, parse
-from lanopoly.net.rejoin import PeerSecrets, load_saved, secret_path
-from lanopoly.net.verify import verify_text
+from lanopoly.net.outcome import SessionResult
+from lanopoly.net.rejoin import PeerSecrets, load_saved, rejoin, secret_path
+from lanopoly.net.verify import VerifyError, verify_text
 
 from .peers import run_game
 
@@ -99,17 +106,36 @@ def test_every_peer_killed_resumes_the_game_to_identical_hashes(tmp_path: Path) 
 def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
     rejoin = Rejoin(b"g" * 16, 2, b"p" * 16, b"s" * 64, 41)
     assert parse(unpack(pack(rejoin.to_wire()))) == rejoin
-    sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"], (1, 3))
+    changes = [(43, [(b"vote 0", b"a" * 64), (b"vote 1", b"b" * 64)])]
+    sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"], (1, 3), changes)
     assert parse(unpack(pack(sync.to_wire()))) == sync
-    assert sync.to_wire()[-1] == 0b1010  # the peers away, a bit set
+    assert sync.to_wire()[-2] == 0b1010  # the peers away, a bit set
+    assert sync.to_wire()[-1] == [[43, [[b"vote 0", b"a" * 64], [b"vote 1", b"b" * 64]]]]  # each change's votes
+
+    def sync_with(*fields: object) -> list[object]:
+        return [Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, *fields]
+
     with pytest.raises(ProtocolError, match="signature"):
-        parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [[42, [[b"body", b"short"]]]], True, 42, [], 0])
+        parse(sync_with([[42, [[b"body", b"short"]]]], True, 42, [], 0, []))
     with pytest.raises(ProtocolError, match="last"):
-        parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [], 1, 42, [], 0])
+        parse(sync_with([], 1, 42, [], 0, []))
     with pytest.raises(ProtocolError, match="away"):
-        parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [], True, 42, [], 1 << 8])
-    with pytest.raises(ProtocolError, match="expected 6 fields"):  # a protocol 5 SYNC (no away set) is refused
-        parse([Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, [], True, 42, []])
+        parse(sync_with([], True, 42, [], 1 << 8, []))
+    bad_changes = [
+        [[0, [[b"vote", b"s" * 64]]]],  # no step 0
+        [[43, []]],  # a change without votes
+        [[43, [[b"vote", b"short"]]]],  # a truncated signature
+        [[43, [[b"v" * 513, b"s" * 64]]]],  # an oversized vote body
+        [[43, [[b"vote", b"s" * 64]] * 9]],  # more votes than peers
+        [[43, [[b"vote", b"s" * 64]]]] * 9,  # more changes than a game can have
+        [[43]],
+        7,
+    ]
+    for bad in bad_changes:
+        with pytest.raises(ProtocolError):
+            parse(sync_with([], True, 42, [], 0, bad))
+    with pytest.raises(ProtocolError, match="expected 7 fields"):  # a protocol 5 SYNC (no away set) is refused
+        parse(sync_with([], True, 42, []))
     assert parse([Kind.SYNC, 5, b"g" * 16, [], True, 42, []], version=5) == Sync(b"g" * 16, [], True, 42, [])
 
 
@@ -201,3 +227,154 @@ async def _broken_link() -> None:
     assert sessions[2].mesh.links[1] is not broken[0] and sessions[1].mesh.links[2] is not broken[0]
     assert len({r.state_hash for r in outcomes}) == 1
     assert all(r.faults == [] for r in outcomes), [r.faults for r in outcomes]
+
+
+@pytest.mark.parametrize("forgers", [(), (0,), (0, 1)], ids=["honest", "one-forges", "all-forge"])
+def test_a_rejoiner_that_voted_before_it_dropped_learns_the_change_from_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forgers: tuple[int, ...]
+) -> None:
+    """Peer 3 goes silent; peer 2 votes to replace it, its vote reaches peers 0 and 1, then peer 2 is
+    killed; 0 and 1 vote too and make the change. Peer 2 comes back with ``rejoin``: the SYNC carries
+    the change's signed votes, it makes the change as they did (checked as ``verify`` does), and the
+    game ends with 0, 1 and 2 on one final hash, no faults, every saved log verifying.
+
+    ``forgers`` send the change with a vote whose signature is not its voter's: a change one honest
+    peer proves is made all the same; with no proof the rejoin fails (VerifyError)."""
+    asyncio.run(asyncio.wait_for(_rejoiner_missed_a_change(tmp_path, monkeypatch, forgers), 60))
+
+
+class _FourPeers:
+    """Four peers playing in this event loop, each a ``LockstepSession`` saving its game (peer 2 its secrets)."""
+
+    options: ClassVar[dict[str, Any]] = {"step_timeout": 10.0, "rejoin_timeout": 30.0, "save_interval": 0.05}
+    addr: ClassVar[str] = "127.0.0.1"
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.saves = [tmp_path / f"peer{i}.json" for i in range(4)]
+        self.sessions: list[LockstepSession] = []
+        self.runs: list[asyncio.Task[SessionResult]] = []
+
+    @staticmethod
+    def policies(mesh: Mesh) -> dict[int, Policy]:
+        return {s: SimpleBot() for s, c in enumerate(mesh.start.controllers) if c == mesh.me}
+
+    async def start(self) -> None:
+        addr, pin = self.addr, "123456"
+        lobby = HostLobby(PeerConfig("Ada", [addr], pin=pin), 4, 4, "classic", Rules(round_limit=10).to_dict())
+        port = await lobby.open()
+        joins = []
+        for name in ("Bob", "Cy", "Di"):
+            joiner = MeshJoiner(PeerConfig(name, [addr], pin=pin))
+            joins.append(asyncio.create_task(joiner.join(addr, port, lobby_timeout=10)))
+        await lobby.wait_full(10)
+        meshes = sorted(await asyncio.gather(lobby.start(), *joins), key=lambda m: m.me)  # sessions[i] is peer i
+        PeerSecrets.of(meshes[2]).save(secret_path(self.saves[2]))
+        self.sessions = [
+            LockstepSession(m, self.policies(m), log_path=self.saves[i], **self.options) for i, m in enumerate(meshes)
+        ]
+        self.runs = [asyncio.create_task(s.run()) for s in self.sessions]
+
+    async def kill(self, peer: int) -> None:
+        """Stop ``peer``'s session (its links close): cancelled until it is (a cancellation may be swallowed)."""
+        while not self.runs[peer].done():
+            self.runs[peer].cancel()
+            await asyncio.sleep(0.01)
+
+    async def settled(self, peers: list[int]) -> int:
+        """Wait until ``peers`` stand still at one step (the game waits for someone away); returns it."""
+        seen: list[int] = []
+        while len(seen) < 20 or len({*seen[-20:]}) > 1:
+            steps = {self.sessions[p].game.step for p in peers}
+            seen.append(steps.pop() if len(steps) == 1 else -1)
+            await asyncio.sleep(0.02)
+        return seen[-1]
+
+    async def kill_3_at(self, step: int) -> None:
+        """Peer 3 goes away for good at ``step``: the others wait for it."""
+        while self.sessions[3].game.step < step:
+            await asyncio.sleep(0.005)
+        await self.kill(3)
+
+    async def vote_and_wait(self, voter: int, step: int, reached: tuple[int, ...]) -> None:
+        """``voter`` votes to replace peer 3 (from ``step``); wait until the vote reached ``reached``."""
+        self.sessions[voter].vote_replace(3)
+        while not all(voter in self.sessions[p].voting.at(step) for p in reached):
+            await asyncio.sleep(0.01)
+
+    async def changed(self, peers: tuple[int, ...], step: int) -> None:
+        """Wait until ``peers`` made the change (peer 3 replaced from ``step``)."""
+        while not all(self.sessions[p].membership.changes for p in peers):
+            await asyncio.sleep(0.01)
+        for p in peers:
+            assert [(c.step, c.removed) for c in self.sessions[p].membership.changes] == [(step, (3,))]
+
+
+async def _rejoiner_missed_a_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forgers: tuple[int, ...]) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    sessions, saves, options, addr, policies = peers.sessions, peers.saves, peers.options, peers.addr, peers.policies
+    await peers.kill_3_at(30)
+    step = await peers.settled([0, 1, 2]) + 1
+    await peers.vote_and_wait(2, step, (0, 1))
+    await sessions[2].save_now()
+    await peers.kill(2)  # killed, its vote cast: the others wait for it too
+    sessions[0].vote_replace(3)
+    sessions[1].vote_replace(3)
+    await peers.changed((0, 1), step)
+
+    for p in forgers:
+        honest = sessions[p].catch_up.changes_after
+
+        def forged(have: int, honest: Callable[[int], list[Any]] = honest) -> list[Any]:
+            return [(step, [(body, bytes(64)) for body, _ in votes]) for step, votes in honest(have)]
+
+        monkeypatch.setattr(sessions[p].catch_up, "changes_after", forged)
+    if forgers == (0, 1):
+        with pytest.raises(VerifyError, match="not signed by its key"):
+            await rejoin(saves[2], policies, interfaces=[addr], timeout=5.0, **options)
+        await peers.kill(0)
+        await peers.kill(1)
+        return
+    back = await rejoin(saves[2], policies, interfaces=[addr], timeout=5.0, **options)
+    assert [(c.step, c.removed) for c in back.membership.changes] == [(step, (3,))]
+    results = await asyncio.gather(peers.runs[0], peers.runs[1], back.run())
+    assert all(r.outcome == "over" for r in results), [r.freeze for r in results]
+    assert len({r.state_hash for r in results}) == 1
+    assert all(r.faults == [] for r in results), [r.faults for r in results]
+    for save in saves[:3]:
+        verified = verify_text(save.read_text())
+        assert verified.replaced == 1 and verified.final_hash == results[0].state_hash
+
+
+def test_a_peer_whose_link_broke_as_the_others_voted_learns_the_change_when_it_links_up_again(
+    tmp_path: Path,
+) -> None:
+    """Peer 3 goes silent; peer 2 votes to replace it and the vote reaches peers 0 and 1; then the
+    link between 1 and 2 breaks as 0 and 1 vote: 1's vote never reaches 2, so 0 and 1 make the
+    change and 2 does not. Peer 2 dials 1 again from its session (``reconnect``); 1's SYNC carries
+    the change's votes, 2 counts them (``CatchUp.adopt``) and makes the change too: the game ends."""
+    asyncio.run(asyncio.wait_for(_missed_vote_over_a_broken_link(tmp_path), 60))
+
+
+async def _missed_vote_over_a_broken_link(tmp_path: Path) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    sessions = peers.sessions
+    await peers.kill_3_at(30)
+    step = await peers.settled([0, 1, 2]) + 1
+    await peers.vote_and_wait(2, step, (0, 1))
+    broken = sessions[2].mesh.links[1]
+    await broken.close()
+    sessions[1].vote_replace(3)  # lost with the link: 2 never gets it
+    sessions[0].vote_replace(3)
+    await peers.changed((0, 1), step)
+    assert 1 not in sessions[2].voting.at(step) or sessions[2].membership.changes
+    await peers.changed((2,), step)
+    results = await asyncio.gather(*peers.runs[:3])
+    assert sessions[2].mesh.links[1] is not broken
+    assert all(r.outcome == "over" for r in results), [r.freeze for r in results]
+    assert len({r.state_hash for r in results}) == 1
+    assert all(r.faults == [] for r in results), [r.faults for r in results]
+    for save in peers.saves[:3]:
+        verified = verify_text(save.read_text())
+        assert verified.replaced == 1 and verified.final_hash == results[0].state_hash

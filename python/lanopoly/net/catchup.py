@@ -4,11 +4,12 @@ A peer whose connection closes is waited for up to ``rejoin_timeout`` seconds (0
 the others relay its last signed messages to each other so that all hold the same (``relay_from``,
 ``take_relay``). It comes back with ``lanopoly rejoin`` (``net/rejoin.py``): ``REJOIN`` on a new
 link (``on_connection``), answered with ``SYNC`` (the signed steps it missed, where we are, its own
-messages we hold: ``send_history``, ``replace_link``). On its side, ``net/rejoin.py`` replays the
-steps (``replay``, ``replay_change``) and plans the resumption (``plan_resume``), with the peers
-that dropped too marked away (``mark_away``); the session then repeats what it missed saying and
-the step loop goes on (``resume``). A connection this session dialed itself to a peer that was
-away (``net/reconnect.py``) is adopted the same way (``adopt``).
+messages we hold, the changes of membership it may have missed: ``send_history``,
+``replace_link``). On its side, ``net/rejoin.py`` replays the steps and changes (``replay``,
+``replay_change``) and plans the resumption (``plan_resume``), with the peers that dropped too
+marked away (``mark_away``); the session then repeats what it missed saying and the step loop goes
+on (``resume``). A connection this session dialed itself to a peer that was away
+(``net/reconnect.py``) is adopted the same way (``adopt``), counting the votes its SYNC carries.
 """
 
 from __future__ import annotations
@@ -172,10 +173,11 @@ class CatchUp:
         """Make ``conn`` the link to ``peer``; tell it where we are and repeat what it missed (no await: atomic).
 
         The last SYNC carries the steps applied since ``send_history`` began, the step we are at,
-        the rejoiner's own messages we hold and the other peers we are waiting for (they need not
-        be reached before it plays on); then, if it is one step behind (``have``: a peer dialing
-        from its session, see ``reconnect``), our part of the step it lacks; then every message we
-        sent it since our last ack.
+        the rejoiner's own messages we hold, the other peers we are waiting for (they need not
+        be reached before it plays on) and the changes of membership made after ``have`` (their
+        votes: it may have missed them, even one for the step to come); then, if it is one step
+        behind (``have``: a peer dialing from its session, see ``reconnect``), our part of the step
+        it lacks; then every message we sent it since our last ack.
         """
         session = self.session
         top = session.game.step
@@ -183,12 +185,18 @@ class CatchUp:
         held: list[Message] = [acks[peer] for _, acks in sorted(session._acks.items()) if peer in acks]
         held += [m for (_, step), box in sorted(session._inbox.items()) for p, m in box.items() if p == peer]
         away = tuple(sorted(p for p in session._dropped if p != peer))
-        last = Sync(session.game_id, tail, True, top, [pack(m.to_wire()) for m in held[:MAX_HELD]], away)
+        frames = [pack(m.to_wire()) for m in held[:MAX_HELD]]
+        last = Sync(session.game_id, tail, True, top, frames, away, self.changes_after(have))
         conn.send_payload_nowait(pack(last.to_wire()))
         if have == top - 1:
             for message in self.part_of_step(top, []):
                 conn.send_payload_nowait(pack(message.to_wire()))
         self._link(peer, conn)
+
+    def changes_after(self, have: int) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
+        """The changes of membership from after step ``have`` on, each with its signed votes as SYNC carries them."""
+        changes = self.session.membership.changes
+        return [(c.step, [(v.body, v.signature) for v in c.votes]) for c in changes if c.step > have]
 
     def adopt(self, peer: int, conn: FramedConnection, state: PeerState) -> bool:
         """Make ``conn``, dialed from our session to ``peer`` (``reconnect``), the link to it; False if we cannot.
@@ -196,6 +204,8 @@ class CatchUp:
         ``state`` is its SYNC: where it is. Every peer is at our step or one away (nobody passes a
         step without every present peer's ack). One behind, it lacks our part of our step (sent
         now); one ahead, it sent us its part of the next step after its SYNC. No await: atomic.
+        A change of membership it made while its vote could not reach us comes with its SYNC: we
+        count those votes too (each checked, ``Voting.take_change``) and make the change if they agree.
         """
         session = self.session
         if not session.membership.is_active(peer) or session.game.is_over or session._remote_freeze is not None:
@@ -211,6 +221,9 @@ class CatchUp:
             log.debug("%s: the new connection broke at once: %s", session.peer_label(peer), e)
             return False
         self._link(peer, conn)
+        for step, votes in sorted(state.changes.items()):
+            if not any(c.step == step for c in session.membership.changes):
+                session.voting.take_change(peer, votes)
         return True
 
     def part_of_step(self, step: int, held: list[Message]) -> list[Message]:

@@ -384,6 +384,9 @@ class LockstepSession:
                 return False
             return True
         signer = next((p for p in range(len(self._keys)) if p != owner and self.signed_by(p, message)), None)
+        if signer == link and isinstance(message, ActionMsg) and self.voting.voted_out(owner, message.step):
+            self.voting.hold(link, message)  # its seat may be the signer's once the change we vote for is made
+            return False
         if signer is None:
             self.fault(link, "bad_signature", f"sent {what} with a signature no peer's key verifies")
         else:

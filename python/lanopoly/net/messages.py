@@ -21,7 +21,7 @@ two different acks signed by one peer for one step prove that it told peers diff
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -49,6 +49,10 @@ MAX_EVIDENCE = 4 * MAX_PEERS
 MAX_SYNC_STEPS = 512
 """Steps one SYNC chunk may carry (the frame cap bounds the bytes as well)."""
 MAX_HELD = 8
+MAX_SYNC_CHANGES = MAX_PEERS
+"""Changes of membership one SYNC may carry (each replaces at least one peer: a game has fewer)."""
+MAX_VOTE_BODY = 512
+"""A signed vote's body (its fields are a few dozen bytes)."""
 ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
 REVEAL_SIG_TAG = b"lanopoly/sig/reveal/v1\x00"
 ACK_SIG_TAG = b"lanopoly/sig/ack/v1\x00"
@@ -554,7 +558,11 @@ class Sync:
     this peer holds for the steps not yet agreed (encoded frames), so that the rejoiner repeats
     exactly what it said before it dropped instead of saying something else. Since protocol 6 it
     also gives ``away``: the other peers this one is waiting for (they dropped too), whom the
-    rejoiner need not reach before it plays on (a bit set on the wire, as in ``VOTE``).
+    rejoiner need not reach before it plays on (a bit set on the wire, as in ``VOTE``), and
+    ``changes``: the changes of membership made after the rejoiner's saved steps (one decided for
+    the step to come too), each as ``[step, [[body, signature], ...]]``, its signed votes exactly as
+    the network record keeps them: the rejoiner checks them as ``verify`` does before it replays
+    that step, so it ends with the same peers as the others.
     """
 
     game_id: bytes
@@ -563,6 +571,7 @@ class Sync:
     applied: int
     held: list[bytes]
     away: tuple[int, ...] = ()
+    changes: list[tuple[int, list[tuple[bytes, bytes]]]] = field(default_factory=list)
 
     @classmethod
     def chunks(
@@ -585,7 +594,8 @@ class Sync:
     def to_wire(self) -> list[Any]:
         steps = [[step, [[body, sig] for body, sig in signed]] for step, signed in self.steps]
         away = sum(1 << p for p in set(self.away))
-        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held, away]
+        changes = [[step, [[body, sig] for body, sig in votes]] for step, votes in self.changes]
+        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held, away, changes]
 
 
 Message = (
@@ -628,7 +638,7 @@ _FIELDS = {
     Kind.AUTH_CONFIRM: 1,
     Kind.EVIDENCE: 3,
     Kind.REJOIN: 5,
-    Kind.SYNC: 6,
+    Kind.SYNC: 7,
     Kind.VOTE: 2,
     Kind.RELAY: 3,
     Kind.OFFER: 3,
@@ -798,9 +808,31 @@ def _sync(f: list[Any]) -> Sync:
         if type(item) is not bytes or not 0 < len(item) <= MAX_ACK_BODY + 256:
             raise ProtocolError("held message: expected bytes")
         held.append(item)
-    mask = _int(f[5], "away peers", 0, 2**MAX_PEERS - 1) if len(f) > 5 else 0  # no away set before protocol 6
+    # Neither an away set nor changes before protocol 6.
+    mask = _int(f[5], "away peers", 0, 2**MAX_PEERS - 1) if len(f) > 5 else 0
     away = tuple(p for p in range(MAX_PEERS) if mask >> p & 1)
-    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held, away)
+    changes = _sync_changes(f[6]) if len(f) > 6 else []
+    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held, away, changes)
+
+
+def _sync_changes(value: Any) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
+    """A SYNC's changes of membership: ``[step, [[vote body, signature], ...]]`` entries (the votes are
+    decoded and checked by the rejoiner, as ``verify`` does)."""
+    changes = []
+    for entry in _list(value, "sync changes", MAX_SYNC_CHANGES):
+        pair = _list(entry, "sync change", 2)
+        if len(pair) != 2:
+            raise ProtocolError("sync change: expected [step, votes]")
+        votes = []
+        for item in _list(pair[1], "votes", MAX_PEERS):
+            fields = _list(item, "vote", 2)
+            if len(fields) != 2 or type(fields[0]) is not bytes or not 0 < len(fields[0]) <= MAX_VOTE_BODY:
+                raise ProtocolError("vote: expected [body, signature]")
+            votes.append((fields[0], _bin(fields[1], "signature", SIG_LEN)))
+        if not votes:
+            raise ProtocolError("sync change: no votes")
+        changes.append((_int(pair[0], "change step", 1), votes))
+    return changes
 
 
 def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
@@ -821,7 +853,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
     if kind is Kind.START and version < 5:
         expected = 7  # no replace_with before 5
     elif kind is Kind.SYNC and version < 6:
-        expected = 5  # no away set before 6
+        expected = 5  # no away set nor changes before 6
     if len(f) != expected:
         raise ProtocolError(f"{kind.name}: expected {expected} fields, got {len(f)}")
     if kind is Kind.HELLO:

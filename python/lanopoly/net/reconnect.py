@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING
 
 from lanopoly.net import secure
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
+from lanopoly.net.membership import targets
 from lanopoly.net.mesh import MeshError, dial
-from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, Sync, parse
+from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, Sync, Vote, parse
+from lanopoly.net.verify import VerifyError, decode_votes
 
 if TYPE_CHECKING:
     from lanopoly.net.lockstep import LockstepSession
@@ -40,12 +42,20 @@ RECONNECT_INTERVAL = 0.5
 @dataclass
 class PeerState:
     """What a peer said in its SYNC: the signed steps we lacked, its last applied step, our messages it
-    holds, and the other peers it is waiting for (away, by its account)."""
+    holds, the other peers it is waiting for (away, by its account) and the changes of membership
+    made after our steps (step -> the votes, decoded but not checked: ``StepChecker.change`` or
+    ``Voting.take_change`` does that)."""
 
     steps: dict[int, list[tuple[bytes, bytes]]]
     applied: int
     held: list[Message]
     away: set[int] = field(default_factory=set)
+    changes: dict[int, list[Vote]] = field(default_factory=dict)
+
+    @property
+    def removed(self) -> set[int]:
+        """The peers its changes replace, by its account (whom a rejoiner need not reach; checked later)."""
+        return {p for votes in self.changes.values() for vote in votes for p in targets(vote)}
 
 
 async def read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> PeerState:
@@ -63,6 +73,13 @@ async def read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> P
             state.applied = message.applied
             state.held = [parse(unpack(frame)) for frame in message.held]
             state.away = set(message.away)
+            for step, pairs in message.changes:
+                if step in state.changes:
+                    raise ProtocolError(f"sync: two changes for step {step}")
+                try:
+                    state.changes[step] = decode_votes(pairs, step)
+                except VerifyError as e:
+                    raise ProtocolError(f"sync: {e}") from None
             return state
 
 

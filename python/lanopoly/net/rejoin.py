@@ -9,8 +9,10 @@ restarted peer
 2. dials every other peer (PIN handshake, then ``REJOIN`` proving it holds its start-record key on
    this very channel) and receives ``SYNC``: the signed inputs of the steps it lacks, checked the
    same way (nothing a peer sends is trusted), where that peer is, the messages of ours it
-   holds for the steps not yet agreed, and the peers it is waiting for: those dropped too, which
-   we do not wait for (they may be rejoining as well; ``reconnect`` links us up later);
+   holds for the steps not yet agreed, the peers it is waiting for: those dropped too, which
+   we do not wait for (they may be rejoining as well; ``reconnect`` links us up later), and the
+   changes of membership made after our saved steps (their signed votes, checked the same way:
+   we may have dropped after our own vote reached the others, who then made the change);
 3. gives each peer what it missed from it, acks the current step with everyone and plays on.
 
 The others wait for a dropped peer up to their ``--rejoin-timeout`` (they show who and since when);
@@ -307,9 +309,10 @@ async def _sync_from_players(
     We need not reach a peer that a peer which took us back is waiting for (its SYNC's ``away``):
     it dropped too, and may be rejoining and not able to take us back yet. We play on without it,
     as the others do; the higher index of the two dials the other once both play (``reconnect``).
-    A lying peer can only make us wait for someone (as before), or not wait for a peer that then
-    links up with us from its session: the away set decides nothing else. Raises the first
-    failure of a peer we had to reach (MeshError).
+    Nor a peer its SYNC's changes replace (checked when we replay them: a forged change fails the
+    rejoin). A lying peer can only make us wait for someone (as before), or not wait for a peer
+    that then links up with us from its session: the away set decides nothing else. Raises the
+    first failure of a peer we had to reach (MeshError).
     """
     others = [i for i in range(len(me.start.peers)) if i != me.me and i not in me.saved.replaced]
     tasks = {asyncio.get_running_loop().create_task(_sync_from(me, i, timeout)): i for i in others}
@@ -318,7 +321,8 @@ async def _sync_from_players(
     failed: dict[int, BaseException] = {}
     try:
         while True:
-            away = {p for state in states.values() for p in state.away if p in others and p not in states}
+            gone = {p for state in states.values() for p in state.away | state.removed}
+            away = {p for p in gone if p in others and p not in states}
             needed = [i for i in others if i not in states and i not in away]
             if states and not needed:
                 return links, states, sorted(away)
@@ -372,7 +376,8 @@ async def rejoin(
         links, states, away = await _sync_from_players(me, timeout)
         session = me.session(links, listener, policies_for, **session_options)
         _catch_up(session, me.saved, states)
-        session.catch_up.mark_away(away)
+        await _drop_replaced(session)
+        session.catch_up.mark_away([p for p in away if session.membership.is_active(p)])
     except BaseException:
         await asyncio.gather(*(link.close() for link in links.values()))
         await listener.close()
@@ -392,9 +397,10 @@ async def resume(
     """Restart a stopped game with every peer: each runs this with its own saved game; returns the session to ``run``.
 
     The mesh forms as at the start (peer j dials every peer i < j, after the PIN handshake both
-    send ``REJOIN``); then on every link both send the signed steps the other has not saved. Every
-    peer replays up to the longest saved history (every step checked) and the game goes on from
-    there. ``timeout`` bounds the wait for the others to start.
+    send ``REJOIN``); then on every link both send the signed steps the other has not saved, and the
+    changes of membership (their votes) made after those steps. Every peer replays up to the longest
+    saved history (every step and change checked) and the game goes on from there. ``timeout``
+    bounds the wait for the others to start.
     """
     me = _Restart.open(save, interfaces)
     game_id = me.start.game_id
@@ -406,7 +412,13 @@ async def resume(
     async def exchange(conn: FramedConnection, theirs: Rejoin) -> PeerState:
         """Send the steps they lack (ours beyond their saved ones) while reading theirs."""
         steps = list(enumerate(me.saved.steps, 1))[theirs.have_step :]
-        frames = [*Sync.chunks(game_id, steps), Sync(game_id, [], True, len(me.saved.steps), [])]  # nobody away
+        changes = [
+            (step, [(v.body, v.signature) for v in votes])
+            for step, (votes, _) in sorted(me.saved.changes.items())
+            if step > theirs.have_step
+        ]
+        last = Sync(game_id, [], True, len(me.saved.steps), [], (), changes)  # nobody away
+        frames = [*Sync.chunks(game_id, steps), last]
 
         async def send() -> None:
             for frame in frames:
@@ -458,6 +470,7 @@ async def resume(
         await asyncio.wait_for(everyone.wait(), timeout)
         session = me.session(links, listener, policies_for, **session_options)
         _catch_up(session, me.saved, states)
+        await _drop_replaced(session)
     except BaseException:
         await asyncio.gather(*(link.close() for link in links.values()))
         await listener.close()
@@ -468,7 +481,13 @@ async def resume(
 
 
 def _catch_up(session: LockstepSession, saved: SavedGame, states: Mapping[int, PeerState]) -> None:
-    """Replay our saved steps, then the ones the others sent (every step checked); check our own hashes."""
+    """Replay our saved steps, then the ones the others sent (every step checked); check our own hashes.
+
+    Changes of membership are made again before the step they take effect at: ours as saved, and
+    after our saved steps the ones we saved or the others sent (we may have missed them: we
+    dropped before their votes reached us), one for the step to come included. Each is checked
+    as ``verify`` does (``StepChecker.change``): only votes that prove a change make it.
+    """
     checker = StepChecker(saved.start)
     for step, pairs in enumerate(saved.steps, 1):
         if step in saved.changes:
@@ -476,12 +495,48 @@ def _catch_up(session: LockstepSession, saved: SavedGame, states: Mapping[int, P
         session.replay(step, decode_signed(pairs, step), checker)
         if session.game.state_hash() != saved.log.hashes[step - 1]:
             raise VerifyError(step, "replaying our own saved log gives another state hash")
+    offered: dict[int, list[list[Vote]]] = {}
+    for step, (votes, _) in saved.changes.items():
+        offered.setdefault(step, []).append(votes)
+    for _, state in sorted(states.items()):
+        for step, votes in state.changes.items():
+            offered.setdefault(step, []).append(votes)
     top = max(s.applied for s in states.values())
     step = session.game.step
     while step < top:
         step += 1
+        _replay_offered_change(session, step, offered.get(step, []), checker)
         source = next((p for p, s in states.items() if step in s.steps), None)
         if source is None:
             raise VerifyError(step, "no peer sent this step")
         session.replay(step, decode_signed(states[source].steps[step], step), checker)
+    _replay_offered_change(session, step + 1, offered.get(step + 1, []), checker)  # decided for the step to come
+    if not session.membership.is_active(session.me):
+        raise VerifyError(step, "this peer was replaced in this game: it cannot take its seat again")
     log.warning("caught up to step %d (%d from our own log)", step, len(saved.steps))
+
+
+def _replay_offered_change(
+    session: LockstepSession, step: int, offered: list[list[Vote]], checker: StepChecker
+) -> None:
+    """Make the change that takes effect at ``step``, if any: the first of ``offered`` whose votes prove it.
+
+    Peers may send different votes for one step (a voter signed a new vote after the change, or a
+    peer lies): only a change the checker accepts is made; none valid is a VerifyError.
+    """
+    refused: VerifyError | None = None
+    for votes in offered:
+        try:
+            session.replay_change(step, votes, checker)
+        except VerifyError as e:
+            refused = e
+            continue
+        return
+    if refused is not None:
+        raise refused
+
+
+async def _drop_replaced(session: LockstepSession) -> None:
+    """Close the links to peers that the changes we replayed replaced (they play no more)."""
+    for peer in [p for p in session.mesh.links if not session.membership.is_active(p)]:
+        await session.mesh.links.pop(peer).close()

@@ -206,23 +206,33 @@ def saved_changes(
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("step"), int) or entry["step"] in out:
             raise VerifyError(0, "malformed change in the network record")
-        step, votes = entry["step"], []
-        for item in entry.get("votes", []):
+        step, pairs = entry["step"], []
+        items = entry.get("votes", [])
+        for item in items if isinstance(items, list) else [None]:
             if not isinstance(item, list) or len(item) != 2:
                 raise VerifyError(step, "malformed vote in the network record")
-            body, signature = _unb64(item[0], "vote"), _unb64(item[1], "signature")
-            try:
-                vote = parse([unpack(body)[0], version, body, signature], version)
-            except (FrameError, ProtocolError, IndexError, TypeError) as e:
-                raise VerifyError(step, f"undecodable vote: {e}") from None
-            if not isinstance(vote, Vote):
-                raise VerifyError(step, "a change is made of votes")
-            votes.append(vote)
+            pairs.append((_unb64(item[0], "vote"), _unb64(item[1], "signature")))
+        votes = decode_votes(pairs, step, version)
         removed = entry.get("removed")
         if not isinstance(removed, list) or not all(isinstance(p, int) for p in removed):
             raise VerifyError(step, "malformed change in the network record")
         out[step] = (votes, tuple(removed))
     return out
+
+
+def decode_votes(pairs: Sequence[tuple[bytes, bytes]], step: int, version: int = PROTOCOL_VERSION) -> list[Vote]:
+    """Decode the (body, signature) pairs of a change's votes with the wire parser (not yet checked:
+    ``StepChecker.change`` does that); VerifyError if one is not a valid VOTE."""
+    votes = []
+    for body, signature in pairs:
+        try:
+            vote = parse([unpack(body)[0], version, body, signature], version)
+        except (FrameError, ProtocolError, IndexError, TypeError) as e:
+            raise VerifyError(step, f"undecodable vote: {e}") from None
+        if not isinstance(vote, Vote):
+            raise VerifyError(step, "a change is made of votes")
+        votes.append(vote)
+    return votes
 
 
 def _signed(entry: Any, step: int, version: int) -> list[ActionMsg | Reveal]:

@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lanopoly.net import secure
 from lanopoly.net.framing import ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.membership import Change, target_mask, targets
-from lanopoly.net.messages import VOTE_CHOICES, Freeze, Vote
+from lanopoly.net.messages import MAX_HELD, VOTE_CHOICES, ActionMsg, Freeze, Vote
 from lanopoly.net.outcome import FreezeInfo
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ class Voting:
         """The peers this peer wants replaced (it votes for them at every step until it is done)."""
         self.choice = "bot"
         """What becomes of their seats: ``bot`` or ``bank`` (the latest ``vote_replace`` says, for all of them)."""
+        self.held: list[tuple[int, ActionMsg]] = []
+        """Moves of seats this peer votes to take from their controllers, signed and sent by another peer:
+        a peer that made the change before us (it may get the seats); dispatched again once we make one."""
 
     def vote_replace(self, peer: int, choice: str = "bot") -> None:
         """Vote to have ``peer`` replaced from the next step on (see ``LockstepSession.vote_replace``)."""
@@ -117,6 +121,30 @@ class Voting:
         log.warning("%s votes to have %s %s from step %d", who, list(named), WHAT[vote.choice], vote.step)
         self.maybe_change()
 
+    def take_change(self, link: int, votes: Sequence[Vote]) -> None:
+        """The votes of a change ``link`` made while its own vote could not reach us (its SYNC, see
+        ``CatchUp.adopt``): each must be signed by its voter; filed like votes received, so the change
+        is made only if they agree here too (for the step to come, from our state)."""
+        session = self.session
+        keys = session._keys
+        for vote in votes:
+            signed = vote.voter < len(keys) and secure.verify(keys[vote.voter], vote.signature, vote.signed_data)
+            if vote.game_id != session.game_id or not signed:
+                session.fault(link, "forged_vote", "passed on a vote not signed by its voter")
+                return
+        active = session.membership.is_active
+        for vote in votes:
+            named = targets(vote)
+            if vote.voter != session.me and active(vote.voter) and vote.voter not in named and all(map(active, named)):
+                self.keep(vote)
+        self.maybe_change()
+
+    def hold(self, link: int, message: ActionMsg) -> None:
+        """Keep a move signed and sent by ``link`` for a seat whose controller we vote out: ``link`` may
+        have made the change already and play the seat; it is checked again once we make the change."""
+        log.info("holding %s's move for seat %d until the change is made", self.session.peer_label(link), message.seat)
+        self.held = [*self.held, (link, message)][-MAX_HELD:]
+
     def keep(self, vote: Vote) -> None:
         """File a vote by its step, keeping each voter's three latest."""
         mine = self.votes.setdefault(vote.voter, {})
@@ -188,6 +216,9 @@ class Voting:
             "played by a bot" if change.choice == "bot" else "resigned (the bank takes their assets)",
             session.peer_label(change.controller),
         )
+        held, self.held = self.held, []
+        for peer, message in held:  # moves of the seats that changed hands, sent before we knew: checked again
+            session.dispatch(peer, message)
         session._wake.set()
 
     @staticmethod
