@@ -139,6 +139,29 @@ def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
     assert parse([Kind.SYNC, 5, b"g" * 16, [], True, 42, []], version=5) == Sync(b"g" * 16, [], True, 42, [])
 
 
+PIN = "123456"
+"""The PIN of the in-process games below (every peer on 127.0.0.1)."""
+
+
+async def _meshes(names: list[str]) -> list[Mesh]:
+    """A game of ``len(names)`` peers formed in this event loop on 127.0.0.1, ``meshes[i]`` peer i."""
+    addr = "127.0.0.1"
+    rules = Rules(round_limit=10).to_dict()
+    lobby = HostLobby(PeerConfig(names[0], [addr], pin=PIN), len(names), len(names), "classic", rules)
+    port = await lobby.open()
+    joins = [
+        asyncio.create_task(MeshJoiner(PeerConfig(name, [addr], pin=PIN)).join(addr, port, lobby_timeout=10))
+        for name in names[1:]
+    ]
+    await lobby.wait_full(10)
+    return sorted(await asyncio.gather(lobby.start(), *joins), key=lambda m: m.me)
+
+
+def _policies(mesh: Mesh) -> dict[int, Policy]:
+    """A simple bot for each seat this peer controls."""
+    return {s: SimpleBot() for s, c in enumerate(mesh.start.controllers) if c == mesh.me}
+
+
 def test_a_peer_that_cannot_prove_its_key_is_not_taken_back(tmp_path: Path) -> None:
     """A REJOIN signed with another key is refused and logged as a fault; the game is not disturbed."""
     asyncio.run(asyncio.wait_for(_forged_rejoin(), 60))
@@ -147,24 +170,13 @@ def test_a_peer_that_cannot_prove_its_key_is_not_taken_back(tmp_path: Path) -> N
 async def _forged_rejoin() -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from lanopoly._core import Rules
-    from lanopoly.bots import SimpleBot
     from lanopoly.net import secure
-    from lanopoly.net.lockstep import LockstepSession
-    from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig, dial
+    from lanopoly.net.mesh import dial
 
-    addr, pin = "127.0.0.1", "123456"
-    rules = Rules(round_limit=10).to_dict()
-    lobby = HostLobby(PeerConfig("Ada", [addr], pin=pin), 2, 2, "classic", rules)
-    port = await lobby.open()
-    joiner = MeshJoiner(PeerConfig("Bob", [addr], pin=pin))
-    join = asyncio.create_task(joiner.join(addr, port, lobby_timeout=10))
-    await lobby.wait_full(10)
-    host_mesh, guest_mesh = await asyncio.gather(lobby.start(), join)
-    sessions = [
-        LockstepSession(m, {s: SimpleBot() for s, c in enumerate(m.start.controllers) if c == m.me}, step_timeout=10)
-        for m in (host_mesh, guest_mesh)
-    ]
+    addr, pin = "127.0.0.1", PIN
+    host_mesh, guest_mesh = await _meshes(["Ada", "Bob"])
+    port = host_mesh.listener.port
+    sessions = [LockstepSession(m, _policies(m), step_timeout=10) for m in (host_mesh, guest_mesh)]
 
     async def impostor() -> None:
         while sessions[0].game.step < 10:
@@ -187,31 +199,8 @@ def test_a_broken_link_between_two_playing_peers_is_dialed_again_by_the_higher_i
 
 
 async def _broken_link() -> None:
-    from lanopoly._core import Rules
-    from lanopoly.bots import SimpleBot
-    from lanopoly.net.lockstep import LockstepSession
-    from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
-
-    addr, pin = "127.0.0.1", "123456"
-    rules = Rules(round_limit=10).to_dict()
-    lobby = HostLobby(PeerConfig("Ada", [addr], pin=pin), 3, 3, "classic", rules)
-    port = await lobby.open()
-    joiners = [MeshJoiner(PeerConfig(name, [addr], pin=pin)) for name in ("Bob", "Cy")]
-    first = asyncio.create_task(joiners[0].join(addr, port, lobby_timeout=10))
-    while lobby.taken < 2:
-        await asyncio.sleep(0.01)
-    second = asyncio.create_task(joiners[1].join(addr, port, lobby_timeout=10))
-    await lobby.wait_full(10)
-    meshes = await asyncio.gather(lobby.start(), first, second)
-    sessions = [
-        LockstepSession(
-            m,
-            {s: SimpleBot() for s, c in enumerate(m.start.controllers) if c == m.me},
-            step_timeout=10,
-            rejoin_timeout=30,
-        )
-        for m in meshes
-    ]
+    meshes = await _meshes(["Ada", "Bob", "Cy"])
+    sessions = [LockstepSession(m, _policies(m), step_timeout=10, rejoin_timeout=30) for m in meshes]
 
     broken = []
 
@@ -254,23 +243,11 @@ class _FourPeers:
         self.sessions: list[LockstepSession] = []
         self.runs: list[asyncio.Task[SessionResult]] = []
 
-    @staticmethod
-    def policies(mesh: Mesh) -> dict[int, Policy]:
-        return {s: SimpleBot() for s, c in enumerate(mesh.start.controllers) if c == mesh.me}
-
     async def start(self) -> None:
-        addr, pin = self.addr, "123456"
-        lobby = HostLobby(PeerConfig("Ada", [addr], pin=pin), 4, 4, "classic", Rules(round_limit=10).to_dict())
-        port = await lobby.open()
-        joins = []
-        for name in ("Bob", "Cy", "Di"):
-            joiner = MeshJoiner(PeerConfig(name, [addr], pin=pin))
-            joins.append(asyncio.create_task(joiner.join(addr, port, lobby_timeout=10)))
-        await lobby.wait_full(10)
-        meshes = sorted(await asyncio.gather(lobby.start(), *joins), key=lambda m: m.me)  # sessions[i] is peer i
+        meshes = await _meshes(["Ada", "Bob", "Cy", "Di"])
         PeerSecrets.of(meshes[2]).save(secret_path(self.saves[2]))
         self.sessions = [
-            LockstepSession(m, self.policies(m), log_path=self.saves[i], **self.options) for i, m in enumerate(meshes)
+            LockstepSession(m, _policies(m), log_path=self.saves[i], **self.options) for i, m in enumerate(meshes)
         ]
         self.runs = [asyncio.create_task(s.run()) for s in self.sessions]
 
@@ -312,7 +289,7 @@ class _FourPeers:
 async def _rejoiner_missed_a_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forgers: tuple[int, ...]) -> None:
     peers = _FourPeers(tmp_path)
     await peers.start()
-    sessions, saves, options, addr, policies = peers.sessions, peers.saves, peers.options, peers.addr, peers.policies
+    sessions, saves, options, addr, policies = peers.sessions, peers.saves, peers.options, peers.addr, _policies
     await peers.kill_3_at(30)
     step = await peers.settled([0, 1, 2]) + 1
     await peers.vote_and_wait(2, step, (0, 1))
