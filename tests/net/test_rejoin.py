@@ -252,7 +252,11 @@ class _FourPeers:
         self.runs = [asyncio.create_task(s.run()) for s in self.sessions]
 
     async def kill(self, peer: int) -> None:
-        """Stop ``peer``'s session (its links close): cancelled until it is (a cancellation may be swallowed)."""
+        """Stop ``peer``'s session as a crash would: its links cut at once (the others see it drop
+        before they play on without it), then its task cancelled until it is (a cancellation may be
+        swallowed while the session closes)."""
+        for link in list(self.sessions[peer].mesh.links.values()):
+            link.writer.transport.abort()
         while not self.runs[peer].done():
             self.runs[peer].cancel()
             await asyncio.sleep(0.01)
@@ -264,6 +268,7 @@ class _FourPeers:
             steps = {self.sessions[p].game.step for p in peers}
             seen.append(steps.pop() if len(steps) == 1 else -1)
             await asyncio.sleep(0.02)
+        assert not self.sessions[peers[0]].game.is_over, "the game ended before the peers stood still"
         return seen[-1]
 
     async def kill_3_at(self, step: int) -> None:
