@@ -360,3 +360,33 @@ async def _missed_vote_over_a_broken_link(tmp_path: Path) -> None:
     for save in peers.saves[:3]:
         verified = verify_text(save.read_text())
         assert verified.replaced == 1 and verified.final_hash == results[0].state_hash
+
+
+def test_a_peer_that_missed_the_dialers_vote_learns_the_change_when_the_dialer_links_up_again(
+    tmp_path: Path,
+) -> None:
+    """The other way round: peer 1's vote reaches 0 and 2; the link between 1 and 2 breaks; 2 and 0
+    vote and make the change, but 2's vote never reached 1. Peer 2 dials 1 again (``reconnect``)
+    and repeats its vote of the change (having made it, it does not vote again otherwise); 1
+    counts it, makes the change too, and the game ends."""
+    asyncio.run(asyncio.wait_for(_dialers_vote_lost_with_the_link(tmp_path), 60))
+
+
+async def _dialers_vote_lost_with_the_link(tmp_path: Path) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    sessions = peers.sessions
+    await peers.kill_3_at(30)
+    step = await peers.settled([0, 1, 2]) + 1
+    await peers.vote_and_wait(1, step, (0, 2))
+    broken = sessions[2].mesh.links[1]
+    await broken.close()
+    sessions[2].vote_replace(3)  # lost with the link: 1 never gets it
+    sessions[0].vote_replace(3)
+    await peers.changed((0, 2), step)
+    await peers.changed((1,), step)
+    results = await asyncio.gather(*peers.runs[:3])
+    assert sessions[2].mesh.links[1] is not broken
+    assert all(r.outcome == "over" for r in results), [r.freeze for r in results]
+    assert len({r.state_hash for r in results}) == 1
+    assert all(r.faults == [] for r in results), [r.faults for r in results]

@@ -206,6 +206,9 @@ class CatchUp:
         now); one ahead, it sent us its part of the next step after its SYNC. No await: atomic.
         A change of membership it made while its vote could not reach us comes with its SYNC: we
         count those votes too (each checked, ``Voting.take_change``) and make the change if they agree.
+        The other way round, it sends us no SYNC: we repeat our own votes of the changes we made
+        after its step (our vote may be the one it lacks, and having made the change we do not
+        vote again), which it takes as any vote of ours.
         """
         session = self.session
         if not session.membership.is_active(peer) or session.game.is_over or session._remote_freeze is not None:
@@ -214,6 +217,10 @@ class CatchUp:
         if abs(state.applied - top) > 1:
             log.warning("%s is at step %d, we are at %d", session.peer_label(peer), state.applied, top)
         try:
+            for change in session.membership.changes:
+                for vote in change.votes:
+                    if change.step > state.applied and vote.voter == session.me:
+                        conn.send_payload_nowait(pack(vote.to_wire()))
             if state.applied == top - 1:
                 for message in self.part_of_step(top, state.held):
                     conn.send_payload_nowait(pack(message.to_wire()))
