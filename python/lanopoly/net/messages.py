@@ -789,18 +789,7 @@ def _evidence(f: list[Any], version: int) -> Evidence:
 
 
 def _sync(f: list[Any]) -> Sync:
-    steps: list[tuple[int, list[tuple[bytes, bytes]]]] = []
-    for entry in _list(f[1], "sync steps", MAX_SYNC_STEPS):
-        pair = _list(entry, "sync step", 2)
-        if len(pair) != 2:
-            raise ProtocolError("sync step: expected [step, signed messages]")
-        signed = []
-        for item in _list(pair[1], "signed messages", MAX_PEERS):
-            fields = _list(item, "signed message", 2)
-            if len(fields) != 2 or type(fields[0]) is not bytes or not 0 < len(fields[0]) <= MAX_BODY:
-                raise ProtocolError("signed message: expected [body, signature]")
-            signed.append((fields[0], _bin(fields[1], "signature", SIG_LEN)))
-        steps.append((_int(pair[0], "step", 1), signed))
+    steps = _signed_by_step(f[1], ("sync step", "step"), MAX_SYNC_STEPS, "signed message", MAX_BODY)
     if type(f[2]) is not bool:
         raise ProtocolError("sync: 'last' must be a boolean")
     held = []
@@ -818,21 +807,32 @@ def _sync(f: list[Any]) -> Sync:
 def _sync_changes(value: Any) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
     """A SYNC's changes of membership: ``[step, [[vote body, signature], ...]]`` entries (the votes are
     decoded and checked by the rejoiner, as ``verify`` does)."""
-    changes = []
-    for entry in _list(value, "sync changes", MAX_SYNC_CHANGES):
-        pair = _list(entry, "sync change", 2)
-        if len(pair) != 2:
-            raise ProtocolError("sync change: expected [step, votes]")
-        votes = []
-        for item in _list(pair[1], "votes", MAX_PEERS):
-            fields = _list(item, "vote", 2)
-            if len(fields) != 2 or type(fields[0]) is not bytes or not 0 < len(fields[0]) <= MAX_VOTE_BODY:
-                raise ProtocolError("vote: expected [body, signature]")
-            votes.append((fields[0], _bin(fields[1], "signature", SIG_LEN)))
-        if not votes:
-            raise ProtocolError("sync change: no votes")
-        changes.append((_int(pair[0], "change step", 1), votes))
+    changes = _signed_by_step(value, ("sync change", "change step"), MAX_SYNC_CHANGES, "vote", MAX_VOTE_BODY)
+    if not all(votes for _, votes in changes):
+        raise ProtocolError("sync change: no votes")
     return changes
+
+
+def _signed_by_step(
+    value: Any, names: tuple[str, str], most: int, item: str, most_body: int
+) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
+    """SYNC's ``[step, [[body, signature], ...]]`` entries (its steps, and its changes' votes): at
+    most ``most`` of them, each of at most ``MAX_PEERS`` signed bodies of up to ``most_body`` bytes.
+    ``names`` are an entry's and its step's in errors, ``item`` a signed body's."""
+    entry_name, step_name = names
+    out = []
+    for entry in _list(value, f"{entry_name}s", most):
+        pair = _list(entry, entry_name, 2)
+        if len(pair) != 2:
+            raise ProtocolError(f"{entry_name}: expected [step, {item}s]")
+        signed = []
+        for element in _list(pair[1], f"{item}s", MAX_PEERS):
+            fields = _list(element, item, 2)
+            if len(fields) != 2 or type(fields[0]) is not bytes or not 0 < len(fields[0]) <= most_body:
+                raise ProtocolError(f"{item}: expected [body, signature]")
+            signed.append((fields[0], _bin(fields[1], "signature", SIG_LEN)))
+        out.append((_int(pair[0], step_name, 1), signed))
+    return out
 
 
 def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
