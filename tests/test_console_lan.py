@@ -54,10 +54,10 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 async def _two_tables(
-    seats: int, rounds: int = 0, rejoin_timeout: float = 0, saves: Path | None = None
+    seats: int, rounds: int = 0, rejoin_timeout: float = 0, saves: Path | None = None, bot_delay: float = 0.0
 ) -> tuple[NetTable, NetTable]:
-    """A host (with ``seats - 2`` bots) and one joiner on 127.0.0.1, as two networked tables
-    (saving to ``saves``/host.json and guest.json when given)."""
+    """A host (with ``seats - 2`` bots, each move after ``bot_delay`` seconds) and one joiner on
+    127.0.0.1, as two networked tables (saving to ``saves``/host.json and guest.json when given)."""
     rules = Rules(round_limit=rounds).to_dict()
     lobby = HostLobby(PeerConfig("ann", ["127.0.0.1"], pin="246810"), seats, seats, "classic", rules)
     port = await lobby.open()
@@ -68,7 +68,7 @@ async def _two_tables(
     assert lobby_names(lobby) == ["ann", "bob"]
     host_mesh = await start_lobby(lobby, seats)
     guest_mesh = await joining
-    options = {"bot": SimpleBot, "bot_delay": 0.0, "rejoin_timeout": rejoin_timeout}
+    options = {"bot": SimpleBot, "bot_delay": bot_delay, "rejoin_timeout": rejoin_timeout}
     return (
         NetTable.new(host_mesh, save=saves / "host.json" if saves else None, **options),
         NetTable.new(guest_mesh, lang="fr", save=saves / "guest.json" if saves else None, **options),
@@ -188,7 +188,9 @@ def test_an_out_of_turn_trade_offer_is_queued_and_taken_at_the_next_step():
     """bob offers ann $1 while ann's bot plays: queued at once, taken by the session, seen by both."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3)
+        # The bot takes 50 ms a move, so that the moment its turn can end lasts long enough to be
+        # seen: without it, a whole game once went by between two looks (the state lasts a step).
+        host, guest = await _two_tables(3, bot_delay=0.05)
         tables = (host, guest)
         try:
 
