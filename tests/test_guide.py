@@ -11,14 +11,14 @@ GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), flags=re.DOTALL)
 
 
-def test_the_guide_has_its_four_examples():
-    assert len(BLOCKS) == 4
+def test_the_guide_has_its_five_examples():
+    assert len(BLOCKS) == 5
 
 
 @pytest.mark.parametrize("block", range(len(BLOCKS)))
 def test_a_guide_example_runs(block, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # the heat map example writes landings.png
-    code = BLOCKS[block].replace("100_000", "2_000")
+    code = BLOCKS[block].replace("100_000", "2_000").replace("    200, policies", "    20, policies")
     exec(compile(code, f"guide block {block + 1}", "exec"), {})
     out = capsys.readouterr().out
     assert out.strip(), "every example prints something"

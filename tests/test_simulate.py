@@ -10,7 +10,7 @@ import pytest
 
 import lanopoly
 import lanopoly.rl
-from lanopoly import Rules, SimpleBot
+from lanopoly import Bot, Rules, SimpleBot
 
 CAPPED = Rules(round_limit=40)
 
@@ -49,6 +49,37 @@ def test_python_policies_play_the_same_kind_of_game():
     r = lanopoly.simulate(3, players=2, rules=Rules(round_limit=15), policies=[SimpleBot()], seed=3)
     assert r.games == 3 and not r.truncated.any()
     assert r.landings.sum() > 0
+
+
+class _AsPython:
+    """A Python policy that chooses exactly as a built-in bot does (a new one each game, seeded as
+    the Rust run seeds that seat), so that only the path the games take differs."""
+
+    def __init__(self, spec: str, seed: int, players: int, seat: int) -> None:
+        self.spec, self.seed, self.players, self.seat = spec, seed, players, seat
+        self.game: lanopoly.Game | None = None  # held, so that a new game is a new object
+        self.games = 0
+
+    def choose(self, game: lanopoly.Game, seat: int, legal: list[dict[str, object]]) -> dict[str, object]:
+        if game is not self.game:
+            seeds = lanopoly._core.simulation_seeds(self.seed, self.games, self.players)[1]
+            self.game, self.bot, self.games = game, Bot(self.spec, seed=seeds[self.seat]), self.games + 1
+        return self.bot.choose(game, seat, legal)
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "random"])
+def test_a_python_policy_among_built_in_bots_gives_the_all_rust_results(spec: str) -> None:
+    seed, games = 5, 12
+    rust = lanopoly.simulate(games, policies=[spec, "random", "heuristic", "random"], seed=seed, progress=False)
+    mixed = lanopoly.simulate(
+        games,
+        policies=[_AsPython(spec, seed, 4, 0), "random", "heuristic", "random"],
+        seed=seed,
+        progress=False,
+    )
+    for field in ("winners", "rounds", "turns", "actions", "bankruptcies", "net_worths", "truncated", "landings"):
+        assert np.array_equal(getattr(rust, field), getattr(mixed, field)), field
+    assert len(set(rust.rounds.tolist())) > 1 and rust.landings.sum() > 1000  # real, varied games
 
 
 def test_bad_arguments_are_refused_clearly():

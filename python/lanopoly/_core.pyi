@@ -38,6 +38,7 @@ __all__ = [
     "bot_parameters",
     "bots",
     "simulate",
+    "simulation_seeds",
     "square_names",
 ]
 
@@ -333,6 +334,11 @@ def simulate(
     ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts). Game ``i`` is
     seeded from ``(seed, first_game + i)``: results do not depend on ``threads``. Use
     ``lanopoly.simulate`` for numpy results and a progress bar."""
+
+def simulation_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
+    """The seeds ``simulate`` gives game ``index`` of a run with ``seed``: the chance stream's and
+    one per seat. ``Game(players, seed=chance)`` stepped with ``Bot(name, seed=seats[s])`` at
+    each seat ``s`` is the same game as the Rust run's."""
 
 def bots() -> list[str]:
     """The names of the built-in bots."""

@@ -5,8 +5,10 @@
     >>> r.landings / r.landings.sum()   # where tokens stop, squares 0..39 and "in jail" (40)
 
 The result is the same for the same seed whatever the number of threads. Built-in bots run
-entirely in Rust with the GIL released; a Python policy (an object with ``choose``) makes the
-games run in Python, one step at a time, with the same seeds for chance.
+entirely in Rust with the GIL released. A Python policy (an object with ``choose``) may sit at
+any seats, built-in bots at the others: the games then run in Python, one step at a time, with
+the seeds the Rust run would give them (``_core.simulation_seeds``), so a Python policy that
+chooses as a built-in bot does gives exactly the results of the all-Rust run.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lanopoly import _core
-from lanopoly._core import Game, Rules
+from lanopoly._core import Bot, Game, Rules
 from lanopoly.bots import Policy
 
 IN_JAIL = 40
@@ -156,13 +158,13 @@ def simulate(
 def _play_in_python(
     index: int, players: int, board: str, rules: Rules | None, seats: list[str | Policy], seed: int, max_inputs: int
 ) -> dict[str, Any]:
-    """One game with Python policies (built-in names are not allowed alongside them)."""
-    policies: list[Policy] = []
-    for p in seats:
-        if isinstance(p, str):
-            raise ValueError("mixing built-in bot names with Python policies is not supported yet")
-        policies.append(p)
-    game = Game(players, board=board, rules=rules, seed=(seed * 1_000_003 + index) % 2**64)
+    """Game ``index`` stepped from Python: the Python policies as given, built-in bots (by name or
+    spec) new for this game, everything seeded as the Rust run seeds it."""
+    chance, seat_seeds = _core.simulation_seeds(seed, index, players)
+    policies: list[Policy] = [
+        Bot(p, seed=seat_seed) if isinstance(p, str) else p for p, seat_seed in zip(seats, seat_seeds, strict=True)
+    ]
+    game = Game(players, board=board, rules=rules, seed=chance)
     data = _empty(players)
     actions = 0
     rolled = False

@@ -138,6 +138,13 @@ fn simulate<'py>(
     Ok(d)
 }
 
+/// The seeds `simulate` gives game `index` of a run with `seed`: (chance, one per seat). A game
+/// played from Python with `Game(seed=chance)` and `Bot(name, seed=seat)` is the same game.
+#[pyfunction]
+fn simulation_seeds(seed: u64, index: u64, players: u8) -> (u64, Vec<u64>) {
+    sim::play::Streams::seeds(sim::simulate::game_seed(seed, index), players)
+}
+
 /// The names of the built-in bots.
 #[pyfunction]
 fn bots() -> Vec<&'static str> {
@@ -160,7 +167,10 @@ fn boards() -> Vec<&'static str> {
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{boards, bot_parameters, bots, simulate, square_names, Bot, Game, IllegalAction, Rules, VecGame};
+    use super::{
+        boards, bot_parameters, bots, simulate, simulation_seeds, square_names, Bot, Game, IllegalAction, Rules,
+        VecGame,
+    };
 
     use pyo3::prelude::*;
     use pyo3::types::{PyDict, PyMapping, PyMappingProxy};

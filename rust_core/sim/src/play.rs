@@ -13,10 +13,16 @@ pub struct Streams {
 
 impl Streams {
     pub fn new(seed: u64, seats: u8) -> Streams {
+        let (chance, seats) = Streams::seeds(seed, seats);
+        Streams { chance: Resolver::new(chance), seats: seats.into_iter().map(Resolver::new).collect() }
+    }
+
+    /// The seeds of the chance stream and of each seat's stream: a game played elsewhere (from
+    /// Python, one step at a time) with these seeds gets the same dice and bot choices.
+    pub fn seeds(seed: u64, seats: u8) -> (u64, Vec<u64>) {
         let mut root = Resolver::new(seed);
-        let chance = Resolver::new(root.next_u64());
-        let seats = (0..seats).map(|_| Resolver::new(root.next_u64())).collect();
-        Streams { chance, seats }
+        let chance = root.next_u64();
+        (chance, (0..seats).map(|_| root.next_u64()).collect())
     }
 }
 
