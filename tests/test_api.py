@@ -187,6 +187,13 @@ def test_invalid_rule_values_are_refused(options):
         Rules(**options)
 
 
+def test_a_number_out_of_its_options_range_is_named_in_the_error():
+    with pytest.raises(IllegalAction, match=r"rule option 'round_limit' cannot be -3: out of range"):
+        Rules(round_limit=-3)
+    with pytest.raises(IllegalAction, match=r"rule option 'starting_cash' cannot be 1099511627776: out of range"):
+        Rules.preset("it", round_limit=30, starting_cash=2**40)
+
+
 def test_boolean_options_must_be_booleans():
     """A string is not a boolean: Rules(timed="false") must not quietly mean timed=True."""
     with pytest.raises(IllegalAction):

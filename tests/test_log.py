@@ -243,6 +243,44 @@ def test_cli_rejects_unknown_rules_and_boards():
     assert run("-m", "lanopoly", "--board", "moon").returncode == 2
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rounds", "-3"], "argument --rounds: -3 is out of range (0 to 65535)"),
+        (["watch", "--rounds", "70000"], "argument --rounds: 70000 is out of range (0 to 65535)"),
+        (["simulate", "0"], "argument games: 0 is out of range (1 to 4294967295)"),
+        (["simulate", "ten"], "argument games: not an integer: 'ten'"),
+        (["simulate", "10", "--seed", "-1"], "argument --seed: -1 is out of range"),
+        (["simulate", "10", "--threads", "0"], "argument --threads: 0 is out of range (1 to 1024)"),
+        (["simulate", "10", "--players", "9"], "argument --players: 9 is out of range (2 to 8)"),
+        (["simulate", "10", "--max-inputs", "0"], "argument --max-inputs: 0 is out of range"),
+        (["host", "--port", "99999"], "argument --port: 99999 is out of range (0 to 65535)"),
+        (["host", "--step-timeout", "-1"], "argument --step-timeout: -1 is not a duration (0 or more seconds)"),
+        (["host", "--replace-after", "nan"], "argument --replace-after: nan is not a duration"),
+        (["list", "--seconds", "soon"], "argument --seconds: not a number of seconds: 'soon'"),
+    ],
+)
+def test_cli_numbers_out_of_range_are_usage_errors_naming_the_option(argv, message, capsys):
+    from lanopoly.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+
+
+def test_cli_replay_of_a_missing_or_foreign_file_says_so(tmp_path, capsys):
+    from lanopoly.__main__ import main
+
+    assert main(["replay", str(tmp_path / "nothing.json")]) == 2
+    assert "lanopoly replay: cannot read" in capsys.readouterr().err
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text('{"x": 1}')
+    assert main(["replay", str(foreign)]) == 2
+    assert "unsupported log format" in capsys.readouterr().err
+
+
 def test_main_in_process(capsys, tmp_path):
     from lanopoly.__main__ import main
 

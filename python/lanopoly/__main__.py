@@ -17,6 +17,7 @@ from typing import Any
 
 from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
+from lanopoly.arguments import ROUNDS, SEATS, bounded
 from lanopoly.bots import DIFFICULTIES, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES
@@ -133,7 +134,11 @@ def console_rejoin(args: argparse.Namespace) -> int:
 
 def replay(args: argparse.Namespace) -> int:
     """Replay a saved log, verifying the state hash after every step."""
-    log = GameLog.load(args.file)
+    try:
+        log = GameLog.load(args.file)
+    except (OSError, ValueError) as e:
+        print(f"lanopoly replay: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
     try:
         game = log.replay()
     except ReplayMismatch as e:
@@ -236,7 +241,7 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
         "--lang", default=d(None), choices=list(LANGUAGES), help="console language (default: the system locale)"
     )
     p.add_argument("--rules", default=d("official"), choices=Rules.presets(), help="rules preset")
-    p.add_argument("--rounds", type=int, default=d(0), help="round limit (richest wins); 0: the preset's")
+    p.add_argument("--rounds", type=ROUNDS, default=d(0), help="round limit (richest wins); 0: the preset's")
     p.add_argument("--seed", type=int, default=d(None), help="seed for dice and cards (default: random)")
     p.add_argument("--save", metavar="FILE", default=d(None), help="save the game log to FILE")
     p.add_argument("--quiet", action="store_true", default=d(False), help="print only the result")
@@ -294,20 +299,24 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
-    s.add_argument("games", type=int)
-    s.add_argument("--players", type=int, default=4)
-    s.add_argument("--board", default="classic", choices=boards())
-    s.add_argument("--rules", default="official", choices=Rules.presets())
-    s.add_argument("--rounds", type=int, default=0, help="round limit (richest wins); 0: the preset's")
+    s.add_argument("games", type=bounded(1, 2**32 - 1), help="how many games to play")
+    s.add_argument("--players", type=SEATS, default=4, help="players per game, 2 to 8 (default 4)")
+    s.add_argument("--board", default="classic", choices=boards(), help="default: classic")
+    s.add_argument("--rules", default="official", choices=Rules.presets(), help="rules preset (default: official)")
+    s.add_argument("--rounds", type=ROUNDS, default=0, help="round limit (richest wins); 0: the preset's")
     s.add_argument(
         "--bots",
         default="random",
         help="one bot for all seats or one per seat, comma-separated; a bot takes parameters in parentheses,"
-        " e.g. 'heuristic(jail=stay,max_houses=4)' (`lanopoly bots` lists them)",
+        " e.g. 'heuristic(jail=stay,max_houses=4)' (`lanopoly bots` lists them; default random)",
     )
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--threads", type=int, default=None, help="default: all cores")
-    s.add_argument("--max-inputs", type=int, default=1_000_000, help="cut a game after this many inputs")
+    s.add_argument(
+        "--seed", type=bounded(0, 2**64 - 1), default=0, help="game i is seeded from (seed, i): same seed, same games"
+    )
+    s.add_argument("--threads", type=bounded(1, 1024), default=None, help="default: all cores (results do not change)")
+    s.add_argument(
+        "--max-inputs", type=bounded(1, 2**32 - 1), default=1_000_000, help="cut a game after this many inputs"
+    )
     return p
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lanopoly._core import Game, Rules, boards
+from lanopoly.arguments import PORT, ROUNDS, SEATS, seconds
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.net.discovery import (
@@ -57,20 +58,20 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", type=Path, default=None, help="save the game log here, continuously (JSON)")
     p.add_argument("--report-dir", type=Path, default=Path("."), help="where a desync report goes (default: .)")
     p.add_argument("--result", type=Path, default=None, help="write the outcome as JSON here (for scripts)")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait in the lobby (default 600)")
-    p.add_argument("--step-timeout", type=float, default=30.0, help="seconds to wait for a peer in a step")
+    p.add_argument("--timeout", type=seconds, default=600.0, help="seconds to wait in the lobby (default 600)")
+    p.add_argument("--step-timeout", type=seconds, default=30.0, help="seconds to wait for a peer in a step")
     p.add_argument(
-        "--save-interval", type=float, default=0.5, help="seconds between two saves of the game log (default 0.5)"
+        "--save-interval", type=seconds, default=0.5, help="seconds between two saves of the game log (default 0.5)"
     )
     p.add_argument(
         "--rejoin-timeout",
-        type=float,
+        type=seconds,
         default=300.0,
         help="seconds to wait for a peer that dropped to come back (`lanopoly rejoin`) before the game stops",
     )
     p.add_argument(
         "--replace-after",
-        type=float,
+        type=seconds,
         default=None,
         help="vote to replace a peer that dropped (or stays silent) after this many seconds;"
         " the change is made when all the other peers vote the same (3+ peers)",
@@ -91,13 +92,13 @@ def add_commands(subparsers: Any) -> None:
     """Add ``host``, ``join``, ``list`` and ``verify`` to an argparse subparsers object."""
     host = subparsers.add_parser("host", help="host a LAN game: open a lobby, wait for peers, play")
     _common(host)
-    host.add_argument("--peers", type=int, default=2, help="peers in the game, this one included (2-8)")
-    host.add_argument("--players", type=int, default=4, help="seats (2-8); seats no peer takes are bots")
+    host.add_argument("--peers", type=SEATS, default=2, help="peers in the game, this one included (2-8)")
+    host.add_argument("--players", type=SEATS, default=4, help="seats (2-8); seats no peer takes are bots")
     host.add_argument("--board", default="classic", choices=boards())
     host.add_argument("--rules", default="official", choices=Rules.presets())
-    host.add_argument("--rounds", type=int, default=0, help="round limit (0 = the preset's)")
+    host.add_argument("--rounds", type=ROUNDS, default=0, help="round limit (0 = the preset's)")
     host.add_argument("--table", default=None, help="the lobby's name on the network")
-    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--port", type=PORT, default=0, help="TCP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
     host.add_argument("--pin", default=None, help="the game PIN (default: 6 random digits, printed)")
     host.add_argument(
@@ -109,11 +110,11 @@ def add_commands(subparsers: Any) -> None:
     _common(join)
     join.add_argument("target", help="HOST:PORT, or the start of a lobby's name or game id (see `lanopoly list`)")
     join.add_argument("--pin", required=True, help="the game PIN the host shows")
-    join.add_argument("--browse-seconds", type=float, default=3.0, help="how long to look for a named lobby")
+    join.add_argument("--browse-seconds", type=seconds, default=3.0, help="how long to look for a named lobby")
     join.set_defaults(net_command="join")
 
     lst = subparsers.add_parser("list", help="list the games being hosted on the LAN")
-    lst.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default 3)")
+    lst.add_argument("--seconds", type=seconds, default=3.0, help="how long to listen (default 3)")
     lst.add_argument("--interfaces", default=None, help="comma-separated IPv4 addresses to discover on")
     lst.add_argument("--json", action="store_true", help="one JSON object per lobby")
     lst.set_defaults(net_command="list")

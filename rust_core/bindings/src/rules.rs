@@ -94,9 +94,24 @@ impl Rules {
                 }
                 all.set_item(key, value)?;
             }
-            rules = depythonize(all.as_any()).map_err(pyerr)?;
+            rules = depythonize(all.as_any()).map_err(|e| out_of_range(&base, options).unwrap_or_else(|| pyerr(e)))?;
         }
         rules.validate().map_err(pyerr)?;
         Ok(Rules { inner: rules })
     }
+}
+
+/// The error for the first option whose value does not fit its rule (a number out of range:
+/// `round_limit=-3`), found by trying the options one at a time; None if each fits alone.
+fn out_of_range(base: &engine::Rules, options: &Bound<'_, PyDict>) -> Option<PyErr> {
+    let py = options.py();
+    options.iter().find_map(|(key, value)| {
+        let one = pythonize(py, base).ok()?.cast_into::<PyDict>().ok()?;
+        one.contains(&key).ok()?.then_some(())?;
+        one.set_item(&key, &value).ok()?;
+        if depythonize::<engine::Rules>(one.as_any()).is_ok() {
+            return None;
+        }
+        Some(pyerr(format!("rule option {} cannot be {}: out of range", key.repr().ok()?, value.repr().ok()?)))
+    })
 }
