@@ -3,6 +3,8 @@ their frameworks' own checkers."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -123,6 +125,23 @@ def test_an_illegal_action_is_refused_clearly():
         v.step(np.array([bad, int(np.flatnonzero(mask[1])[0])]))
     with pytest.raises(IllegalAction, match="out of range"):
         v.step(np.array([-1, 0]))
+
+
+def test_actions_may_be_a_list_or_any_integer_array_and_anything_else_is_refused():
+    lists, int32s = VecGame(3, players=3, seed=8), VecGame(3, players=3, seed=8)
+    _, mask, _ = lists.reset()
+    int32s.reset()
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        actions = random_actions(mask, rng)
+        obs, mask, *_ = lists.step([int(a) for a in actions])
+        assert np.array_equal(obs, int32s.step(actions.astype(np.int32))[0])
+    for bad, given in [(np.zeros(3), "float64 of shape (3,)"), ([[0, 0, 0]], "int64 of shape (1, 3)"), ("0", "<U1")]:
+        with pytest.raises(
+            TypeError,
+            match=re.escape(f"actions must be one integer per game (a list, or a 1-D integer array), not {given}"),
+        ):
+            lists.step(bad)
 
 
 def test_opponents_play_inside_the_step():

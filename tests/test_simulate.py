@@ -82,6 +82,12 @@ def test_a_python_policy_among_built_in_bots_gives_the_all_rust_results(spec: st
     assert len(set(rust.rounds.tolist())) > 1 and rust.landings.sum() > 1000  # real, varied games
 
 
+def test_a_negative_seed_is_taken_modulo_2_64_as_a_game_takes_it():
+    below = lanopoly.simulate(3, rules=CAPPED, seed=-1, progress=False)
+    assert np.array_equal(below.turns, lanopoly.simulate(3, rules=CAPPED, seed=2**64 - 1, progress=False).turns)
+    assert not np.array_equal(below.turns, lanopoly.simulate(3, rules=CAPPED, seed=1, progress=False).turns)
+
+
 def test_bad_arguments_are_refused_clearly():
     with pytest.raises(ValueError, match="2 to 8 players"):
         lanopoly.simulate(1, players=9)

@@ -19,7 +19,7 @@ Move types and their fields:
 - ``accept_trade``, ``reject_trade``: ``from`` (the proposer's seat)
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
 import numpy as np
@@ -288,7 +288,7 @@ class VecGame:
         """Observation and mask of game ``i`` from any seat's point of view."""
     def step(
         self,
-        actions: npt.NDArray[np.int64],
+        actions: npt.NDArray[np.integer[Any]] | Sequence[int],
         out: tuple[
             npt.NDArray[np.float32],
             npt.NDArray[np.bool_],
@@ -307,8 +307,10 @@ class VecGame:
         npt.NDArray[np.bool_],
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
-        An illegal action raises ``IllegalAction`` naming the game. A bug inside the step (a
-        Rust panic, caught) raises ``RuntimeError``, and so does every later call but ``reset``.
+        ``actions``: an int64 array is used as it is; another integer array or a list of ints is
+        converted (anything else raises ``TypeError``). An illegal action raises
+        ``IllegalAction`` naming the game. A bug inside the step (a Rust panic, caught) raises
+        ``RuntimeError``, and so does every later call but ``reset``.
 
         ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),
         (n, action_size), (n,), (n, num_players), (n,), (n,)) to write into and return, instead

@@ -121,8 +121,10 @@ def simulate(
     ``policies``: one bot for every seat, or one per seat: built-in bots by name
     (``lanopoly.bot_names()``) or by spec with parameters (``"heuristic(jail=stay)"``, see
     ``lanopoly.bot_parameters``), or Python objects with ``choose(game, seat, legal)``.
-    ``threads`` defaults to all cores; ``progress`` defaults to on when stderr is a terminal.
+    ``seed`` is any integer (taken modulo 2**64, as ``Game`` does). ``threads`` defaults to all
+    cores; ``progress`` defaults to on when stderr is a terminal.
     """
+    seed %= 2**64
     if not 2 <= players <= 8:
         raise ValueError(f"2 to 8 players, not {players}")
     if games < 0:

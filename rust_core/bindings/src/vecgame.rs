@@ -240,14 +240,10 @@ impl VecGame {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: numpy::PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
         out: Option<Bound<'py, pyo3::types::PyTuple>>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions: Vec<u32> = actions
-            .as_array()
-            .iter()
-            .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
-            .collect::<PyResult<_>>()?;
+        let actions = action_indices(actions)?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         if let Some(out) = out {
             // Extracted as arrays and borrowed later: extracting borrows panics on a conflict.
@@ -279,4 +275,30 @@ impl VecGame {
         }
         Game::restored(py, self.inner.game(i).clone(), None, Some(&0u64.into_pyobject(py)?.into_any()))
     }
+}
+
+/// The actions of a step as indices: an int64 array as it is, any other integer array or
+/// sequence (a list, an int32 array) converted, anything else refused saying what was given.
+fn action_indices(actions: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    let array = match actions.extract::<numpy::PyReadonlyArray1<'_, i64>>() {
+        Ok(array) => array,
+        Err(_) => {
+            let array = actions.py().import("numpy")?.call_method1("asarray", (actions,))?;
+            let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+            let ndim: usize = array.getattr("ndim")?.extract()?;
+            if !matches!(kind.as_str(), "i" | "u") || ndim != 1 {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "actions must be one integer per game (a list, or a 1-D integer array), not {} of shape {}",
+                    array.getattr("dtype")?.str()?,
+                    array.getattr("shape")?.str()?,
+                )));
+            }
+            array.call_method1("astype", ("int64",))?.extract::<numpy::PyReadonlyArray1<'_, i64>>()?
+        }
+    };
+    array
+        .as_array()
+        .iter()
+        .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
+        .collect()
 }
