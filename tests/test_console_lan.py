@@ -868,7 +868,8 @@ def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its
         # cid's console, let go, learns it was replaced and stops playing.
         os.kill(cid_pid, signal.SIGCONT)
         cid_pid = 0
-        screen = "".join(_rows(cid.wait_for(r"GAME FROZEN", 30)))  # a long line of the log wraps
+        rows = _rows(cid.wait_for(r"GAME FROZEN", 30))
+        screen = re.sub(r"\s+", " ", " ".join(rows))  # a long line of the log wraps between words
         voted = r"froze the session: replaced by a bot from step (\d+) on the votes of peer 0 \(ann\), peer 1 \(bob\)"
         told = re.search(voted, screen)
         assert told is not None and int(told.group(1)) == step, screen

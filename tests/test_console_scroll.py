@@ -12,7 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from lanopoly import Rules, SimpleBot
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.console.commands import command_for
-from lanopoly.console.log_view import LogView
+from lanopoly.console.log_view import LogView, wrap
 from screen import PAGE_DOWN, PAGE_UP, Terminal, wait_for
 
 LOG_TOP, LOG_ROWS = 11, 10  # at 80x24: the board's 11 rows, then 10 rows of log
@@ -106,3 +106,17 @@ def test_help_is_read_from_its_top_and_scrolls():
     assert _log(top)[0] == "Commands:" and "roll (r)" in _log(top)[1]
     assert "more lines below" in top[-1]
     assert any("quit (q, exit)" in line for line in _log(bottom))
+    # A description too long for 80 columns goes on under its column, broken between words.
+    roll = next(i for i, line in enumerate(_log(top)) if "roll (r)" in line)
+    assert _log(top)[roll].rstrip().endswith("roll the dice (in jail: try for a")
+    assert _log(top)[roll + 1].strip() == "double)" and _log(top)[roll + 1].index("double") == 41
+
+
+def test_long_lines_wrap_between_words_under_their_text():
+    assert wrap("short", 80) == ["short"]
+    assert wrap("a " * 45 + "end", 40) == ["a " * 19 + "a", "  " + "a " * 18 + "a", "  " + "a " * 6 + "end"]
+    assert wrap("x" * 100, 80) == ["x" * 80, "  " + "x" * 20]
+    two_columns = "  sell PROPERTY" + " " * 26 + "sell one house (or the hotel) back to the bank at half price"
+    assert wrap(two_columns, 80) == [two_columns[:78].rstrip(), " " * 41 + "the bank at half price"]
+    assert wrap(two_columns, 50)[1] == "  house (or the hotel) back to the bank at half"  # too narrow for the column
+    assert all(len(row) <= 50 for row in wrap(two_columns, 50))

@@ -36,7 +36,7 @@ from lanopoly.console.commands import (
     one_square,
     parse,
 )
-from lanopoly.console.log_view import LogView
+from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.session import Table, summary_lines
 from lanopoly.i18n import ALIASES, clock, money, t
@@ -359,8 +359,9 @@ class ConsoleApp:
         if self.table.game.is_over and not self.summary_anchored:
             self.summary_anchored = True
             self._anchor_summary()
-        page = self.log_view.page(self.table.lines, *self._log_size())
-        return [("", "\n".join(page.lines))]
+        height, width = self._log_size()
+        page = self.log_view.page(self.table.lines, height, width)
+        return [("", "\n".join(row for line in page.lines for row in wrap(line, width)))]
 
     def _anchor_summary(self) -> None:
         """Show the log from the start of the end-of-game summary (PageUp for what came before)."""

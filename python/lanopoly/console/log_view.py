@@ -4,19 +4,37 @@ The log window is what is left of the screen under the board (10 rows at 80x24),
 (the command list, the end-of-game summary) do not fit at once. The view follows the newest lines
 until the person scrolls (PageUp/PageDown) or the console anchors it at the start of a text worth
 reading from its top (the summary when the game ends, the command list after ``help``). Lines
-longer than the window wrap: each takes as many rows as its width needs.
+longer than the window wrap between words, each taking as many rows as it needs.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass
 
 from prompt_toolkit.utils import get_cwidth
 
+SECOND_COLUMN = re.compile(r"^\s*\S.*?\s{2,}(?=\S)")
+"""Where the second column of a two-column line starts (the command list: command, then what it does)."""
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """The rows of ``line`` in a window ``width`` columns wide: broken between words, a row that
+    goes on indented under the line's text (under its second column, for a two-column line)."""
+    width = max(1, width)
+    if get_cwidth(line) <= width:
+        return [line]
+    column = SECOND_COLUMN.match(line)
+    indent = column.end() if column else len(line) - len(line.lstrip()) + 2
+    if indent > width - 20:  # leave the words room: a narrow window indents little
+        indent = min(2, width // 2)
+    return textwrap.wrap(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) or [line]
+
 
 def rows_of(line: str, width: int) -> int:
     """The rows a line takes in a window ``width`` columns wide, wrapped."""
-    return max(1, -(-get_cwidth(line) // max(1, width)))
+    return len(wrap(line, width))
 
 
 @dataclass(frozen=True)
