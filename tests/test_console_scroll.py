@@ -120,3 +120,27 @@ def test_long_lines_wrap_between_words_under_their_text():
     assert wrap(two_columns, 80) == [two_columns[:78].rstrip(), " " * 41 + "the bank at half price"]
     assert wrap(two_columns, 50)[1] == "  house (or the hotel) back to the bank at half"  # too narrow for the column
     assert all(len(row) <= 50 for row in wrap(two_columns, 50))
+
+
+def test_a_long_answer_to_a_command_wraps_and_the_log_gives_it_room():
+    table = LocalTable(["ada", "bea"], me=0, seed=1)
+
+    async def session() -> tuple[list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda screen: table.my_move)
+            pipe.send_text("trade\r")  # its usage is longer than 80 columns
+            usage = await wait_for(app.app, lambda screen: any(row.startswith("trade PLAYER") for row in screen))
+            pipe.send_text("help\r")  # a short answer: one row again
+            short = await wait_for(app.app, lambda screen: any("the commands are in the log" in row for row in screen))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return usage, short
+
+    usage, short = asyncio.run(session())
+    first = next(i for i, row in enumerate(usage) if row.startswith("trade PLAYER"))
+    assert usage[first] == "trade PLAYER give ITEMS for ITEMS, e.g. 'trade dog give baltic, $50 for"
+    assert usage[first + 1] == "  boardwalk'" and usage[first + 2].startswith(">")
+    assert first == LOG_TOP + LOG_ROWS - 1  # the log gave up one of its ten rows
+    assert short[LOG_TOP + LOG_ROWS].startswith("the commands are in the log") and short[-2].startswith(">")

@@ -100,6 +100,10 @@ class CommandCompleter(Completer):
                 yield Completion(name, -len(rest))
 
 
+FEEDBACK_ROWS = 3
+"""The most rows the answer to a command takes (the log gives them up while it is shown)."""
+
+
 class ConsoleApp:
     """The application around one local table."""
 
@@ -125,7 +129,7 @@ class ConsoleApp:
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
                 ),
-                Window(FormattedTextControl(lambda: [self.feedback]), height=1),
+                Window(FormattedTextControl(self._feedback), height=lambda: self._feedback_rows()),
                 Window(
                     BufferControl(self.buffer),
                     height=1,
@@ -346,13 +350,25 @@ class ConsoleApp:
                 return t(lang, "dec.offer", player=game.names[offer["from"]], give=give, get=get)
         return None
 
+    def _width(self) -> int:
+        return self.app.output.get_size().columns if self.app.is_running else 80
+
+    def _feedback_rows(self) -> int:
+        """Rows of the answer to the last command: one, or up to three for a long one (a refusal
+        with its cause, a command's usage), wrapped between words."""
+        return min(FEEDBACK_ROWS, len(wrap(self.feedback[1], self._width())))
+
+    def _feedback(self) -> board_view.Fragments:
+        style, text = self.feedback
+        return [(style, "\n".join(wrap(text, self._width())[:FEEDBACK_ROWS]))]
+
     def _log_size(self) -> tuple[int, int]:
-        """Rows and columns of the log window: the screen less the board and the 3 lines under the
-        log (4 with a LAN status line)."""
+        """Rows and columns of the log window: the screen less the board and what is under the log
+        (the answer to the last command, the prompt, the hints, and a LAN status line if any)."""
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
-        fixed = board_view.ROWS + 3 + (self.table.status() is not None)
+        fixed = board_view.ROWS + 2 + self._feedback_rows() + (self.table.status() is not None)
         return max(1, size.rows - fixed), size.columns
 
     def _log(self) -> board_view.Fragments:
