@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -86,23 +87,35 @@ def test_the_end_of_game_summary_reads_at_80x24(players, seed):
     assert _log(last)[-1] == summary[-1]
 
 
-def test_help_is_read_from_its_top_and_scrolls():
-    table = LocalTable(["ada", "bea"], me=0, seed=1)
+def _screens(table: LocalTable, steps: list[tuple[str, Callable[[list[str]], bool]]]) -> list[list[str]]:
+    """Play ``table`` in the real application at 80x24: once the game waits for the person, type
+    each text and take the screen once its check holds; then quit."""
 
-    async def session() -> tuple[list[str], list[str]]:
+    async def session() -> list[list[str]]:
         with create_pipe_input() as pipe:
             app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
             running = asyncio.create_task(app.run())
             await wait_for(app.app, lambda screen: table.my_move)
-            pipe.send_text("help\r")
-            top = await wait_for(app.app, lambda screen: _log(screen)[0] == "Commands:")
-            pipe.send_text(PAGE_DOWN * 8)  # more than the help's pages: the view stops at its end
-            bottom = await wait_for(app.app, lambda screen: any("quit (q, exit)" in line for line in _log(screen)))
+            screens = []
+            for text, check in steps:
+                pipe.send_text(text)
+                screens.append(await wait_for(app.app, check))
             pipe.send_text("quit\r")
             assert await asyncio.wait_for(running, timeout=30) == 0
-            return top, bottom
+            return screens
 
-    top, bottom = asyncio.run(session())
+    return asyncio.run(session())
+
+
+def test_help_is_read_from_its_top_and_scrolls():
+    top, bottom = _screens(
+        LocalTable(["ada", "bea"], me=0, seed=1),
+        [
+            ("help\r", lambda screen: _log(screen)[0] == "Commands:"),
+            # More than the help's pages: the view stops at its end.
+            (PAGE_DOWN * 8, lambda screen: any("quit (q, exit)" in line for line in _log(screen))),
+        ],
+    )
     assert _log(top)[0] == "Commands:" and "roll (r)" in _log(top)[1]
     assert "more lines below" in top[-1]
     assert any("quit (q, exit)" in line for line in _log(bottom))
@@ -123,22 +136,13 @@ def test_long_lines_wrap_between_words_under_their_text():
 
 
 def test_a_long_answer_to_a_command_wraps_and_the_log_gives_it_room():
-    table = LocalTable(["ada", "bea"], me=0, seed=1)
-
-    async def session() -> tuple[list[str], list[str]]:
-        with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
-            running = asyncio.create_task(app.run())
-            await wait_for(app.app, lambda screen: table.my_move)
-            pipe.send_text("trade\r")  # its usage is longer than 80 columns
-            usage = await wait_for(app.app, lambda screen: any(row.startswith("trade PLAYER") for row in screen))
-            pipe.send_text("help\r")  # a short answer: one row again
-            short = await wait_for(app.app, lambda screen: any("the commands are in the log" in row for row in screen))
-            pipe.send_text("quit\r")
-            assert await asyncio.wait_for(running, timeout=30) == 0
-            return usage, short
-
-    usage, short = asyncio.run(session())
+    usage, short = _screens(
+        LocalTable(["ada", "bea"], me=0, seed=1),
+        [
+            ("trade\r", lambda screen: any(row.startswith("trade PLAYER") for row in screen)),  # over 80 columns
+            ("help\r", lambda screen: any("the commands are in the log" in row for row in screen)),  # one row again
+        ],
+    )
     first = next(i for i, row in enumerate(usage) if row.startswith("trade PLAYER"))
     assert usage[first] == "trade PLAYER give ITEMS for ITEMS, e.g. 'trade dog give baltic, $50 for"
     assert usage[first + 1] == "  boardwalk'" and usage[first + 2].startswith(">")
