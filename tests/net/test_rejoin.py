@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -104,8 +105,13 @@ def test_every_peer_killed_resumes_the_game_to_identical_hashes(tmp_path: Path) 
 
 
 def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
-    rejoin = Rejoin(b"g" * 16, 2, b"p" * 16, b"s" * 64, 41)
+    rejoin = Rejoin(b"g" * 16, 2, b"p" * 16, b"s" * 64, 41, 40123)
     assert parse(unpack(pack(rejoin.to_wire()))) == rejoin
+    for port in (0, 65536, -1, "40123", None):  # where it listens now: a port, nothing else
+        with pytest.raises(ProtocolError, match="port"):
+            parse([*rejoin.to_wire()[:-1], port])
+    with pytest.raises(ProtocolError, match="expected 6 fields"):  # a protocol 6 REJOIN (no port) is refused
+        parse(rejoin.to_wire()[:-1])
     changes = [(43, [(b"vote 0", b"a" * 64), (b"vote 1", b"b" * 64)])]
     sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"], (1, 3), changes)
     assert parse(unpack(pack(sync.to_wire()))) == sync
@@ -183,7 +189,8 @@ async def _forged_rejoin() -> None:
             await asyncio.sleep(0.01)
         conn, _ = await dial(addr, port, [addr], 5, secure.normalize_pin(pin), host_mesh.start.game_id)
         fake = Ed25519PrivateKey.generate().sign(secure.rejoin_proof_data(conn.binding, host_mesh.start.game_id, 1))
-        await conn.send(Rejoin(host_mesh.start.game_id, 1, host_mesh.start.peers[1].peer_id, fake, 0).to_wire())
+        forged = Rejoin(host_mesh.start.game_id, 1, host_mesh.start.peers[1].peer_id, fake, 0, guest_mesh.listener.port)
+        await conn.send(forged.to_wire())
         assert await conn.reader.read() == b""  # closed without a word
         await conn.close()
 
@@ -233,7 +240,7 @@ def test_a_rejoiner_that_voted_before_it_dropped_learns_the_change_from_sync(
 
 
 class _FourPeers:
-    """Four peers playing in this event loop, each a ``LockstepSession`` saving its game (peer 2 its secrets)."""
+    """Four peers playing in this event loop, each a ``LockstepSession`` saving its game and its secrets."""
 
     options: ClassVar[dict[str, Any]] = {"step_timeout": 10.0, "rejoin_timeout": 30.0, "save_interval": 0.05}
     addr: ClassVar[str] = "127.0.0.1"
@@ -245,7 +252,8 @@ class _FourPeers:
 
     async def start(self) -> None:
         meshes = await _meshes(["Ada", "Bob", "Cy", "Di"])
-        PeerSecrets.of(meshes[2]).save(secret_path(self.saves[2]))
+        for mesh, save in zip(meshes, self.saves, strict=True):
+            PeerSecrets.of(mesh).save(secret_path(save))
         self.sessions = [
             LockstepSession(m, _policies(m), log_path=self.saves[i], **self.options) for i, m in enumerate(meshes)
         ]
@@ -356,12 +364,48 @@ async def _vote_lost_with_a_link(tmp_path: Path, missing: int) -> None:
     _ended_agreed(results, peers.saves[:3])
 
 
-def _ended_agreed(results: list[SessionResult], saves: list[Path]) -> None:
+def test_a_rejoiner_listening_on_another_port_is_dialed_there_when_a_link_breaks_later(tmp_path: Path) -> None:
+    """Peer 1 is killed and its port taken meanwhile: it rejoins listening on another one. Later
+    its link with peer 2 breaks; peer 2, the higher index, dials it again where it listens now (its
+    REJOIN said so), not at the start record's port, and the game ends agreed."""
+    asyncio.run(asyncio.wait_for(_rejoiner_moved(tmp_path), 60))
+
+
+async def _rejoiner_moved(tmp_path: Path) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    sessions, addr = peers.sessions, peers.addr
+    while sessions[1].game.step < 20:
+        await asyncio.sleep(0.005)
+    await sessions[1].save_now()
+    await peers.kill(1)
+    await sessions[1].mesh.listener.close()
+    old_port = sessions[1].mesh.listener.port
+    with socket.socket() as taken:  # something else listens on peer 1's port now
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.bind((addr, old_port))
+        taken.listen()
+        back = await rejoin(peers.saves[1], _policies, interfaces=[addr], timeout=5.0, **peers.options)
+        assert back.mesh.listener.port != old_port
+        run = asyncio.create_task(back.run())
+        later = back.game.step + 10
+        while back.game.step < later:
+            await asyncio.sleep(0.005)
+        broken = back.mesh.links[2]
+        assert not back.game.is_over, "the game ended before the link broke"
+        broken.writer.transport.abort()
+        sessions[2].mesh.links[1].writer.transport.abort()
+        results = await asyncio.gather(peers.runs[0], run, *peers.runs[2:])
+    _ended_agreed(results, peers.saves, replaced=0)
+    assert back.mesh.links[2] is not broken
+
+
+def _ended_agreed(results: list[SessionResult], saves: list[Path], replaced: int = 1) -> None:
     """Every session ended the game on one final hash, without faults, and its saved log verifies
-    with the one replacement made."""
+    with ``replaced`` replacements made."""
     assert all(r.outcome == "over" for r in results), [r.freeze for r in results]
     assert len({r.state_hash for r in results}) == 1
     assert all(r.faults == [] for r in results), [r.faults for r in results]
     for save in saves:
         verified = verify_text(save.read_text())
-        assert verified.replaced == 1 and verified.final_hash == results[0].state_hash
+        assert verified.replaced == replaced and verified.final_hash == results[0].state_hash

@@ -26,9 +26,10 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 """Version of the wire protocol, sent in every message and in the lobby's TXT record.
 
+7: ``REJOIN`` says which port the rejoining peer listens on now (it may not get its old one back);
 6: ``SYNC`` says which peers the answering peer is waiting for (several peers may rejoin at once);
 5: the start record carries the host's choice for automatic replacement votes (``bot`` or
 ``bank``), so that every peer's ``--replace-after`` votes the same; 4: votes may choose ``bank``

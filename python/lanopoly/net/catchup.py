@@ -155,6 +155,7 @@ class CatchUp:
         except (ConnectionClosed, FrameError) as e:
             log.warning("%s could not rejoin: %s", session.peer_label(peer), e)
             return False
+        session.reconnects.heard(peer, message.port)  # where to dial it if this link breaks
         return True
 
     async def send_history(self, conn: FramedConnection, have: int) -> int:

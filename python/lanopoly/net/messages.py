@@ -536,6 +536,9 @@ class Rejoin:
 
     ``proof`` signs the channel binding with the key of the start record (as PEER_HELLO does);
     ``have_step`` is the last step its own saved log holds, so the answer sends only what it lacks.
+    Since protocol 7, ``port`` is the port its listener is bound to now: a restarted peer listens
+    elsewhere when its start record port is taken, and the peers that dial it from their session
+    later (``reconnect``) dial it there.
     """
 
     game_id: bytes
@@ -543,9 +546,11 @@ class Rejoin:
     peer_id: bytes
     proof: bytes
     have_step: int
+    port: int
 
     def to_wire(self) -> list[Any]:
-        return [Kind.REJOIN, PROTOCOL_VERSION, self.game_id, self.index, self.peer_id, self.proof, self.have_step]
+        fields = [self.game_id, self.index, self.peer_id, self.proof, self.have_step, self.port]
+        return [Kind.REJOIN, PROTOCOL_VERSION, *fields]
 
 
 @dataclass(frozen=True)
@@ -637,7 +642,7 @@ _FIELDS = {
     Kind.AUTH_REPLY: 2,
     Kind.AUTH_CONFIRM: 1,
     Kind.EVIDENCE: 3,
-    Kind.REJOIN: 5,
+    Kind.REJOIN: 6,
     Kind.SYNC: 7,
     Kind.VOTE: 2,
     Kind.RELAY: 3,
@@ -902,6 +907,7 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
             _bin(f[2], "peer id", ID_LEN),
             _bin(f[3], "proof", SIG_LEN),
             _int(f[4], "step", 0),
+            _int(f[5], "port", 1, 65535),
         )
     if kind is Kind.SYNC:
         return _sync(f)

@@ -6,9 +6,12 @@ rejoining peer refuses connections), so a rejoiner does not wait for the peers t
 say they are waiting for (``SYNC``'s ``away``): it plays on with them marked away, like the live
 peers do. Whoever ends up waiting for whom, the pair links up again the way the mesh formed at the
 start: the peer with the higher index dials the lower one, here from its running session, every
-``RECONNECT_INTERVAL`` seconds while the lower one is away (``REJOIN`` with its current step). The
-lower one's session takes it back as it takes back any rejoining peer (``SYNC``), and the dialer
-adopts the connection (``CatchUp.adopt``): each sends the other what it missed, and both play on.
+``RECONNECT_INTERVAL`` seconds while the lower one is away (``REJOIN`` with its current step and
+its listening port), at the lower one's start record address, on the port the lower one's last
+``REJOIN`` said if it rejoined us (a restarted peer listens elsewhere when its old port is taken).
+The lower one's session takes it back as it takes back any rejoining peer (``SYNC``), and the
+dialer adopts the connection (``CatchUp.adopt``): each sends the other what it missed, and both
+play on.
 
 Nothing here is trusted more than a rejoin is: the dialer proves its key on the new channel, and
 the answer only says where the other peer is; the steps and acks that follow are checked as usual.
@@ -89,6 +92,12 @@ class Reconnects:
     def __init__(self, session: LockstepSession) -> None:
         self.session = session
         self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.ports: dict[int, int] = {}
+        """The ports peers that rejoined us listen on now, by their own ``REJOIN`` (``heard``)."""
+
+    def heard(self, peer: int, port: int) -> None:
+        """``peer`` proved its key and said it listens on ``port`` now: dial it there."""
+        self.ports[peer] = port
 
     def start(self, peer: int) -> None:
         """Keep dialing ``peer`` while it is away, if it is ours to dial (a lower index) and none is under way."""
@@ -129,12 +138,13 @@ class Reconnects:
             return
 
     def address(self, peer: int) -> tuple[str, int]:
-        """Where ``peer`` listens: its start record entry, or for the host where we reached it."""
+        """Where ``peer`` listens: its start record entry (for the host, where we reached it), on
+        the port its last ``REJOIN`` said if it rejoined us (a restarted peer may not get its port
+        back; it listens on the same interfaces)."""
         mesh = self.session.mesh
         entry = mesh.start.peers[peer]
-        if peer == 0 and not entry.host:
-            return mesh.host_address
-        return entry.host, entry.port
+        host, port = mesh.host_address if peer == 0 and not entry.host else (entry.host, entry.port)
+        return host, self.ports.get(peer, port)
 
     async def _attempt(self, peer: int) -> tuple[FramedConnection, PeerState] | None:
         """One try: dial ``peer``, prove who we are (``REJOIN`` with our step) and read its SYNC.
@@ -154,7 +164,8 @@ class Reconnects:
         try:
             proof = mesh.key.sign(secure.rejoin_proof_data(conn.binding, session.game_id, session.me))
             me = mesh.start.peers[session.me]
-            await conn.send(Rejoin(session.game_id, session.me, me.peer_id, proof, session.game.step).to_wire())
+            rejoin = Rejoin(session.game_id, session.me, me.peer_id, proof, session.game.step, mesh.listener.port)
+            await conn.send(rejoin.to_wire())
             conn.max_frame = MAX_FRAME
             return conn, await read_sync(conn, session.game_id, timeout)
         except BaseException:

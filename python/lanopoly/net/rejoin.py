@@ -170,6 +170,8 @@ class _Restart:
     key: Ed25519PrivateKey
     chain: HashChain
     interfaces: list[str] | None = None
+    port: int = 0
+    """The port our listener is bound to (``listen``): our REJOIN tells the others."""
 
     @classmethod
     def open(cls, save: Path, interfaces: list[str] | None) -> _Restart:
@@ -210,9 +212,10 @@ class _Restart:
         return self.start.peers[index].host, self.start.peers[index].port
 
     def rejoin_message(self, conn: FramedConnection) -> Rejoin:
-        """Our REJOIN on ``conn``: who we are (proved on this channel) and how many steps we saved."""
+        """Our REJOIN on ``conn``: who we are (proved on this channel), how many steps we saved, where we listen."""
         proof = self.key.sign(secure.rejoin_proof_data(conn.binding, self.start.game_id, self.me))
-        return Rejoin(self.start.game_id, self.me, self.start.peers[self.me].peer_id, proof, len(self.saved.steps))
+        peer_id = self.start.peers[self.me].peer_id
+        return Rejoin(self.start.game_id, self.me, peer_id, proof, len(self.saved.steps), self.port)
 
     def proves(self, conn: FramedConnection, message: Rejoin) -> bool:
         """Whether ``message`` is a REJOIN of another peer of this game, proved with its key on ``conn``."""
@@ -224,7 +227,8 @@ class _Restart:
         return start.peers[i].peer_id == message.peer_id and secure.verify(key, message.proof, proof)
 
     async def listen(self, handler: Any) -> Listener:
-        """Listen again on our port of the start record (elsewhere if it is taken: we dial the others anyway)."""
+        """Listen again on our port of the start record, or elsewhere if it is taken: we dial the others
+        anyway, and our REJOIN tells them where we listen (they dial us there when a link breaks later)."""
 
         async def own_game_id() -> bytes:
             return self.start.game_id
@@ -237,6 +241,7 @@ class _Restart:
             log.warning("cannot listen on port %d again (%s); listening elsewhere", port, e)
             listener = Listener(handler, self.interfaces, 0, 5.0, self.pin, own_game_id)
             await listener.start()
+        self.port = listener.port
         return listener
 
     async def dial(self, index: int, timeout: float) -> FramedConnection:

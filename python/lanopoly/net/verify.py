@@ -46,7 +46,7 @@ from lanopoly.net.messages import ActionMsg, ProtocolError, Reveal, StartRecord,
 from lanopoly.net.outcome import action_hash
 
 RECORD_FORMAT = 1
-READABLE_PROTOCOLS = (2, 3, 4, 5, 6)
+READABLE_PROTOCOLS = (2, 3, 4, 5, 6, 7)
 """Protocol versions whose signed ACTION and REVEAL bodies this verifier reads (same layout)."""
 
 
