@@ -28,6 +28,7 @@ from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
 from lanopoly.net.messages import Kind, ProtocolError, Rejoin, Sync, parse
 from lanopoly.net.outcome import SessionResult
+from lanopoly.net.reconnect import stop_if_cancelled
 from lanopoly.net.rejoin import PeerSecrets, load_saved, rejoin, secret_path
 from lanopoly.net.verify import VerifyError, verify_text
 
@@ -102,6 +103,29 @@ def test_every_peer_killed_resumes_the_game_to_identical_hashes(tmp_path: Path) 
     assert len(hashes) == 1, [run.result for run in runs]
     for run in runs:
         assert verify_text(run.log.read_text()).final_hash.hex() == hashes.copy().pop()
+
+
+def test_a_cancellation_that_wait_for_loses_still_stops_a_retry_loop() -> None:
+    """Python 3.11's ``wait_for`` returns the result when the cancel comes as the awaited future
+    completes; a rejoiner's dial loop then went on to its deadline (the rare multi-rejoin freeze).
+    ``stop_if_cancelled`` after the wait stops it all the same."""
+
+    async def main() -> None:
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def retrying() -> str:
+            await asyncio.wait_for(done, 5)  # the cancel may be lost here...
+            stop_if_cancelled()  # ...not here
+            return "went on"
+
+        task = asyncio.create_task(retrying())
+        await asyncio.sleep(0)  # it waits
+        done.set_result(1)
+        task.cancel()  # in the same loop iteration
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
 
 
 def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:

@@ -42,7 +42,7 @@ from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, 
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.mesh import Listener, Mesh, MeshError, dial, start_hash
 from lanopoly.net.messages import Message, ProtocolError, Rejoin, StartRecord, Sync, Vote, parse
-from lanopoly.net.reconnect import RECONNECT_INTERVAL, PeerState, read_sync
+from lanopoly.net.reconnect import RECONNECT_INTERVAL, PeerState, read_sync, stop_if_cancelled
 from lanopoly.net.verify import StepChecker, VerifyError, decode_signed, saved_changes, saved_steps
 
 log = logging.getLogger(__name__)
@@ -249,6 +249,7 @@ class _Restart:
         host, port = self.address(index)
         deadline = time.monotonic() + timeout
         while True:
+            stop_if_cancelled()
             try:
                 conn, _ = await dial(host, port, self.interfaces, min(timeout, 5.0), self.pin, self.start.game_id)
             except MeshError as e:
@@ -293,6 +294,7 @@ async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedCo
     while True:
         conn = await me.dial(index, max(deadline - time.monotonic(), 1.0))
         try:
+            stop_if_cancelled()
             await conn.send(me.rejoin_message(conn).to_wire())
             conn.max_frame = MAX_FRAME
             return conn, await read_sync(conn, me.start.game_id, timeout)
