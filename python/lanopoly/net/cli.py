@@ -256,7 +256,10 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
         if args.ready_file:
             ready = {"host": address, "port": port, "game_id": gid, "pin": pin}
-            args.ready_file.write_text(json.dumps(ready), encoding="utf-8")
+            # Written whole, then renamed: a script waiting for the file never reads half of it.
+            partial = args.ready_file.with_name(args.ready_file.name + ".partial")
+            partial.write_text(json.dumps(ready), encoding="utf-8")
+            partial.replace(args.ready_file)
         try:
             await lobby.wait_full(args.timeout)
         except TimeoutError:
