@@ -272,7 +272,8 @@ class VecGame:
         """``threads``: step the games on that many threads (the GIL released; the caller's
         thread and ``threads - 1`` persistent workers, joined when the VecGame is freed), in
         chunks of 8 games that a thread with nothing left to do takes over from the others; the
-        outputs are the same whatever the count."""
+        outputs are the same whatever the count. With more than one thread, step with ``out=``:
+        into six new arrays per step a second thread gained nothing (``benches/README.md``)."""
     @property
     def num_envs(self) -> int: ...
     @property
