@@ -64,6 +64,37 @@ def test_a_game_saves_itself_and_is_taken_up_where_it_stood() -> None:
     assert len(again.record.inputs) > len(table.record.inputs)
 
 
+def test_the_bots_of_a_continued_game_play_on_as_if_it_had_never_stopped(tmp_path: Path) -> None:
+    """Hard bots (the search bot draws its rollouts from its own random stream, and remembers its
+    offers): taken up from the file, they decide exactly what the bots of the table that never
+    stopped decide, given the same chance and the same moves of the person."""
+    path = tmp_path / "hard.json"
+    table = LocalTable(["ann", "dog", "car"], seed=7, bot=lambda: Bot("search"), save=path, difficulty="hard")
+    person = SimpleBot()
+    while len(table.record.inputs) < 150 or not table.my_move:
+        if not table.step():
+            table.act(person.choose(table.game, table.me, table.legal()))
+    table.save()
+    again = LocalTable.continued(load_local(path).log, path)
+    decided = 0
+    for _ in range(400):
+        game = table.game
+        if game.is_over:
+            break
+        if game.is_chance_node:
+            action = game.sample_chance()
+        elif table.my_move:
+            action = person.choose(game, table.me, table.legal())
+        else:
+            seat = game.current_player
+            action = table.bots[seat].choose(game, seat, game.legal_actions(seat))
+            assert again.bots[seat].choose(again.game, seat, again.game.legal_actions(seat)) == action
+            decided += 1
+        table.act(action)
+        again.act(action)
+    assert decided > 100 and again.game.state_hash() == table.game.state_hash()
+
+
 def test_a_finished_game_is_not_offered_and_an_altered_one_is_refused() -> None:
     done = new_local_save()
     over = _played(done, 10**6, rules=Rules(round_limit=3))

@@ -152,8 +152,9 @@ class LocalTable:
     @classmethod
     def continued(cls, log: GameLog, path: Path, lang: str = "en") -> LocalTable:
         """The game against bots saved in ``path`` (its ``log``), played again input by input and
-        checked against every recorded hash: the screen's log is told again from the start, and
-        the game goes on saving to ``path``. Raises ReplayMismatch if the file was altered."""
+        checked against every recorded hash: the screen's log is told again from the start, the
+        bots decide their moves again (``_replay``), and the game goes on saving to ``path``.
+        Raises ReplayMismatch if the file was altered."""
         info = log.table or {}
         difficulty = str(info.get("difficulty") or "normal")
         table = cls(
@@ -165,7 +166,7 @@ class LocalTable:
             lang=lang,
             difficulty=difficulty,
         )
-        log.replay(table.game, table._apply)
+        log.replay(table.game, table._replay)
         table.save_path = path
         table.lines.append(t(lang, "local.continued", path=path.name))
         return table
@@ -248,6 +249,15 @@ class LocalTable:
             self.lines.append(t(self.lang, "local.save_failed", path=str(self.save_path), reason=e.strerror or e))
             self.save_path = None
         self._saved_at = time.monotonic()
+
+    def _replay(self, action: Action) -> None:
+        """Apply a saved input; a bot's move is first decided again by the bot, so that it plays on
+        remembering what it did (its trade offers, the search bot's random stream), as if the game
+        had never stopped. The saved move is the one applied."""
+        seat = self.game.current_player
+        if seat in self.bots and not self.game.is_chance_node and action.get("player") == seat:
+            self.bots[seat].choose(self.game, seat, self.game.legal_actions(seat))
+        self._apply(action)
 
     def _apply(self, action: Action) -> None:
         was_mine = self.my_move
