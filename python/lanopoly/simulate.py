@@ -122,8 +122,9 @@ def simulate(
     (``lanopoly.bot_names()``) or by spec with parameters (``"heuristic(jail=stay)"``, see
     ``lanopoly.bot_parameters``), or Python objects with ``choose(game, seat, legal)``, alone or
     among built-in bots (those games are stepped from Python, seeded as in Rust: a Python object
-    that chooses as a built-in bot does gives the same results). ``seed`` is any integer (taken modulo 2**64, as ``Game`` does). ``threads`` defaults to all
-    cores; ``progress`` defaults to on when stderr is a terminal.
+    that chooses as a built-in bot does gives the same results). ``seed`` is any integer (taken
+    modulo 2**64, as ``Game`` does). ``threads`` defaults to all cores; ``progress`` defaults to
+    on when stderr is a terminal.
     """
     seed %= 2**64
     if not 2 <= players <= 8:

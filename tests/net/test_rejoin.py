@@ -10,12 +10,13 @@ verifies offline like anyone's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import os
-import socket
 import stat
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 
@@ -23,12 +24,12 @@ from lanopoly._core import Rules
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
-from lanopoly.net.framing import pack, unpack
+from lanopoly.net.framing import FramedConnection, pack, unpack
 from lanopoly.net.lockstep import LockstepSession
 from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
 from lanopoly.net.messages import Kind, ProtocolError, Rejoin, Sync, parse
 from lanopoly.net.outcome import SessionResult
-from lanopoly.net.reconnect import stop_if_cancelled
+from lanopoly.net.reconnect import read_sync, stop_if_cancelled
 from lanopoly.net.rejoin import PeerSecrets, load_saved, rejoin, secret_path
 from lanopoly.net.verify import VerifyError, verify_text
 
@@ -137,20 +138,22 @@ def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
     with pytest.raises(ProtocolError, match="expected 6 fields"):  # a protocol 6 REJOIN (no port) is refused
         parse(rejoin.to_wire()[:-1])
     changes = [(43, [(b"vote 0", b"a" * 64), (b"vote 1", b"b" * 64)])]
-    sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"], (1, 3), changes)
+    ports = ((1, 40124), (3, 65535))
+    sync = Sync(b"g" * 16, [(42, [(b"body", b"s" * 64)])], True, 42, [b"frame"], (1, 3), changes, ports)
     assert parse(unpack(pack(sync.to_wire()))) == sync
-    assert sync.to_wire()[-2] == 0b1010  # the peers away, a bit set
-    assert sync.to_wire()[-1] == [[43, [[b"vote 0", b"a" * 64], [b"vote 1", b"b" * 64]]]]  # each change's votes
+    assert sync.to_wire()[-3] == 0b1010  # the peers away, a bit set
+    assert sync.to_wire()[-2] == [[43, [[b"vote 0", b"a" * 64], [b"vote 1", b"b" * 64]]]]  # each change's votes
+    assert sync.to_wire()[-1] == [[1, 40124], [3, 65535]]  # where peers listen now, [peer, port]
 
     def sync_with(*fields: object) -> list[object]:
         return [Kind.SYNC, PROTOCOL_VERSION, b"g" * 16, *fields]
 
     with pytest.raises(ProtocolError, match="signature"):
-        parse(sync_with([[42, [[b"body", b"short"]]]], True, 42, [], 0, []))
+        parse(sync_with([[42, [[b"body", b"short"]]]], True, 42, [], 0, [], []))
     with pytest.raises(ProtocolError, match="last"):
-        parse(sync_with([], 1, 42, [], 0, []))
+        parse(sync_with([], 1, 42, [], 0, [], []))
     with pytest.raises(ProtocolError, match="away"):
-        parse(sync_with([], True, 42, [], 1 << 8, []))
+        parse(sync_with([], True, 42, [], 1 << 8, [], []))
     bad_changes = [
         [[0, [[b"vote", b"s" * 64]]]],  # no step 0
         [[43, []]],  # a change without votes
@@ -163,10 +166,51 @@ def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
     ]
     for bad in bad_changes:
         with pytest.raises(ProtocolError):
-            parse(sync_with([], True, 42, [], 0, bad))
-    with pytest.raises(ProtocolError, match="expected 7 fields"):  # a protocol 5 SYNC (no away set) is refused
+            parse(sync_with([], True, 42, [], 0, bad, []))
+    assert parse(sync_with([], True, 42, [], 0, [], [[7, 1]] + [[p, 40000 + p] for p in range(7)])).ports[0] == (7, 1)
+    bad_ports = [
+        [[p % 8, 40000 + p] for p in range(9)],  # more entries than peers
+        [[8, 40123]],  # no peer 8
+        [[-1, 40123]],
+        [[1, 0]],  # not a port
+        [[1, 65536]],
+        [[1, 40123], [1, 40124]],  # one peer twice
+        [[1, 40123], [1, 40123]],
+        [["1", 40123]],  # not integers
+        [[1, "40123"]],
+        [[True, 40123]],
+        [[1, b"\x9c\xbb"]],
+        [[1, None]],
+        [[1]],  # not [peer, port]
+        [[1, 40123, 5]],
+        [1, 40123],
+        {1: 40123},
+        7,
+        None,
+    ]
+    for bad in bad_ports:
+        with pytest.raises(ProtocolError, match="sync port"):
+            parse(sync_with([], True, 42, [], 0, [], bad))
+    with pytest.raises(ProtocolError, match="expected 8 fields"):  # a protocol 6 layout in a protocol 7 SYNC
+        parse(sync_with([], True, 42, [], 0, []))
+    with pytest.raises(ProtocolError, match="expected 8 fields"):  # a protocol 5 SYNC (no away set) is refused
         parse(sync_with([], True, 42, []))
+    v6 = [Kind.SYNC, 6, b"g" * 16, [], True, 42, [], 0b10, []]  # protocol 6 (no ports) parses as before
+    assert parse(v6, version=6) == Sync(b"g" * 16, [], True, 42, [], (1,), [])
     assert parse([Kind.SYNC, 5, b"g" * 16, [], True, 42, []], version=5) == Sync(b"g" * 16, [], True, 42, [])
+
+    class Frames:
+        """A connection delivering ``sync``: ``read_sync`` checks its ports against the start record."""
+
+        label = "peer 0"
+
+        async def recv_within(self, timeout: float) -> tuple[int, list[Any]]:
+            return 0, unpack(pack(dataclasses.replace(sync, held=[], changes=[]).to_wire()))
+
+    state = asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 4, 1.0))
+    assert state.ports == {1: 40124, 3: 65535} and state.away == {1, 3}
+    with pytest.raises(ProtocolError, match="port for peer 3, not in the start record"):
+        asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 3, 1.0))
 
 
 PIN = "123456"
@@ -322,6 +366,44 @@ class _FourPeers:
         for p in peers:
             assert [(c.step, c.removed) for c in self.sessions[p].membership.changes] == [(step, (3,))]
 
+    async def reach(self, peer: int, step: int) -> None:
+        """Wait until ``peer`` played up to ``step`` (the game must not end before)."""
+        game = self.sessions[peer].game
+        while game.step < step:
+            assert not game.is_over, f"the game ended at step {game.step}, before step {step}"
+            await asyncio.sleep(0.005)
+
+    async def crash(self, peer: int) -> None:
+        """``peer`` saves its game, then is killed and its listener closed (its process is gone)."""
+        session = self.sessions[peer]
+        await session.save_now()
+        await self.kill(peer)
+        await session.mesh.listener.close()
+
+    @contextlib.asynccontextmanager
+    async def moved(self, peer: int, at: int) -> AsyncIterator[LockstepSession]:
+        """``peer`` is killed once it played step ``at`` and something else takes its port meanwhile:
+        it comes back with ``rejoin`` listening on another port. Yields its new session, running
+        (it replaces the old one in ``sessions`` and ``runs``), while the old port stays taken."""
+        await self.reach(peer, at)
+        old_port = self.sessions[peer].mesh.listener.port
+        await self.crash(peer)
+        # Something else listens on the peer's port now (and hangs up on whoever connects).
+        taken = await asyncio.start_server(lambda _, writer: writer.close(), self.addr, old_port)
+        try:
+            back = await self.rejoin(peer)
+            assert back.mesh.listener.port != old_port
+            yield back
+        finally:
+            taken.close()
+
+    async def rejoin(self, peer: int) -> LockstepSession:
+        """``peer``, killed, takes its seat again (``lanopoly rejoin``); its new session runs in ``runs``."""
+        back = await rejoin(self.saves[peer], _policies, interfaces=[self.addr], timeout=5.0, **self.options)
+        self.sessions[peer] = back
+        self.runs[peer] = asyncio.create_task(back.run())
+        return back
+
 
 async def _rejoiner_missed_a_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forgers: tuple[int, ...]) -> None:
     peers = _FourPeers(tmp_path)
@@ -398,30 +480,41 @@ def test_a_rejoiner_listening_on_another_port_is_dialed_there_when_a_link_breaks
 async def _rejoiner_moved(tmp_path: Path) -> None:
     peers = _FourPeers(tmp_path)
     await peers.start()
-    sessions, addr = peers.sessions, peers.addr
-    while sessions[1].game.step < 20:
-        await asyncio.sleep(0.005)
-    await sessions[1].save_now()
-    await peers.kill(1)
-    await sessions[1].mesh.listener.close()
-    old_port = sessions[1].mesh.listener.port
-    with socket.socket() as taken:  # something else listens on peer 1's port now
-        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        taken.bind((addr, old_port))
-        taken.listen()
-        back = await rejoin(peers.saves[1], _policies, interfaces=[addr], timeout=5.0, **peers.options)
-        assert back.mesh.listener.port != old_port
-        run = asyncio.create_task(back.run())
-        later = back.game.step + 10
-        while back.game.step < later:
-            await asyncio.sleep(0.005)
+    async with peers.moved(1, 20) as back:
+        await peers.reach(1, back.game.step + 10)
         broken = back.mesh.links[2]
-        assert not back.game.is_over, "the game ended before the link broke"
         broken.writer.transport.abort()
-        sessions[2].mesh.links[1].writer.transport.abort()
-        results = await asyncio.gather(peers.runs[0], run, *peers.runs[2:])
+        peers.sessions[2].mesh.links[1].writer.transport.abort()
+        results = await asyncio.gather(*peers.runs)
     _ended_agreed(results, peers.saves, replaced=0)
     assert back.mesh.links[2] is not broken
+
+
+def test_a_rejoiner_reaches_a_peer_that_rejoined_on_another_port_where_it_listens_now(tmp_path: Path) -> None:
+    """Peer 1 is killed and its port taken meanwhile: it rejoins listening on another one. Later
+    peer 2 is killed and rejoins: the start record's port of peer 1 is not peer 1 any more, but the
+    SYNCs of the peers taking peer 2 back say where it listens (``ports``), and peer 2 dials it
+    there. Then the link between 1 and 2 breaks: peer 2, the higher index, dials peer 1 again from
+    its session at that port too. The game ends agreed on every peer."""
+    asyncio.run(asyncio.wait_for(_rejoiner_reaches_a_moved_peer(tmp_path), 60))
+
+
+async def _rejoiner_reaches_a_moved_peer(tmp_path: Path) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    async with peers.moved(1, 20) as moved:
+        await peers.reach(1, moved.game.step + 10)
+        await peers.crash(2)
+        back = await peers.rejoin(2)
+        assert back.mesh.links.keys() == {0, 1, 3}  # peer 1 reached, at its new port
+        assert back.reconnects.ports == {1: moved.mesh.listener.port}
+        await peers.reach(2, back.game.step + 10)
+        broken = back.mesh.links[1]
+        broken.writer.transport.abort()
+        moved.mesh.links[2].writer.transport.abort()
+        results = await asyncio.gather(*peers.runs)
+    _ended_agreed(results, peers.saves, replaced=0)
+    assert back.mesh.links[1] is not broken
 
 
 def _ended_agreed(results: list[SessionResult], saves: list[Path], replaced: int = 1) -> None:

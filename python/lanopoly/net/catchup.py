@@ -25,6 +25,7 @@ from lanopoly.net import secure
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack, unpack
 from lanopoly.net.messages import (
     MAX_HELD,
+    MAX_SYNC_PORTS,
     Ack,
     ActionMsg,
     Kind,
@@ -175,8 +176,9 @@ class CatchUp:
 
         The last SYNC carries the steps applied since ``send_history`` began, the step we are at,
         the rejoiner's own messages we hold, the other peers we are waiting for (they need not
-        be reached before it plays on) and the changes of membership made after ``have`` (their
-        votes: it may have missed them, even one for the step to come); then, if it is one step
+        be reached before it plays on), the changes of membership made after ``have`` (their
+        votes: it may have missed them, even one for the step to come) and the ports the others
+        listen on now where not on their start record's (``moved_ports``); then, if it is one step
         behind (``have``: a peer dialing from its session, see ``reconnect``), our part of the step
         it lacks; then every message we sent it since our last ack.
         """
@@ -187,12 +189,20 @@ class CatchUp:
         held += [m for (_, step), box in sorted(session._inbox.items()) for p, m in box.items() if p == peer]
         away = tuple(sorted(p for p in session._dropped if p != peer))
         frames = [pack(m.to_wire()) for m in held[:MAX_HELD]]
-        last = Sync(session.game_id, tail, True, top, frames, away, self.changes_after(have))
+        last = Sync(session.game_id, tail, True, top, frames, away, self.changes_after(have), self.moved_ports(peer))
         conn.send_payload_nowait(pack(last.to_wire()))
         if have == top - 1:
             for message in self.part_of_step(top, []):
                 conn.send_payload_nowait(pack(message.to_wire()))
         self._link(peer, conn)
+
+    def moved_ports(self, peer: int) -> tuple[tuple[int, int], ...]:
+        """The peers other than ``peer`` that we know to listen on another port than their start record's
+        (they rejoined us saying so, or we learned it rejoining: ``Reconnects.ports``), with that port."""
+        start = self.session.mesh.start
+        ports = self.session.reconnects.ports
+        moved = [(p, port) for p, port in sorted(ports.items()) if p != peer and port != start.peers[p].port]
+        return tuple(moved[:MAX_SYNC_PORTS])
 
     def changes_after(self, have: int) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
         """The changes of membership from after step ``have`` on, each with its signed votes as SYNC carries them."""

@@ -51,6 +51,8 @@ MAX_SYNC_STEPS = 512
 MAX_HELD = 8
 MAX_SYNC_CHANGES = MAX_PEERS
 """Changes of membership one SYNC may carry (each replaces at least one peer: a game has fewer)."""
+MAX_SYNC_PORTS = MAX_PEERS
+"""Listening ports one SYNC may name (one per peer of a game at most)."""
 MAX_VOTE_BODY = 512
 """A signed vote's body (its fields are a few dozen bytes)."""
 ACTION_SIG_TAG = b"lanopoly/sig/action/v1\x00"
@@ -567,7 +569,13 @@ class Sync:
     ``changes``: the changes of membership made after the rejoiner's saved steps (one decided for
     the step to come too), each as ``[step, [[body, signature], ...]]``, its signed votes exactly as
     the network record keeps them: the rejoiner checks them as ``verify`` does before it replays
-    that step, so it ends with the same peers as the others.
+    that step, so it ends with the same peers as the others. Since protocol 7 it also gives
+    ``ports``: ``(peer, port)`` for each peer this one knows to listen on another port than its
+    start record's (it rejoined, its old port taken; by its own ``REJOIN``), so that the rejoiner
+    dials it there (on its start record host: only the port moves). At most ``MAX_SYNC_PORTS``,
+    one per peer, each a port from 1 to 65535; the rejoiner also checks the peer is in the start
+    record (``read_sync``). Not proved by the peer named: a wrong port only makes the rejoiner dial
+    that peer's host at a port where it may not be.
     """
 
     game_id: bytes
@@ -577,6 +585,7 @@ class Sync:
     held: list[bytes]
     away: tuple[int, ...] = ()
     changes: list[tuple[int, list[tuple[bytes, bytes]]]] = field(default_factory=list)
+    ports: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def chunks(
@@ -600,7 +609,19 @@ class Sync:
         steps = [[step, [[body, sig] for body, sig in signed]] for step, signed in self.steps]
         away = sum(1 << p for p in set(self.away))
         changes = [[step, [[body, sig] for body, sig in votes]] for step, votes in self.changes]
-        return [Kind.SYNC, PROTOCOL_VERSION, self.game_id, steps, self.last, self.applied, self.held, away, changes]
+        ports = [[peer, port] for peer, port in self.ports]
+        return [
+            Kind.SYNC,
+            PROTOCOL_VERSION,
+            self.game_id,
+            steps,
+            self.last,
+            self.applied,
+            self.held,
+            away,
+            changes,
+            ports,
+        ]
 
 
 Message = (
@@ -643,7 +664,7 @@ _FIELDS = {
     Kind.AUTH_CONFIRM: 1,
     Kind.EVIDENCE: 3,
     Kind.REJOIN: 6,
-    Kind.SYNC: 7,
+    Kind.SYNC: 8,
     Kind.VOTE: 2,
     Kind.RELAY: 3,
     Kind.OFFER: 3,
@@ -802,11 +823,27 @@ def _sync(f: list[Any]) -> Sync:
         if type(item) is not bytes or not 0 < len(item) <= MAX_ACK_BODY + 256:
             raise ProtocolError("held message: expected bytes")
         held.append(item)
-    # Neither an away set nor changes before protocol 6.
+    # Neither an away set nor changes before protocol 6, no ports before 7.
     mask = _int(f[5], "away peers", 0, 2**MAX_PEERS - 1) if len(f) > 5 else 0
     away = tuple(p for p in range(MAX_PEERS) if mask >> p & 1)
     changes = _sync_changes(f[6]) if len(f) > 6 else []
-    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held, away, changes)
+    ports = _sync_ports(f[7]) if len(f) > 7 else ()
+    return Sync(_game_id(f[0]), steps, f[2], _int(f[3], "applied step", 0), held, away, changes, ports)
+
+
+def _sync_ports(value: Any) -> tuple[tuple[int, int], ...]:
+    """A SYNC's ports: ``[peer, port]`` entries, at most one per peer (``read_sync`` checks the
+    peer is in the start record)."""
+    out: list[tuple[int, int]] = []
+    for entry in _list(value, "sync ports", MAX_SYNC_PORTS):
+        pair = _list(entry, "sync port", 2)
+        if len(pair) != 2:
+            raise ProtocolError("sync port: expected [peer, port]")
+        peer = _int(pair[0], "sync port's peer", 0, MAX_PEERS - 1)
+        if any(peer == seen for seen, _ in out):
+            raise ProtocolError(f"sync ports: peer {peer} twice")
+        out.append((peer, _int(pair[1], "sync port", 1, 65535)))
+    return tuple(out)
 
 
 def _sync_changes(value: Any) -> list[tuple[int, list[tuple[bytes, bytes]]]]:
@@ -859,6 +896,8 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         expected = 7  # no replace_with before 5
     elif kind is Kind.SYNC and version < 6:
         expected = 5  # no away set nor changes before 6
+    elif kind is Kind.SYNC and version < 7:
+        expected = 7  # no ports before 7
     if len(f) != expected:
         raise ProtocolError(f"{kind.name}: expected {expected} fields, got {len(f)}")
     if kind is Kind.HELLO:

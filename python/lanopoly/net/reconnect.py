@@ -8,7 +8,8 @@ peers do. Whoever ends up waiting for whom, the pair links up again the way the 
 start: the peer with the higher index dials the lower one, here from its running session, every
 ``RECONNECT_INTERVAL`` seconds while the lower one is away (``REJOIN`` with its current step and
 its listening port), at the lower one's start record address, on the port the lower one's last
-``REJOIN`` said if it rejoined us (a restarted peer listens elsewhere when its old port is taken).
+``REJOIN`` said if it rejoined us (a restarted peer listens elsewhere when its old port is taken),
+or the port the SYNCs that took us back said if we rejoined since (``net/rejoin.py``).
 The lower one's session takes it back as it takes back any rejoining peer (``SYNC``), and the
 dialer adopts the connection (``CatchUp.adopt``): each sends the other what it missed, and both
 play on.
@@ -45,15 +46,17 @@ RECONNECT_INTERVAL = 0.5
 @dataclass
 class PeerState:
     """What a peer said in its SYNC: the signed steps we lacked, its last applied step, our messages it
-    holds, the other peers it is waiting for (away, by its account) and the changes of membership
+    holds, the other peers it is waiting for (away, by its account), the changes of membership
     made after our steps (step -> the votes, decoded but not checked: ``StepChecker.change`` or
-    ``Voting.take_change`` does that)."""
+    ``Voting.take_change`` does that) and the ports other peers listen on now where they are not
+    their start record's (peer -> port, by its account: a rejoiner dials them there)."""
 
     steps: dict[int, list[tuple[bytes, bytes]]]
     applied: int
     held: list[Message]
     away: set[int] = field(default_factory=set)
     changes: dict[int, list[Vote]] = field(default_factory=dict)
+    ports: dict[int, int] = field(default_factory=dict)
 
     @property
     def removed(self) -> set[int]:
@@ -61,8 +64,9 @@ class PeerState:
         return {p for votes in self.changes.values() for vote in votes for p in targets(vote)}
 
 
-async def read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> PeerState:
-    """Read SYNC frames until the last one; MeshError on anything else."""
+async def read_sync(conn: FramedConnection, game_id: bytes, peers: int, timeout: float) -> PeerState:
+    """Read SYNC frames until the last one; MeshError on anything else, ProtocolError when it names
+    a port for a peer not among the ``peers`` of the start record."""
     state = PeerState({}, 0, [])
     while True:
         _, raw = await conn.recv_within(timeout)
@@ -83,6 +87,10 @@ async def read_sync(conn: FramedConnection, game_id: bytes, timeout: float) -> P
                     state.changes[step] = decode_votes(pairs, step)
                 except VerifyError as e:
                     raise ProtocolError(f"sync: {e}") from None
+            for peer, port in message.ports:
+                if peer >= peers:
+                    raise ProtocolError(f"sync: a port for peer {peer}, not in the start record")
+                state.ports[peer] = port
             return state
 
 
@@ -107,7 +115,8 @@ class Reconnects:
         self.session = session
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.ports: dict[int, int] = {}
-        """The ports peers that rejoined us listen on now, by their own ``REJOIN`` (``heard``)."""
+        """The ports peers listen on now, by their own ``REJOIN`` (``heard``) or, if this peer rejoined,
+        where it reached them or the SYNCs that took it back said; passed on in our SYNCs."""
 
     def heard(self, peer: int, port: int) -> None:
         """``peer`` proved its key and said it listens on ``port`` now: dial it there."""
@@ -154,8 +163,8 @@ class Reconnects:
 
     def address(self, peer: int) -> tuple[str, int]:
         """Where ``peer`` listens: its start record entry (for the host, where we reached it), on
-        the port its last ``REJOIN`` said if it rejoined us (a restarted peer may not get its port
-        back; it listens on the same interfaces)."""
+        the port its last ``REJOIN`` said if it rejoined us, or the one we learned rejoining (a
+        restarted peer may not get its port back; it listens on the same interfaces)."""
         mesh = self.session.mesh
         entry = mesh.start.peers[peer]
         host, port = mesh.host_address if peer == 0 and not entry.host else (entry.host, entry.port)
@@ -182,7 +191,7 @@ class Reconnects:
             rejoin = Rejoin(session.game_id, session.me, me.peer_id, proof, session.game.step, mesh.listener.port)
             await conn.send(rejoin.to_wire())
             conn.max_frame = MAX_FRAME
-            return conn, await read_sync(conn, session.game_id, timeout)
+            return conn, await read_sync(conn, session.game_id, len(mesh.start.peers), timeout)
         except BaseException:
             await conn.close()
             raise

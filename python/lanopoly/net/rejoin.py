@@ -12,7 +12,10 @@ restarted peer
    holds for the steps not yet agreed, the peers it is waiting for: those dropped too, which
    we do not wait for (they may be rejoining as well; ``reconnect`` links us up later), and the
    changes of membership made after our saved steps (their signed votes, checked the same way:
-   we may have dropped after our own vote reached the others, who then made the change);
+   we may have dropped after our own vote reached the others, who then made the change), and the
+   ports peers listen on now where not on their start record's (they rejoined elsewhere, their
+   own taken): we dial those we have not reached yet there (``_Restart.learn``), and so does
+   our session later when a link breaks;
 3. gives each peer what it missed from it, acks the current step with everyone and plays on.
 
 The others wait for a dropped peer up to their ``--rejoin-timeout`` (they show who and since when);
@@ -28,8 +31,8 @@ import json
 import logging
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Container, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +175,10 @@ class _Restart:
     interfaces: list[str] | None = None
     port: int = 0
     """The port our listener is bound to (``listen``): our REJOIN tells the others."""
+    ports: dict[int, int] = field(default_factory=dict)
+    """Where peers we have not reached listen now, by a SYNC (``learn``): we dial them there."""
+    dialed: dict[int, int] = field(default_factory=dict)
+    """The port at which we last reached each peer (``dial``)."""
 
     @classmethod
     def open(cls, save: Path, interfaces: list[str] | None) -> _Restart:
@@ -206,10 +213,37 @@ class _Restart:
         return f"peer {index} ({self.start.peers[index].name})"
 
     def address(self, index: int) -> tuple[str, int]:
-        """Where to dial peer ``index``: its start record entry, or for the host where we reached it."""
+        """Where to dial peer ``index``: its start record entry, or for the host where we reached it;
+        on the port a SYNC said it listens on now, if one did (``learn``: its own was taken when it
+        restarted; it listens on the same interfaces)."""
         if index == 0 and not self.start.peers[0].host:
-            return self.secrets.host_address
-        return self.start.peers[index].host, self.start.peers[index].port
+            host, port = self.secrets.host_address
+        else:
+            host, port = self.start.peers[index].host, self.start.peers[index].port
+        return host, self.ports.get(index, port)
+
+    def learn(self, ports: Mapping[int, int], reached: Container[int]) -> None:
+        """A SYNC says where peers listen now (``ports``): dial those not ``reached`` yet there.
+
+        Nothing proves it (the peer named did not say so to us): a wrong port only makes us dial
+        that peer's host at a port where it is not, and fail to reach it as if it were away. The
+        host never changes, and the peer answering there must pass the PIN handshake and is then
+        checked as any peer at its start record address. The last port a SYNC gave counts.
+        """
+        for peer, port in ports.items():
+            if peer != self.me and peer not in reached:
+                self.ports[peer] = port
+
+    def moved_ports(self, reached: Container[int]) -> dict[int, int]:
+        """The peers we know to listen on another port than their start record's, with that port:
+        where we reached them, or for the others (not ``reached``) where a SYNC said. Our session
+        dials them there when a link breaks (``Reconnects.ports``)."""
+        moved: dict[int, int] = {}
+        for peer, entry in enumerate(self.start.peers):
+            port = self.dialed.get(peer) if peer in reached else self.ports.get(peer)
+            if peer != self.me and port is not None and port != entry.port:
+                moved[peer] = port
+        return moved
 
     def rejoin_message(self, conn: FramedConnection) -> Rejoin:
         """Our REJOIN on ``conn``: who we are (proved on this channel), how many steps we saved, where we listen."""
@@ -245,11 +279,13 @@ class _Restart:
         return listener
 
     async def dial(self, index: int, timeout: float) -> FramedConnection:
-        """Connect to peer ``index`` (PIN handshake), retrying until ``timeout``: it may be restarting too."""
-        host, port = self.address(index)
+        """Connect to peer ``index`` (PIN handshake), retrying until ``timeout``: it may be restarting
+        too. Every attempt looks its address up again: a SYNC may say meanwhile that the peer
+        listens on another port (``learn``)."""
         deadline = time.monotonic() + timeout
         while True:
             stop_if_cancelled()
+            host, port = self.address(index)
             try:
                 conn, _ = await dial(host, port, self.interfaces, min(timeout, 5.0), self.pin, self.start.game_id)
             except MeshError as e:
@@ -258,6 +294,7 @@ class _Restart:
                 await asyncio.sleep(0.5)
                 continue
             conn.label = self.name(index)
+            self.dialed[index] = port
             return conn
 
     def session(
@@ -297,7 +334,7 @@ async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedCo
             stop_if_cancelled()
             await conn.send(me.rejoin_message(conn).to_wire())
             conn.max_frame = MAX_FRAME
-            return conn, await read_sync(conn, me.start.game_id, timeout)
+            return conn, await read_sync(conn, me.start.game_id, len(me.start.peers), timeout)
         except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
             await conn.close()
             if time.monotonic() > deadline:
@@ -346,6 +383,7 @@ async def _sync_from_players(
                     failed[i] = error
                 else:
                     links[i], states[i] = task.result()
+                    me.learn(states[i].ports, states)  # where to dial the peers we have not reached
     except BaseException:
         await asyncio.gather(*(link.close() for link in links.values()))
         raise
@@ -384,6 +422,7 @@ async def rejoin(
         session = me.session(links, listener, policies_for, **session_options)
         _catch_up(session, me.saved, states)
         await _drop_replaced(session)
+        session.reconnects.ports.update(me.moved_ports(links))  # where our session dials them later
         session.catch_up.mark_away([p for p in away if session.membership.is_active(p)])
     except BaseException:
         await asyncio.gather(*(link.close() for link in links.values()))
@@ -431,7 +470,7 @@ async def resume(
             for frame in frames:
                 await conn.send(frame.to_wire())
 
-        _, state = await asyncio.gather(send(), read_sync(conn, game_id, timeout))
+        _, state = await asyncio.gather(send(), read_sync(conn, game_id, len(me.start.peers), timeout))
         return state
 
     def linked(index: int, conn: FramedConnection, state: PeerState) -> None:
