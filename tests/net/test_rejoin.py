@@ -397,6 +397,14 @@ class _FourPeers:
         finally:
             taken.close()
 
+    def cut(self, a: int, b: int) -> FramedConnection:
+        """Break the link between playing peers ``a`` and ``b`` (both ends aborted, as a network
+        failure would); returns ``a``'s end of it."""
+        link = self.sessions[a].mesh.links[b]
+        link.writer.transport.abort()
+        self.sessions[b].mesh.links[a].writer.transport.abort()
+        return link
+
     async def rejoin(self, peer: int) -> LockstepSession:
         """``peer``, killed, takes its seat again (``lanopoly rejoin``); its new session runs in ``runs``."""
         back = await rejoin(self.saves[peer], _policies, interfaces=[self.addr], timeout=5.0, **self.options)
@@ -470,51 +478,33 @@ async def _vote_lost_with_a_link(tmp_path: Path, missing: int) -> None:
     _ended_agreed(results, peers.saves[:3])
 
 
-def test_a_rejoiner_listening_on_another_port_is_dialed_there_when_a_link_breaks_later(tmp_path: Path) -> None:
-    """Peer 1 is killed and its port taken meanwhile: it rejoins listening on another one. Later
-    its link with peer 2 breaks; peer 2, the higher index, dials it again where it listens now (its
-    REJOIN said so), not at the start record's port, and the game ends agreed."""
-    asyncio.run(asyncio.wait_for(_rejoiner_moved(tmp_path), 60))
+@pytest.mark.parametrize("peer_2_rejoins", [False, True], ids=["live-peer-redials", "rejoiner-dials-and-redials"])
+def test_a_peer_that_rejoined_on_another_port_is_dialed_where_it_listens_now(
+    tmp_path: Path, peer_2_rejoins: bool
+) -> None:
+    """Peer 1 is killed and its port taken meanwhile: it rejoins listening on another one (its
+    REJOIN says which). Then, if ``peer_2_rejoins``, peer 2 is killed and rejoins too: peer 1's
+    start record port is not peer 1 any more, but the SYNCs taking peer 2 back say where it listens
+    (``ports``), and peer 2 dials it there. Later the link between 1 and 2 breaks: peer 2, the
+    higher index, dials peer 1 again from its session at its new port, and the game ends agreed."""
+    asyncio.run(asyncio.wait_for(_moved_peer(tmp_path, peer_2_rejoins), 60))
 
 
-async def _rejoiner_moved(tmp_path: Path) -> None:
-    peers = _FourPeers(tmp_path)
-    await peers.start()
-    async with peers.moved(1, 20) as back:
-        await peers.reach(1, back.game.step + 10)
-        broken = back.mesh.links[2]
-        broken.writer.transport.abort()
-        peers.sessions[2].mesh.links[1].writer.transport.abort()
-        results = await asyncio.gather(*peers.runs)
-    _ended_agreed(results, peers.saves, replaced=0)
-    assert back.mesh.links[2] is not broken
-
-
-def test_a_rejoiner_reaches_a_peer_that_rejoined_on_another_port_where_it_listens_now(tmp_path: Path) -> None:
-    """Peer 1 is killed and its port taken meanwhile: it rejoins listening on another one. Later
-    peer 2 is killed and rejoins: the start record's port of peer 1 is not peer 1 any more, but the
-    SYNCs of the peers taking peer 2 back say where it listens (``ports``), and peer 2 dials it
-    there. Then the link between 1 and 2 breaks: peer 2, the higher index, dials peer 1 again from
-    its session at that port too. The game ends agreed on every peer."""
-    asyncio.run(asyncio.wait_for(_rejoiner_reaches_a_moved_peer(tmp_path), 60))
-
-
-async def _rejoiner_reaches_a_moved_peer(tmp_path: Path) -> None:
+async def _moved_peer(tmp_path: Path, peer_2_rejoins: bool) -> None:
     peers = _FourPeers(tmp_path)
     await peers.start()
     async with peers.moved(1, 20) as moved:
         await peers.reach(1, moved.game.step + 10)
-        await peers.crash(2)
-        back = await peers.rejoin(2)
-        assert back.mesh.links.keys() == {0, 1, 3}  # peer 1 reached, at its new port
-        assert back.reconnects.ports == {1: moved.mesh.listener.port}
-        await peers.reach(2, back.game.step + 10)
-        broken = back.mesh.links[1]
-        broken.writer.transport.abort()
-        moved.mesh.links[2].writer.transport.abort()
+        if peer_2_rejoins:
+            await peers.crash(2)
+            back = await peers.rejoin(2)
+            assert back.mesh.links.keys() == {0, 1, 3}  # peer 1 reached, at its new port
+            assert back.reconnects.ports == {1: moved.mesh.listener.port}
+            await peers.reach(2, back.game.step + 10)
+        broken = peers.cut(2, 1)
         results = await asyncio.gather(*peers.runs)
     _ended_agreed(results, peers.saves, replaced=0)
-    assert back.mesh.links[1] is not broken
+    assert peers.sessions[2].mesh.links[1] is not broken
 
 
 def _ended_agreed(results: list[SessionResult], saves: list[Path], replaced: int = 1) -> None:
