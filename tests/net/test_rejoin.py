@@ -19,17 +19,18 @@ from pathlib import Path
 from typing import Any, ClassVar, cast
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly._core import Rules
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.log import GameLog
-from lanopoly.net import PROTOCOL_VERSION
+from lanopoly.net import PROTOCOL_VERSION, secure
 from lanopoly.net.framing import FramedConnection, pack, unpack
 from lanopoly.net.lockstep import LockstepSession
-from lanopoly.net.mesh import HostLobby, Mesh, MeshJoiner, PeerConfig
-from lanopoly.net.messages import Kind, ProtocolError, Rejoin, Sync, parse
+from lanopoly.net.mesh import HostLobby, Listener, Mesh, MeshJoiner, PeerConfig
+from lanopoly.net.messages import Accept, Kind, Message, ProtocolError, Rejoin, Sync, parse
 from lanopoly.net.outcome import SessionResult
-from lanopoly.net.reconnect import read_sync, stop_if_cancelled
+from lanopoly.net.reconnect import RECONNECT_INTERVAL, read_sync, stop_if_cancelled
 from lanopoly.net.rejoin import PeerSecrets, load_saved, rejoin, secret_path
 from lanopoly.net.verify import VerifyError, verify_text
 
@@ -207,10 +208,10 @@ def test_rejoin_and_sync_messages_round_trip_and_are_checked() -> None:
         async def recv_within(self, timeout: float) -> tuple[int, list[Any]]:
             return 0, unpack(pack(dataclasses.replace(sync, held=[], changes=[]).to_wire()))
 
-    state = asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 4, 1.0))
+    state = asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 4, 1.0, proof_of=None))
     assert state.ports == {1: 40124, 3: 65535} and state.away == {1, 3}
     with pytest.raises(ProtocolError, match="port for peer 3, not in the start record"):
-        asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 3, 1.0))
+        asyncio.run(read_sync(cast(FramedConnection, Frames()), b"g" * 16, 3, 1.0, proof_of=None))
 
 
 PIN = "123456"
@@ -381,21 +382,27 @@ class _FourPeers:
         await session.mesh.listener.close()
 
     @contextlib.asynccontextmanager
-    async def moved(self, peer: int, at: int) -> AsyncIterator[LockstepSession]:
+    async def moved(self, peer: int, at: int, squatter: _Impostor | None = None) -> AsyncIterator[LockstepSession]:
         """``peer`` is killed once it played step ``at`` and something else takes its port meanwhile:
         it comes back with ``rejoin`` listening on another port. Yields its new session, running
-        (it replaces the old one in ``sessions`` and ``runs``), while the old port stays taken."""
+        (it replaces the old one in ``sessions`` and ``runs``), while the old port stays taken:
+        by something that hangs up on whoever connects, or by ``squatter``."""
         await self.reach(peer, at)
         old_port = self.sessions[peer].mesh.listener.port
         await self.crash(peer)
-        # Something else listens on the peer's port now (and hangs up on whoever connects).
-        taken = await asyncio.start_server(lambda _, writer: writer.close(), self.addr, old_port)
+        if squatter is None:  # something else listens on the peer's port now (and hangs up on whoever connects)
+            taken = await asyncio.start_server(lambda _, writer: writer.close(), self.addr, old_port)
+        else:
+            await squatter.listen(old_port)
         try:
             back = await self.rejoin(peer)
             assert back.mesh.listener.port != old_port
             yield back
         finally:
-            taken.close()
+            if squatter is None:
+                taken.close()
+            else:
+                await squatter.close()
 
     def cut(self, a: int, b: int) -> FramedConnection:
         """Break the link between playing peers ``a`` and ``b`` (both ends aborted, as a network
@@ -516,3 +523,93 @@ def _ended_agreed(results: list[SessionResult], saves: list[Path], replaced: int
     for save in saves:
         verified = verify_text(save.read_text())
         assert verified.replaced == replaced and verified.final_hash == results[0].state_hash
+
+
+class _Impostor:
+    """Something that knows the PIN but not peer ``index``'s key, listening at that peer's address
+    (its port, taken after it crashed): it answers a REJOIN as that peer would, a SYNC saying it is
+    where the dialer is, with no proof of the key (``forged``: one made with another key)."""
+
+    def __init__(self, game_id: bytes, index: int, forged: bool) -> None:
+        self.game_id, self.index, self.forged = game_id, index, forged
+        self.rejoins: list[int] = []
+        """Who dialed it, by the REJOINs it got."""
+        self.listener: Listener | None = None
+        self.conns: list[FramedConnection] = []
+
+    async def answer(self, conn: FramedConnection, message: Message) -> bool:
+        if not isinstance(message, Rejoin):
+            return False
+        self.rejoins.append(message.index)
+        if self.forged:
+            fake = Ed25519PrivateKey.generate().sign(secure.accept_proof_data(conn.binding, self.game_id, self.index))
+            await conn.send(Accept(self.game_id, self.index, fake).to_wire())
+        await conn.send(Sync(self.game_id, [], True, message.have_step, [], (), [], ()).to_wire())
+        self.conns.append(conn)
+        return True
+
+    async def listen(self, port: int) -> None:
+        async def game_id() -> bytes:
+            return self.game_id
+
+        self.listener = Listener(self.answer, [_FourPeers.addr], port, 5.0, secure.normalize_pin(PIN), game_id)
+        await self.listener.start()
+
+    async def close(self) -> None:
+        if self.listener is not None:
+            await self.listener.close()
+        await asyncio.gather(*(conn.close() for conn in self.conns))
+
+
+@pytest.mark.parametrize("forged", [False, True], ids=["no proof", "another key's proof"])
+def test_a_rejoiner_refuses_an_impostor_at_a_peers_address(tmp_path: Path, forged: bool) -> None:
+    """Peer 1 rejoins on another port, its own taken by something that knows the PIN (not its
+    key) and answers REJOINs as peer 1. Peer 2 is killed and rejoins: it dials peer 1 at its start
+    record port first, reaches the impostor, which does not prove peer 1's key (``ACCEPT``): refused,
+    it dials again where the others' SYNCs say peer 1 listens, and the game ends agreed."""
+    asyncio.run(asyncio.wait_for(_rejoiner_meets_an_impostor(tmp_path, forged), 60))
+
+
+async def _rejoiner_meets_an_impostor(tmp_path: Path, forged: bool) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    impostor = _Impostor(peers.sessions[0].game_id, 1, forged)
+    async with peers.moved(1, 20, impostor) as moved:
+        await peers.reach(1, moved.game.step + 10)
+        await peers.crash(2)
+        back = await peers.rejoin(2)
+        assert impostor.rejoins[:1] == [2]  # peer 2 reached the impostor first...
+        assert back.reconnects.ports == {1: moved.mesh.listener.port}  # ...then peer 1, where it listens
+        results = await asyncio.gather(*peers.runs)
+    _ended_agreed(results, peers.saves, replaced=0)
+
+
+@pytest.mark.parametrize("forged", [False, True], ids=["no proof", "another key's proof"])
+def test_a_session_dialing_a_peer_again_refuses_an_impostor_at_its_address(tmp_path: Path, forged: bool) -> None:
+    """Peer 1 crashes and something that knows the PIN (not its key) takes its port. Peers 2 and 3
+    dial peer 1 again from their sessions and reach the impostor, which does not prove peer 1's key:
+    they go on waiting for peer 1 (taking the impostor for it, they would wait for no one). Peer 1
+    rejoins, on another port, and the game ends agreed."""
+    asyncio.run(asyncio.wait_for(_session_meets_an_impostor(tmp_path, forged), 60))
+
+
+async def _session_meets_an_impostor(tmp_path: Path, forged: bool) -> None:
+    peers = _FourPeers(tmp_path)
+    await peers.start()
+    impostor = _Impostor(peers.sessions[0].game_id, 1, forged)
+    await peers.reach(1, 20)
+    old_port = peers.sessions[1].mesh.listener.port
+    await peers.crash(1)
+    await impostor.listen(old_port)
+    try:
+        while 2 not in impostor.rejoins or 3 not in impostor.rejoins:  # each reached it...
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(4 * RECONNECT_INTERVAL)
+        assert all(1 in peers.sessions[p].waiting_for() for p in (0, 2, 3))  # ...and still waits for peer 1
+        assert impostor.rejoins.count(2) >= 2 and impostor.rejoins.count(3) >= 2  # dialing it again
+        back = await peers.rejoin(1)
+        assert back.mesh.listener.port != old_port
+        results = await asyncio.gather(*peers.runs)
+    finally:
+        await impostor.close()
+    _ended_agreed(results, peers.saves, replaced=0)

@@ -3,13 +3,14 @@
 A peer whose connection closes is waited for up to ``rejoin_timeout`` seconds (0: freeze at once);
 the others relay its last signed messages to each other so that all hold the same (``relay_from``,
 ``take_relay``). It comes back with ``lanopoly rejoin`` (``net/rejoin.py``): ``REJOIN`` on a new
-link (``on_connection``), answered with ``SYNC`` (the signed steps it missed, where we are, its own
-messages we hold, the changes of membership it may have missed: ``send_history``,
-``replace_link``). On its side, ``net/rejoin.py`` replays the steps and changes (``replay``,
-``replay_change``) and plans the resumption (``plan_resume``), with the peers that dropped too
-marked away (``mark_away``); the session then repeats what it missed saying and the step loop goes
-on (``resume``). A connection this session dialed itself to a peer that was away
-(``net/reconnect.py``) is adopted the same way (``adopt``), counting the votes its SYNC carries.
+link (``on_connection``), answered with ``ACCEPT`` (our key proved on that link) and ``SYNC`` (the
+signed steps it missed, where we are, its own messages we hold, the changes of membership it may
+have missed: ``send_history``, ``replace_link``). On its side, ``net/rejoin.py`` replays the steps
+and changes (``replay``, ``replay_change``) and plans the resumption (``plan_resume``), with the
+peers that dropped too marked away (``mark_away``); the session then repeats what it missed saying
+and the step loop goes on (``resume``). A connection this session dialed itself to a peer that was
+away (``net/reconnect.py``) is adopted the same way (``adopt``), counting the votes its SYNC
+carries.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from lanopoly.net import secure
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack, unpack
+from lanopoly.net.mesh import accept_message
 from lanopoly.net.messages import (
     MAX_HELD,
     MAX_SYNC_PORTS,
@@ -125,7 +127,11 @@ class CatchUp:
     # ----------------------------------------------------------------------------- a peer rejoining
 
     async def on_connection(self, conn: FramedConnection, message: Message) -> bool:
-        """A new connection to our listener during the game (after the PIN handshake): only REJOIN is welcome."""
+        """A new connection to our listener during the game (after the PIN handshake): only REJOIN is welcome.
+
+        A REJOIN proved with the start record's key of the peer it names is answered with our
+        ``ACCEPT`` (our own key proved on this channel: the dialer checks it), then SYNC.
+        """
         session = self.session
         if not isinstance(message, Rejoin):
             log.warning("dropping a %s from %s during the game", type(message).__name__, conn.label)
@@ -151,6 +157,7 @@ class CatchUp:
         conn.max_frame = MAX_FRAME
         conn.label = session.peer_label(peer)
         try:
+            await conn.send(accept_message(conn, session.mesh.key, session.game_id, session.me).to_wire())
             upto = await self.send_history(conn, message.have_step)
             self.replace_link(peer, conn, upto, message.have_step)
         except (ConnectionClosed, FrameError) as e:

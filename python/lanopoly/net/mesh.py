@@ -11,8 +11,10 @@
    (id, name, address, port, anchor, public key), seat names, the peer controlling each seat, board, rules.
    A joiner's address is the one the host saw its connection come from.
 3. Peer j dials every peer i with 0 < i < j (``PEER_HELLO``, with j's signature of the channel
-   binding, checked against the start record's key for j); the host's links are the lobby
-   connections. Each pair of peers thus has exactly one connection.
+   binding, checked against the start record's key for j); i answers ``ACCEPT``, its own
+   signature of the binding (another tag), which j checks against the start record's key for i:
+   whoever answers at i's address without i's key is not taken for i (``read_accept``). The
+   host's links are the lobby connections. Each pair of peers thus has exactly one connection.
 4. Every peer sends every other the SHA-256 of the start record bytes it got, signed with its key
    (``START_ACK``), and checks theirs (hash and signature) against its own: a host that sent
    different records to different joiners is caught here, and every peer has signed the record.
@@ -47,6 +49,7 @@ from lanopoly.net.messages import (
     MAX_PEERS,
     MAX_SEATS,
     VOTE_CHOICES,
+    Accept,
     Hello,
     Message,
     PeerEntry,
@@ -80,6 +83,10 @@ waits until one has been quiet for a window."""
 
 class MeshError(Exception):
     """The lobby or the mesh could not be set up (refused, timed out, inconsistent start record...)."""
+
+
+class KeyProofError(ProtocolError):
+    """The peer we dialed did not prove the start record's key of the peer we meant to reach (``read_accept``)."""
 
 
 @dataclass
@@ -326,6 +333,31 @@ async def dial(
         await conn.close()
         raise MeshError(f"PIN handshake with {host}:{port} failed: no answer within {timeout:g} s") from None
     return conn, offered
+
+
+def accept_message(conn: FramedConnection, key: Ed25519PrivateKey, game_id: bytes, index: int) -> Accept:
+    """Our ``ACCEPT`` on a link a peer dialed: we are peer ``index``, proved with our key on this channel."""
+    return Accept(game_id, index, key.sign(secure.accept_proof_data(conn.binding, game_id, index)))
+
+
+async def read_accept(conn: FramedConnection, game_id: bytes, index: int, sign_key: bytes, timeout: float) -> None:
+    """Read the ``ACCEPT`` of the peer we dialed on ``conn``, meaning to reach peer ``index`` (whose
+    start record key is ``sign_key``): it proves that key on this channel, or we do not link up.
+
+    MeshError when it refuses us (``REJECT``); KeyProofError (a ProtocolError: a dial is tried
+    again) when it answers anything else, for another game or peer, or its proof does not verify;
+    ConnectionClosed, FrameError, TimeoutError as ``recv_within``.
+    """
+    _, raw = await conn.recv_within(timeout)
+    message = parse(raw)
+    if isinstance(message, Reject):
+        raise MeshError(f"{conn.label} refused: {message.reason}")
+    if not isinstance(message, Accept) or message.game_id != game_id or message.index != index:
+        what = type(message).__name__ if not isinstance(message, Accept) else f"ACCEPT as peer {message.index}"
+        raise KeyProofError(f"{conn.label} did not prove its key: it answered {what}")
+    data = secure.accept_proof_data(conn.binding, game_id, index)
+    if not secure.verify(secure.load_public(sign_key), message.proof, data):
+        raise KeyProofError(f"{conn.label} did not prove its key: its ACCEPT is not signed with peer {index}'s")
 
 
 async def _agree_on_start(mesh: Mesh, timeout: float) -> None:
@@ -610,6 +642,11 @@ class MeshJoiner:
         if not secure.verify(secure.load_public(start.peers[i].sign_key), message.proof, proof):
             log.warning("dropping a PEER_HELLO claiming to be peer %d from %s: bad key proof", i, conn.label)
             return False
+        try:
+            await conn.send(accept_message(conn, self.config.sign_key, start.game_id, self._me).to_wire())
+        except (ConnectionClosed, FrameError) as e:
+            log.warning("peer %d left before we accepted it: %s", i, e)
+            return False
         conn.label = _name_of(start, i)
         self._links[i] = conn
         if len(self._links) == self._expected_links():
@@ -681,7 +718,15 @@ class MeshJoiner:
                 link.label = _name_of(record, i)
                 self._links[i] = link
                 proof = cfg.sign_key.sign(secure.peer_proof_data(link.binding, record.game_id, me))
-                await link.send(PeerHello(record.game_id, me, cfg.peer_id, proof).to_wire())
+                try:
+                    await link.send(PeerHello(record.game_id, me, cfg.peer_id, proof).to_wire())
+                    # It proves its key of the start record in turn (it waits for the record up to a deadline).
+                    timeout = cfg.handshake_timeout * 2
+                    await read_accept(link, record.game_id, i, peer.sign_key, timeout)
+                except KeyProofError as e:
+                    raise MeshError(str(e)) from None
+                except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
+                    raise MeshError(f"{link.label} did not accept us: {e or type(e).__name__}") from None
             if len(self._links) == self._expected_links():
                 self._linked.set()
             try:

@@ -92,6 +92,7 @@ class Kind(IntEnum):
     RELAY = 23
     OFFER = 24
     FORWARD = 25
+    ACCEPT = 26
 
 
 def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_STEP) -> int:
@@ -244,6 +245,24 @@ class PeerHello:
 
     def to_wire(self) -> list[Any]:
         return [Kind.PEER_HELLO, PROTOCOL_VERSION, self.game_id, self.index, self.peer_id, self.proof]
+
+
+@dataclass(frozen=True)
+class Accept:
+    """Accepting peer -> dialer, protocol 7: "I am peer ``index``", proved by signing the channel binding.
+
+    The answer to a ``PEER_HELLO`` (the mesh forming) and, before the ``SYNC`` frames, to a
+    ``REJOIN`` (a peer rejoining, or a session linking up again): ``proof`` is the accepting
+    peer's signature of ``secure.accept_proof_data(binding, game id, index)`` with the start
+    record's key for ``index``, which the dialer checks against the peer it meant to reach.
+    """
+
+    game_id: bytes
+    index: int
+    proof: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [Kind.ACCEPT, PROTOCOL_VERSION, self.game_id, self.index, self.proof]
 
 
 @dataclass(frozen=True)
@@ -630,6 +649,7 @@ Message = (
     | Reject
     | StartRecord
     | PeerHello
+    | Accept
     | StartAck
     | ActionMsg
     | Reveal
@@ -669,6 +689,7 @@ _FIELDS = {
     Kind.RELAY: 3,
     Kind.OFFER: 3,
     Kind.FORWARD: 3,
+    Kind.ACCEPT: 3,
 }
 _BODY_FIELDS = {Kind.ACTION: 5, Kind.REVEAL: 6, Kind.ACK: 6, Kind.VOTE: 6}
 _MAX_BODY = {Kind.ACTION: MAX_BODY, Kind.REVEAL: MAX_BODY, Kind.ACK: MAX_ACK_BODY, Kind.VOTE: 512}
@@ -891,6 +912,8 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
         raise ProtocolError(f"protocol version {message[1]} (this peer speaks {version})")
 
     f = message[2:]
+    if kind is Kind.ACCEPT and version < 7:
+        raise ProtocolError(f"ACCEPT: not a message of protocol {version}")
     expected = _FIELDS[kind]
     if kind is Kind.START and version < 5:
         expected = 7  # no replace_with before 5
@@ -923,6 +946,8 @@ def parse(message: list[Any], version: int = PROTOCOL_VERSION) -> Message:
             _bin(f[2], "peer id", ID_LEN),
             _bin(f[3], "proof", SIG_LEN),
         )
+    if kind is Kind.ACCEPT:
+        return Accept(_game_id(f[0]), _int(f[1], "index", 0, MAX_PEERS - 1), _bin(f[2], "proof", SIG_LEN))
     if kind is Kind.START_ACK:
         return StartAck(_game_id(f[0]), _bin(f[1], "start hash", HASH_LEN), _bin(f[2], "signature", SIG_LEN))
     if kind is Kind.ACTION:

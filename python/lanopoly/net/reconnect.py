@@ -14,8 +14,10 @@ The lower one's session takes it back as it takes back any rejoining peer (``SYN
 dialer adopts the connection (``CatchUp.adopt``): each sends the other what it missed, and both
 play on.
 
-Nothing here is trusted more than a rejoin is: the dialer proves its key on the new channel, and
-the answer only says where the other peer is; the steps and acks that follow are checked as usual.
+Nothing here is trusted more than a rejoin is: the dialer proves its key on the new channel, the
+peer that answers proves its own (``ACCEPT``, before its SYNC: something else listening at its
+address, knowing the PIN, is not taken for it), and the answer only says where the other peer is;
+the steps and acks that follow are checked as usual.
 A connection that completes is adopted even if the other peer dialed us meanwhile: both sides then
 end on the newer connection (the accepting side replaces its link, the dialing side adopts).
 """
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING
 from lanopoly.net import secure
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.membership import targets
-from lanopoly.net.mesh import MeshError, dial
+from lanopoly.net.mesh import KeyProofError, MeshError, dial, read_accept
 from lanopoly.net.messages import Message, ProtocolError, Reject, Rejoin, Sync, Vote, parse
 from lanopoly.net.verify import VerifyError, decode_votes
 
@@ -64,9 +66,19 @@ class PeerState:
         return {p for votes in self.changes.values() for vote in votes for p in targets(vote)}
 
 
-async def read_sync(conn: FramedConnection, game_id: bytes, peers: int, timeout: float) -> PeerState:
+async def read_sync(
+    conn: FramedConnection, game_id: bytes, peers: int, timeout: float, *, proof_of: tuple[int, bytes] | None
+) -> PeerState:
     """Read SYNC frames until the last one; MeshError on anything else, ProtocolError when it names
-    a port for a peer not among the ``peers`` of the start record."""
+    a port for a peer not among the ``peers`` of the start record.
+
+    ``proof_of`` is ``(index, start record key)`` of the peer we dialed: its ``ACCEPT`` must come
+    first, proving that key on this channel (``mesh.read_accept``: KeyProofError, a ProtocolError,
+    when it does not). None only where the other proved its key otherwise (``resume``: its own
+    ``REJOIN``).
+    """
+    if proof_of is not None:
+        await read_accept(conn, game_id, *proof_of, timeout)
     state = PeerState({}, 0, [])
     while True:
         _, raw = await conn.recv_within(timeout)
@@ -154,6 +166,9 @@ class Reconnects:
                 return
             try:
                 answer = await self._attempt(peer)
+            except KeyProofError as e:  # something else answers at its address (knowing the PIN)
+                log.warning("%s not reached: %s", self.session.peer_label(peer), e)
+                continue
             except (MeshError, ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
                 log.debug("%s not reached yet: %s", self.session.peer_label(peer), e or type(e).__name__)
                 continue
@@ -171,7 +186,8 @@ class Reconnects:
         return host, self.ports.get(peer, port)
 
     async def _attempt(self, peer: int) -> tuple[FramedConnection, PeerState] | None:
-        """One try: dial ``peer``, prove who we are (``REJOIN`` with our step) and read its SYNC.
+        """One try: dial ``peer``, prove who we are (``REJOIN`` with our step), check it proves its
+        key in turn (``ACCEPT``) and read its SYNC.
 
         None when ``peer`` came back meanwhile (it dialed us): nothing was sent.
         """
@@ -191,7 +207,8 @@ class Reconnects:
             rejoin = Rejoin(session.game_id, session.me, me.peer_id, proof, session.game.step, mesh.listener.port)
             await conn.send(rejoin.to_wire())
             conn.max_frame = MAX_FRAME
-            return conn, await read_sync(conn, session.game_id, len(mesh.start.peers), timeout)
+            key = mesh.start.peers[peer].sign_key
+            return conn, await read_sync(conn, session.game_id, len(mesh.start.peers), timeout, proof_of=(peer, key))
         except BaseException:
             await conn.close()
             raise

@@ -7,15 +7,16 @@ restarted peer
 1. rebuilds the game by replaying its own saved log, every step checked as ``lanopoly verify``
    does (signatures against the start record's keys, reveals against the hash-chain anchors);
 2. dials every other peer (PIN handshake, then ``REJOIN`` proving it holds its start-record key on
-   this very channel) and receives ``SYNC``: the signed inputs of the steps it lacks, checked the
-   same way (nothing a peer sends is trusted), where that peer is, the messages of ours it
-   holds for the steps not yet agreed, the peers it is waiting for: those dropped too, which
-   we do not wait for (they may be rejoining as well; ``reconnect`` links us up later), and the
-   changes of membership made after our saved steps (their signed votes, checked the same way:
-   we may have dropped after our own vote reached the others, who then made the change), and the
-   ports peers listen on now where not on their start record's (they rejoined elsewhere, their
-   own taken): we dial those we have not reached yet there (``_Restart.learn``), and so does
-   our session later when a link breaks;
+   this very channel; the peer answering proves its own in turn, ``ACCEPT``, or is not taken for
+   that peer: a dial that fails so is tried again until the timeout) and receives ``SYNC``: the
+   signed inputs of the steps it lacks, checked the same way (nothing a peer sends is trusted),
+   where that peer is, the messages of ours it holds for the steps not yet agreed, the peers it is
+   waiting for: those dropped too, which we do not wait for (they may be rejoining as well;
+   ``reconnect`` links us up later), and the changes of membership made after our saved steps
+   (their signed votes, checked the same way: we may have dropped after our own vote reached the
+   others, who then made the change), and the ports peers listen on now where not on their start
+   record's (they rejoined elsewhere, their own taken): we dial those we have not reached yet there
+   (``_Restart.learn``), and so does our session later when a link breaks;
 3. gives each peer what it missed from it, acks the current step with everyone and plays on.
 
 The others wait for a dropped peer up to their ``--rejoin-timeout`` (they show who and since when);
@@ -322,7 +323,8 @@ class _Restart:
 
 
 async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedConnection, PeerState]:
-    """Dial one peer, prove who we are and read its SYNC; MeshError when it does not take us back within ``timeout``.
+    """Dial one peer, prove who we are, check it proves its key (``ACCEPT``) and read its SYNC;
+    MeshError when it does not take us back within ``timeout``.
 
     A peer that refuses us (closes the connection) may be rejoining too and catching up: it takes
     us back once it plays, so we try again until ``timeout``.
@@ -334,7 +336,8 @@ async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedCo
             stop_if_cancelled()
             await conn.send(me.rejoin_message(conn).to_wire())
             conn.max_frame = MAX_FRAME
-            return conn, await read_sync(conn, me.start.game_id, len(me.start.peers), timeout)
+            key = me.start.peers[index].sign_key
+            return conn, await read_sync(conn, me.start.game_id, len(me.start.peers), timeout, proof_of=(index, key))
         except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
             await conn.close()
             if time.monotonic() > deadline:
@@ -470,7 +473,9 @@ async def resume(
             for frame in frames:
                 await conn.send(frame.to_wire())
 
-        _, state = await asyncio.gather(send(), read_sync(conn, game_id, len(me.start.peers), timeout))
+        # Its REJOIN proved its key on this link already (``proves``): no ACCEPT.
+        reading = read_sync(conn, game_id, len(me.start.peers), timeout, proof_of=None)
+        _, state = await asyncio.gather(send(), reading)
         return state
 
     def linked(index: int, conn: FramedConnection, state: PeerState) -> None:

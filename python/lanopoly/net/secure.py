@@ -16,8 +16,9 @@ Both sides then derive, with HKDF-SHA256 over the SPAKE2 key and salted with the
 ``T = SHA-256(tag, game id, offer message, reply message)``, two confirmation keys and one
 ChaCha20-Poly1305 key per direction. ``confirm_X = HMAC-SHA256(k_confirm_X, role || T)``, so a
 wrong PIN is refused on both sides, and ``T`` is the channel binding that the identity proofs in
-``HELLO``/``PEER_HELLO`` sign. SPAKE2 is pure Python (about 20 ms per side), so it runs in a
-worker thread, never on the event loop.
+``HELLO``/``PEER_HELLO``/``REJOIN`` (the dialer's) and ``ACCEPT`` (the accepting peer's) sign.
+SPAKE2 is pure Python (about 20 ms per side), so it runs in a worker thread, never on the event
+loop.
 
 **Links.** Every frame after the handshake is ``counter (u64 BE) || ChaCha20-Poly1305(payload)``
 with the counter as the nonce (4 zero bytes || counter); each direction has its own key and
@@ -223,6 +224,7 @@ HELLO_PROOF_TAG = b"lanopoly/hello-proof/v1\x00"
 PEER_PROOF_TAG = b"lanopoly/peer-proof/v1\x00"
 START_SIG_TAG = b"lanopoly/start-sig/v1\x00"
 REJOIN_PROOF_TAG = b"lanopoly/rejoin-proof/v1\x00"
+ACCEPT_PROOF_TAG = b"lanopoly/accept-proof/v1\x00"
 
 
 def hello_proof_data(binding: bytes, peer_id: bytes) -> bytes:
@@ -238,6 +240,13 @@ def peer_proof_data(binding: bytes, game_id: bytes, index: int) -> bytes:
 def rejoin_proof_data(binding: bytes, game_id: bytes, index: int) -> bytes:
     """What a rejoining peer signs in REJOIN: it is peer ``index`` of the start record, on this new channel."""
     return REJOIN_PROOF_TAG + binding + game_id + index.to_bytes(1, "big")
+
+
+def accept_proof_data(binding: bytes, game_id: bytes, index: int) -> bytes:
+    """What a peer accepting a mesh or rejoin link signs in ACCEPT: it is peer ``index`` of the start
+    record, on this channel. Its own tag: never equal to what the dialer signed on the same channel
+    (``peer_proof_data``, ``rejoin_proof_data``), so the dialer's proof cannot be sent back as one."""
+    return ACCEPT_PROOF_TAG + binding + game_id + index.to_bytes(1, "big")
 
 
 def start_sig_data(start_hash: bytes) -> bytes:
