@@ -163,7 +163,7 @@ class CatchUp:
         except (ConnectionClosed, FrameError) as e:
             log.warning("%s could not rejoin: %s", session.peer_label(peer), e)
             return False
-        session.reconnects.heard(peer, message.port)  # where to dial it if this link breaks
+        session.reconnects.moved(peer, message.port)  # where to dial it if this link breaks
         return True
 
     async def send_history(self, conn: FramedConnection, have: int) -> int:
@@ -204,11 +204,9 @@ class CatchUp:
         self._link(peer, conn)
 
     def moved_ports(self, peer: int) -> tuple[tuple[int, int], ...]:
-        """The peers other than ``peer`` that we know to listen on another port than their start record's
-        (they rejoined us saying so, or we learned it rejoining: ``Reconnects.ports``), with that port."""
-        start = self.session.mesh.start
-        ports = self.session.reconnects.ports
-        moved = [(p, port) for p, port in sorted(ports.items()) if p != peer and port != start.peers[p].port]
+        """The peers other than ``peer`` that listen on another port than their start record's, with
+        that port (``Reconnects.ports``)."""
+        moved = [(p, port) for p, port in sorted(self.session.reconnects.ports.items()) if p != peer]
         return tuple(moved[:MAX_SYNC_PORTS])
 
     def changes_after(self, have: int) -> list[tuple[int, list[tuple[bytes, bytes]]]]:

@@ -127,12 +127,16 @@ class Reconnects:
         self.session = session
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.ports: dict[int, int] = {}
-        """The ports peers listen on now, by their own ``REJOIN`` (``heard``) or, if this peer rejoined,
-        where it reached them or the SYNCs that took it back said; passed on in our SYNCs."""
+        """The peers that listen on another port than their start record's, and that port: by their
+        own ``REJOIN`` or, if this peer rejoined, where it reached them or the SYNCs that took it
+        back said (``moved``); passed on in our SYNCs."""
 
-    def heard(self, peer: int, port: int) -> None:
-        """``peer`` proved its key and said it listens on ``port`` now: dial it there."""
-        self.ports[peer] = port
+    def moved(self, peer: int, port: int) -> None:
+        """``peer`` listens on ``port`` now: dial it there (kept only if not its start record's)."""
+        if port == self.session.mesh.start.peers[peer].port:
+            self.ports.pop(peer, None)
+        else:
+            self.ports[peer] = port
 
     def start(self, peer: int) -> None:
         """Keep dialing ``peer`` while it is away, if it is ours to dial (a lower index) and none is under way."""
