@@ -227,7 +227,7 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
         return value if defaults else argparse.SUPPRESS
 
     p.add_argument(
-        "--players", type=int, default=d(None), help="players at the table, 2 to 8 (default 4; console: ask)"
+        "--players", type=SEATS, default=d(None), help="players at the table, 2 to 8 (default 4; console: ask)"
     )
     p.add_argument("--name", default=d(""), help="your name in the console (default: the first token, dog)")
     p.add_argument(
@@ -345,9 +345,6 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
         return replay(args)
     if args.command == "simulate":
         return simulate_command(args)
-    if args.players is not None and not 2 <= args.players <= 8:
-        print("lanopoly: --players must be 2 to 8", file=sys.stderr)
-        return 2
     if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
         return console(args)
     args.players = args.players or 4
