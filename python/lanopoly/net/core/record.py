@@ -1,0 +1,158 @@
+"""What a peer keeps to prove its game, and the journal it writes as it plays.
+
+The **record** holds the genesis, the signed messages that decided every step (a move, or every
+present peer's reveal) and the changes of membership (the commits that made them, and the shares released); it is
+saved with the game log (``"network"``) and ``verify`` checks it offline, trusting nothing the
+saving peer says. It also answers a peer behind (``SYNC``).
+
+The **journal** is what a peer appends, in order, as it plays: each applied step, each change,
+and every message it signs, written before the message is sent. A restarted peer rebuilds its
+session from it (``Session(journal=...)``), so it repeats what it signed instead of signing
+anew (which would be an equivocation). Records are plain values here; ``to_line``/``from_line``
+give their JSON form.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lanopoly.net.genesis import Genesis, b64, unb64
+from lanopoly.net.protocol import ChangeRecord, Share, Signed, StepRecord, Vote, decode_signed
+from lanopoly.net.wire import WireError
+
+FORMAT = "lanopoly-net"
+
+
+@dataclass(frozen=True)
+class StepEntry:
+    """Journal: step ``record.step`` was applied, reaching ``state_hash``."""
+
+    record: StepRecord
+    state_hash: bytes
+
+
+@dataclass(frozen=True)
+class ChangeEntry:
+    """Journal: a change of membership was made."""
+
+    record: ChangeRecord
+
+
+@dataclass(frozen=True)
+class SignedEntry:
+    """Journal: this peer signed ``message`` (sent to ``to``: ``all`` or ``leader``)."""
+
+    message: Signed
+    to: str
+
+
+@dataclass(frozen=True)
+class EndEntry:
+    """Journal: the session ended (``over`` or ``frozen``) at ``step``."""
+
+    outcome: str
+    step: int
+    reason: str
+
+
+JournalEntry = StepEntry | ChangeEntry | SignedEntry | EndEntry
+
+
+def _pairs(messages: Sequence[Signed]) -> list[list[str]]:
+    return [[b64(m.body), b64(m.signature)] for m in messages]
+
+
+def _unpairs(value: Any) -> tuple[Signed, ...]:
+    if not isinstance(value, list):
+        raise WireError("expected a list of signed messages")
+    return tuple(decode_signed(unb64(p[0], "body"), unb64(p[1], "signature")) for p in value)
+
+
+def to_line(entry: JournalEntry) -> str:
+    """One journal line (JSON, no newline)."""
+    data: dict[str, Any]
+    if isinstance(entry, StepEntry):
+        data = {
+            "t": "step",
+            "step": entry.record.step,
+            "signed": _pairs(entry.record.messages),
+            "hash": entry.state_hash.hex(),
+        }
+    elif isinstance(entry, ChangeEntry):
+        data = {"t": "change", **change_json(entry.record)}
+    elif isinstance(entry, SignedEntry):
+        data = {"t": "signed", "signed": _pairs([entry.message]), "to": entry.to}
+    else:
+        data = {"t": "end", "outcome": entry.outcome, "step": entry.step, "reason": entry.reason}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def from_line(line: str) -> JournalEntry:
+    """A journal entry from its line; WireError if it is not one."""
+    try:
+        data = json.loads(line)
+        kind = data["t"]
+        if kind == "step":
+            return StepEntry(StepRecord(int(data["step"]), _unpairs(data["signed"])), bytes.fromhex(data["hash"]))
+        if kind == "change":
+            return ChangeEntry(change_from_json(data))
+        if kind == "signed":
+            (message,) = _unpairs(data["signed"])
+            return SignedEntry(message, str(data["to"]))
+        if kind == "end":
+            return EndEntry(str(data["outcome"]), int(data["step"]), str(data["reason"]))
+    except (KeyError, TypeError, ValueError, json.JSONDecodeError) as e:
+        raise WireError(f"bad journal line: {e}") from None
+    raise WireError(f"unknown journal entry {kind!r}")
+
+
+def change_json(record: ChangeRecord) -> dict[str, Any]:
+    return {"step": record.step, "commits": _pairs(record.commits), "shares": _pairs(record.shares)}
+
+
+def change_from_json(data: Any) -> ChangeRecord:
+    votes = _unpairs(data["commits"])
+    shares = _unpairs(data["shares"])
+    if not all(isinstance(v, Vote) for v in votes) or not all(isinstance(s, Share) for s in shares):
+        raise WireError("a change holds commits and shares")
+    return ChangeRecord(int(data["step"]), votes, shares)  # type: ignore[arg-type]
+
+
+class Record:
+    """The signed history of a game as one peer holds it."""
+
+    def __init__(self, genesis: Genesis, me: int) -> None:
+        self.genesis = genesis
+        self.me = me
+        self.steps: list[StepRecord] = []
+        self.changes: list[ChangeRecord] = []
+        self.end: EndEntry | None = None
+
+    def add_step(self, record: StepRecord) -> None:
+        self.steps.append(record)
+
+    def add_change(self, record: ChangeRecord) -> None:
+        self.changes.append(record)
+
+    def steps_after(self, step: int) -> list[StepRecord]:
+        return self.steps[step:]
+
+    def changes_after(self, step: int) -> list[ChangeRecord]:
+        """Changes made from step ``step + 1`` on."""
+        return [c for c in self.changes if c.step > step]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "protocol": 8,
+            "me": self.me,
+            "genesis": self.genesis.to_json(),
+            "steps": [_pairs(r.messages) for r in self.steps],
+            "changes": [change_json(c) for c in self.changes],
+            "end": None
+            if self.end is None
+            else {"outcome": self.end.outcome, "step": self.end.step, "reason": self.end.reason},
+        }

@@ -1,0 +1,1402 @@
+"""The lockstep session of one game on one peer, as a pure state machine (no I/O, no clock).
+
+Inputs: ``start(now)``, ``link_up(peer, now)``, ``link_down(peer, reason, now)``,
+``receive(peer, payload, now)``, ``submit(seat, action, now)`` (the person's move),
+``vote_replace(peer, choice, now)``, ``leave(reason, now)`` and ``timer(now)``; each returns the
+effects to carry out (``effects.py``), and ``deadline`` says when to call ``timer`` next.
+
+Step ``k`` (the k-th input of the game) goes like this on every peer:
+
+1. **Decide.** At a chance node every present peer reveals its next hash-chain link (in its ack of
+   step k-1 when it can, else alone); the outcome comes from the seed of every peer's link
+   (``chance.py``). Otherwise, if acks of step k-1 carried out-of-turn moves, the first valid one
+   in the fixed order of ``order.py`` is the input. Otherwise the controller of the seat to act
+   (the step's *leader*) sends its signed move, or forwards (signed) another peer's move offered
+   to it while its own is not chosen.
+2. **Apply** the input (the engine checks it; a signed illegal move freezes the session naming
+   its signer), record it, and **ack** it: a signed (step, input hash, state hash), carrying this
+   peer's out-of-turn move or reveal for step k+1.
+3. **Agree.** Step k+1 starts when every present peer's ack of k is in and all agree. Different
+   inputs start the evidence round (proofs of equivocation); the same input with different states
+   is a desync (a strict majority of three or more plays on and votes the others out).
+
+Every signed message is verified on arrival (a bad signature is a fault of the link it came on; a
+signature by another peer's key is attributed to that peer) and filed by slot: a second different
+message in a slot is proof of equivocation. A peer whose link drops is waited for (``rejoin
+timeout``), its messages passed on to the others; with ``replace_after`` a peer away or silent
+that long is voted out (``members.py``) and its chain secret rebuilt from the others' shares.
+A new link starts with ``STATUS``; a peer behind gets ``SYNC`` (the signed steps it lacks) and
+everyone repeats what it signed for the steps in play.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from lanopoly._core import Game, Rules
+from lanopoly.bots import Policy, SimpleBot
+from lanopoly.log import GameLog
+from lanopoly.net import protocol as p8
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.chance import Chance, Recovery, step_seed
+from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
+from lanopoly.net.core.members import Change, Members
+from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
+from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
+from lanopoly.net.core.steps import Inbox, Mine
+from lanopoly.net.genesis import Genesis
+from lanopoly.net.keys import ED25519, Signer, Suite
+from lanopoly.net.order import interjection_order
+from lanopoly.net.protocol import (
+    Ack,
+    Action,
+    Bye,
+    ChangeRecord,
+    Evidence,
+    Forward,
+    Freeze,
+    Offer,
+    Relay,
+    Reveal,
+    Share,
+    Signed,
+    Status,
+    StepRecord,
+    Sync,
+    Vote,
+    action_hash,
+)
+from lanopoly.net.wire import WireError
+
+log = logging.getLogger("lanopoly.net.session")
+
+Move = dict[str, Any]
+SYNC_BYTES = 40_000
+"""A SYNC frame is cut when its signed messages pass this many bytes (the frame cap is 64 KiB)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The session's patience and pace (seconds)."""
+
+    step_timeout: float = 30.0
+    """How long a present peer may stay silent when its message is awaited."""
+    rejoin_timeout: float = 0.0
+    """How long a peer whose link dropped is waited for (0: the session freezes at once)."""
+    replace_after: float | None = None
+    """Vote out a peer away this long, or silent past ``step_timeout`` (None: never)."""
+    bot_delay: float = 0.0
+    """Seconds this peer's bots wait before an in-turn move (so that people can follow)."""
+    max_steps: int = 200_000
+    evidence_wait: float = 3.0
+    bye_wait: float = 5.0
+
+
+class Phase(Enum):
+    DECIDING = "deciding"
+    AGREEING = "agreeing"
+    EVIDENCE = "evidence"
+    FINISHING = "finishing"
+    OVER = "over"
+    FROZEN = "frozen"
+
+
+@dataclass
+class _Waiting:
+    """What a freeze, a vote or a timer is about: the peers awaited and since when."""
+
+    since: float
+    peers: dict[int, str] = field(default_factory=dict)
+
+
+class Session:
+    """One peer's side of one game. ``policies`` play this peer's seats (None: the person)."""
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        me: int,
+        key: Signer,
+        chain_secret: bytes,
+        held_shares: Mapping[int, bytes],
+        policies: Mapping[int, Policy | None],
+        config: Config | None = None,
+        *,
+        suite: Suite = ED25519,
+        journal: Sequence[JournalEntry] = (),
+        bot_factory: Callable[[], Policy] = SimpleBot,
+    ) -> None:
+        start = genesis.record
+        self.genesis = genesis
+        self.game_id = genesis.game_id
+        self.me = me
+        self.key = key
+        if key.public != start.peers[me].key:
+            raise ValueError("this signing key is not this peer's key in the start record")
+        self.suite = suite
+        self.keys = genesis.keys
+        self.names = [p.name for p in start.peers]
+        self.config = config or Config()
+        self.bot_factory = bot_factory
+        mine = set(start.seats_of(me))
+        if set(policies) != mine:
+            raise ValueError(f"policies for seats {sorted(policies)} but this peer controls {sorted(mine)}")
+        self.policies: dict[int, Policy | None] = dict(policies)
+        self.held_shares = dict(held_shares)
+        self.game = Game(list(start.names), board=start.board, rules=Rules(**start.rules), seed=0)
+        self.log = GameLog.start(self.game)
+        self.record = Record(genesis, me)
+        self.members = Members(len(start.peers), start.controllers)
+        self.chance = Chance(genesis, me, chain_secret)
+        self.recovery = Recovery(genesis, self.chance)
+        self.inbox = Inbox()
+        self.mine = Mine()
+        self.slots = SlotBook()
+
+        self.phase = Phase.DECIDING
+        self.faults: list[Fault] = []
+        self.proofs: list[Proof] = []
+        self.result: SessionResult | None = None
+        self.links: set[int] = set()
+        self.away: dict[int, float] = {}
+        self.broken: dict[int, str] = {}
+        """Peers whose link this peer closed for misbehaving: not waited for."""
+        self.condemned: set[int] = set()
+        """Peers this peer wants removed for good: asked for, misbehaved, or diverged from the majority."""
+        self.auto: set[int] = set()
+        """Peers it wants removed for now: away or silent too long while awaited (``replace_after``)."""
+        self.intent_choice = start.replace_with
+        self.outvoting = 0
+        """The step whose acks showed a minority diverged: the majority votes it out, then agrees."""
+        self.run = 0
+        """Steps in a row decided by out-of-turn moves (capped by the number of peers)."""
+        self.interjected: Counter[str] = Counter()
+        self.interjectors: set[int] = set()
+        self.person_move: tuple[int, Move] | None = None
+        self.person_queue: dict[int, Move] = {}
+        self.offered: dict[int, tuple[int, Move]] = {}
+        """Step -> (seat, move) of the person's out-of-turn move signed for that step (nested or offered)."""
+        self.bot_due: float | None = None
+        self.asked: int = -1
+        """The last step for which ``YourMove`` was emitted."""
+        self.remote_freeze: tuple[int, str, float] | None = None
+        self.evidence: dict[int, list[Signed]] = {}
+        self.evidence_step = 0
+        self.evidence_until = 0.0
+        self.byes: dict[int, Bye] = {}
+        self.pending_change: Change | None = None
+        self._seats_changed: dict[int, int] = {}
+        self._hashes: dict[int, tuple[bytes, bytes]] = {}
+        self.wait = _Waiting(0.0)
+        self.voted_silent: dict[int, float] = {}
+        self.ports: dict[int, int] = {}
+        """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
+        self._now = 0.0
+        self._out: list[fx.Effect] = []
+        self._restoring = False
+        if journal:
+            self._restore(journal)
+
+    # ----------------------------------------------------------------------------- public inputs
+
+    def start(self, now: float) -> list[fx.Effect]:
+        """Begin (or go on after a restart): every other peer counts as away until its link is up."""
+        self._now = now
+        self.wait = _Waiting(now)
+        for peer in self.members.others(self.me):
+            if peer not in self.links:
+                self.away.setdefault(peer, now)
+        self._advance()
+        return self._flush()
+
+    def link_up(self, peer: int, now: float, port: int | None = None) -> list[fx.Effect]:
+        """An authenticated link to ``peer`` is up (``port``: where it listens now, if it said)."""
+        self._now = now
+        if peer == self.me:
+            return self._flush()
+        if not self.members.is_present(peer):
+            self._tell_removed(peer)
+            return self._flush()
+        if port is not None and port != self.genesis.record.peers[peer].port:
+            self.ports[peer] = port
+        self.links.add(peer)
+        self.broken.pop(peer, None)
+        self.auto.discard(peer)
+        if self.away.pop(peer, None) is not None and self.phase not in (Phase.OVER, Phase.FROZEN):
+            self._notify(fx.PeerBack(peer))
+        ports = tuple(sorted(self.ports.items()))
+        self._send(peer, p8.encode(self.game_id, Status(self.game.step, len(self.members.changes), ports)))
+        return self._flush()
+
+    def _tell_removed(self, peer: int) -> None:
+        """A removed peer came back: tell it why it no longer plays, and close its link."""
+        change = next((c for c in self.members.changes if peer in c.removed), None)
+        if change is None:
+            return
+        voters = ", ".join(self.peer_label(v.signer) for v in change.commits)
+        reason = f"removed from step {change.step} by the votes of {voters}"
+        self._out.append(fx.Send(peer, p8.encode(self.game_id, Freeze(change.step, reason))))
+        self._out.append(fx.Close(peer, "removed from the game"))
+
+    def link_down(self, peer: int, reason: str, now: float) -> list[fx.Effect]:
+        """The link to ``peer`` closed or broke: wait for it (``rejoin_timeout``), passing on what it said."""
+        self._now = now
+        self.links.discard(peer)
+        if not self.members.is_present(peer) or peer in self.away or self.phase in (Phase.OVER, Phase.FROZEN):
+            return self._flush()
+        self.away[peer] = now
+        self._notify(fx.PeerAway(peer, now, reason))
+        held = self.inbox.held_by(peer, max(self.game.step - 1, 0))
+        if held:
+            relay = p8.encode(self.game_id, Relay(tuple(held)))
+            for other in self.members.others(self.me):
+                if other != peer:
+                    self._send(other, relay)
+        self._advance()
+        return self._flush()
+
+    def receive(self, peer: int, payload: bytes, now: float) -> list[fx.Effect]:
+        """A message from ``peer``'s link (authenticated, decrypted)."""
+        self._now = now
+        if not self.members.is_present(peer):
+            return self._flush()
+        try:
+            message = p8.parse(payload, self.game_id)
+        except WireError as e:
+            if self.phase is not Phase.OVER:
+                self._misbehaved(peer, "malformed", f"sent a malformed message: {e}")
+            return self._flush()
+        if self.phase is Phase.OVER:
+            if isinstance(message, Status):  # a peer back after the end: what it lacks, and goodbye
+                self._take_status(peer, message)
+                self._send(peer, p8.encode(self.game_id, Bye(self.game.step, self.game.state_hash())))
+            return self._flush()
+        if self.phase is Phase.FROZEN:
+            return self._flush()
+        self._dispatch(peer, message)
+        self._advance()
+        return self._flush()
+
+    def submit(self, seat: int, action: Move, now: float) -> list[fx.Effect]:
+        """The person's move for ``seat``: in turn if the game waits for it, else out of turn.
+
+        Raises ``ValueError`` (``IllegalAction`` from the engine) with the reason when it may not
+        be played now; nothing changes then.
+        """
+        self._now = now
+        if self.members.controllers[seat] != self.me or self.policies.get(seat, 0) is not None:
+            raise ValueError(f"seat {seat} is not played by the person at this peer")
+        if self.phase in (Phase.OVER, Phase.FROZEN):
+            raise ValueError("the game has ended")
+        self.members.check(self.game, action)
+        step = self.game.step + 1
+        if not self.game.is_chance_node and self.game.current_player == seat:
+            self.person_move = (step, dict(action))
+        else:
+            self.person_queue[seat] = dict(action)
+            if self.phase is Phase.DECIDING:
+                self._offer(step)
+        self._advance()
+        return self._flush()
+
+    def vote_replace(self, peer: int, choice: str, now: float) -> list[fx.Effect]:
+        """Vote to remove ``peer`` from the next step on (its seats to ``bot`` or ``bank``)."""
+        self._now = now
+        if choice not in p8.VOTE_CHOICES:
+            raise ValueError(f"unknown choice {choice!r}: one of {', '.join(p8.VOTE_CHOICES)}")
+        if peer == self.me or not self.members.is_present(peer):
+            raise ValueError(f"peer {peer} is not another peer still playing")
+        if len(self.members.present) == 2 and choice != "bank":
+            raise ValueError("with two peers nobody can be outvoted: the other's seats can only resign (bank)")
+        self.condemned.add(peer)
+        self.intent_choice = choice
+        self._advance()
+        return self._flush()
+
+    def leave(self, reason: str, now: float) -> list[fx.Effect]:
+        """This peer stops playing (the person quit): the session freezes here."""
+        self._now = now
+        self._freeze(FreezeInfo(self.game.step, reason, (), cause="local"))
+        return self._flush()
+
+    def timer(self, now: float) -> list[fx.Effect]:
+        """Time passed: deadlines (silence, drops, votes, evidence, bots' pace) are looked at."""
+        self._now = now
+        self._on_time()
+        self._advance()
+        return self._flush()
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def deadline(self) -> float | None:
+        """When ``timer`` should be called next (None: nothing is timed)."""
+        if self.phase in (Phase.OVER, Phase.FROZEN):
+            return None
+        c = self.config
+        times: list[float] = []
+        if self.phase is Phase.EVIDENCE:
+            times.append(self.evidence_until)
+        if self.phase is Phase.FINISHING:
+            times.append(self.wait.since + c.bye_wait)
+        if self.bot_due is not None:
+            times.append(self.bot_due)
+        for peer in self.waiting_for():
+            if peer in self.away:
+                since = self.away[peer]
+                times.append(since + c.rejoin_timeout)
+                if c.replace_after is not None and peer not in self.auto:
+                    times.append(since + c.replace_after)
+            elif peer in self.voted_silent:
+                times.append(self.voted_silent[peer] + c.step_timeout)
+            else:
+                times.append(self.wait.since + c.step_timeout)
+        return min(times) if times else None
+
+    def waiting_for(self) -> dict[int, str]:
+        """The peers whose messages the session waits for now, with what it waits for."""
+        return dict(self._waiting())
+
+    @property
+    def controllers(self) -> list[int]:
+        return self.members.controllers
+
+    def peer_label(self, peer: int) -> str:
+        return f"peer {peer} ({self.names[peer]})"
+
+    def saved_json(self) -> dict[str, Any]:
+        """The network record to save with the game log (``verify`` checks it)."""
+        return self.record.to_json()
+
+    # ----------------------------------------------------------------------------- effects
+
+    def _flush(self) -> list[fx.Effect]:
+        out, self._out = self._out, []
+        return out
+
+    def _send(self, peer: int, payload: bytes) -> None:
+        if peer in self.links and peer != self.me and not self._restoring:
+            self._out.append(fx.Send(peer, payload))
+
+    def _broadcast(self, payload: bytes) -> None:
+        for peer in self.members.others(self.me):
+            self._send(peer, payload)
+
+    def _persist(self, entry: JournalEntry) -> None:
+        if not self._restoring:
+            self._out.append(fx.Persist(entry))  # type: ignore[arg-type]
+
+    def _notify(self, event: fx.Event) -> None:
+        if not self._restoring:
+            self._out.append(fx.Notify(event))
+
+    def _fault(self, peer: int, kind: str, detail: str) -> None:
+        """Record and log misbehaviour of ``peer``; the game goes on unless the caller freezes."""
+        fault = Fault(self.game.step + 1, peer, kind, detail)
+        self.faults.append(fault)
+        log.warning("peer %d: step %d: %s: %s", self.me, fault.step, self.peer_label(peer), detail)
+        self._notify(fx.FaultSeen(fault))
+
+    def _misbehaved(self, peer: int, kind: str, detail: str) -> None:
+        """A fault on ``peer``'s own authenticated link: close it; the peer is not waited for."""
+        self._fault(peer, kind, detail)
+        if peer in self.links:
+            self._out.append(fx.Close(peer, detail))
+        self.links.discard(peer)
+        self.broken[peer] = detail
+        self.away.pop(peer, None)
+        if self.config.replace_after is not None:
+            self.condemned.add(peer)
+        else:
+            self._freeze(FreezeInfo(self.game.step + 1, f"{self.peer_label(peer)} {detail}", (peer,)))
+
+    def _sign_and_keep(self, message: Signed, to: str = "all") -> Signed:
+        """Keep a message this peer just signed, journaled before it is sent."""
+        self.mine.keep(message, to)
+        self.slots.file(message)
+        self._persist(SignedEntry(message, to))
+        return message
+
+    # ----------------------------------------------------------------------------- intake
+
+    def _dispatch(self, link: int, message: p8.Message) -> None:
+        if isinstance(message, Signed):
+            if message.signer != link:
+                self._fault(link, "replayed", f"sent a {message.kind.name} signed by {self.peer_label(message.signer)}")
+                return
+            self._take_signed(link, message, direct=True)
+        elif isinstance(message, Offer):
+            self._take_offer(link, message.action)
+        elif isinstance(message, Relay):
+            for m in message.messages:
+                self._take_signed(link, m, direct=False)
+        elif isinstance(message, Evidence):
+            self._take_evidence(link, message)
+        elif isinstance(message, Freeze):
+            self._take_freeze(link, message)
+        elif isinstance(message, Bye):
+            self.byes[link] = message
+        elif isinstance(message, Status):
+            self._take_status(link, message)
+        elif isinstance(message, Sync):
+            self._take_sync(link, message)
+
+    def _verified(self, link: int, message: Signed) -> bool:
+        """Check every signature in ``message`` (nested ones too). An honest peer passes on only
+        what it verified, so a failure is the misbehaviour of ``link``; a body signed by another key
+        than its signer's is also proof against the key's owner (it signed in another's name)."""
+        for m in expand([message]):
+            if m.game_id != self.game_id:
+                self._misbehaved(link, "wrong_game", f"sent a {m.kind.name} of another game")
+                return False
+            if m.signer < len(self.keys) and self.suite.verify(self.keys[m.signer], m.signed_data, m.signature):
+                continue
+            what = f"a {m.kind.name} for step {m.step} in the name of peer {m.signer}"
+            other = next(
+                (
+                    q
+                    for q, k in enumerate(self.keys)
+                    if q != m.signer and self.suite.verify(k, m.signed_data, m.signature)
+                ),
+                None,
+            )
+            if other is not None and other != link:
+                self._fault(other, "forged", f"signed {what}")
+            kind = "forged" if other == link else "bad_signature"
+            self._misbehaved(link, kind, f"sent {what} that its key did not sign")
+            return False
+        return True
+
+    def _take_signed(self, link: int, message: Signed, direct: bool) -> None:
+        if not self._verified(link, message):
+            return
+        if not self.members.is_present(message.signer):
+            return
+        step = self.game.step
+        if message.step + 1 < step or message.step > step + 2:
+            return  # settled long ago, or far ahead of this peer (it is behind and will catch up)
+        for m in expand([message]):
+            proof = self.slots.file(m)
+            if proof is not None:
+                self._proven(proof)
+                if m is message:
+                    return
+        if isinstance(message, Action | Forward):
+            self.inbox.add_move(message)
+        elif isinstance(message, Reveal):
+            self.inbox.add_reveal(message)
+        elif isinstance(message, Ack):
+            self._take_ack(link, message, direct)
+        elif isinstance(message, Vote):
+            self._take_vote(link, message)
+        elif isinstance(message, Share):
+            self._take_share(message)
+
+    def _proven(self, proof: Proof) -> None:
+        if any(p.messages == proof.messages for p in self.proofs):
+            return
+        self.proofs.append(proof)
+        self._fault(proof.peer, proof.kind, proof.describe())
+
+    def _take_ack(self, link: int, ack: Ack, direct: bool) -> None:
+        self.inbox.add_ack(ack, direct)
+
+    def _withheld(self, peer: int, step: int, what: str) -> bool:
+        """Whether ``peer`` acked ``step`` on its own link without sending this peer ``what`` first
+        (on one link messages arrive in order): it kept it from this peer. Freezes naming it."""
+        if not self.inbox.acked_directly(step, peer):
+            return False
+        detail = f"acked step {step} without sending this peer {what}"
+        self._fault(peer, "withheld", detail)
+        self._freeze(FreezeInfo(step, f"{self.peer_label(peer)} {detail}", (peer,)))
+        return True
+
+    def _take_vote(self, link: int, vote: Vote) -> None:
+        if not self.members.take(vote):
+            return
+        if vote.kind is p8.Kind.VOTE:
+            self._notify(fx.VoteSeen(vote.signer, vote.removed, vote.choice, vote.step))
+        # A voter behind this peer may lack what decided the steps it is stuck on: pass them on.
+        if vote.step <= self.game.step and link in self.links:
+            found = [m for r in self.record.steps[vote.step - 1 :] for m in r.messages]
+            for removed in vote.removed:
+                found += self.inbox.held_by(removed, vote.step - 1)
+            if found:
+                self._send(link, p8.encode(self.game_id, Relay(tuple(found[-p8.MAX_BATCH :]))))
+
+    def _take_share(self, share: Share) -> None:
+        if self.members.is_present(share.dealer) or share.dealer == share.signer:
+            return
+        if not self.recovery.check(share):
+            self._proven(Proof(share.signer, "bad_share", (share,)))
+            return
+        self.recovery.take(share)
+
+    def _take_offer(self, link: int, offer: Action) -> None:
+        if offer.signer != link or not self._verified(link, offer):
+            if offer.signer != link:
+                self._fault(link, "replayed", "offered a move signed by another peer")
+            return
+        proof = self.slots.file(offer)
+        if proof is not None:
+            self._proven(proof)
+            return
+        self.inbox.add_offer(offer)
+
+    def _take_freeze(self, link: int, freeze: Freeze) -> None:
+        """Another peer stopped: stop too, citing it (a peer this one votes out is not followed; during
+        the evidence round this peer finishes its own diagnosis first)."""
+        if link in self.condemned or self.remote_freeze is not None:
+            return
+        self.remote_freeze = (link, freeze.reason, self._now)
+        log.warning("peer %d: %s froze the session: %s", self.me, self.peer_label(link), freeze.reason)
+        if self.phase is not Phase.EVIDENCE:
+            self._freeze_remote()
+
+    def _freeze_remote(self) -> None:
+        assert self.remote_freeze is not None
+        peer, reason, _ = self.remote_freeze
+        self._freeze(
+            FreezeInfo(self.game.step + 1, f"{self.peer_label(peer)} froze the session: {reason}", cause="remote")
+        )
+
+    def _take_evidence(self, link: int, evidence: Evidence) -> None:
+        good = [m for m in evidence.messages if self._verified(link, m)]
+        self.evidence.setdefault(link, []).extend(good)
+        if self.phase in (Phase.DECIDING, Phase.AGREEING, Phase.FINISHING):
+            self._start_evidence(evidence.step, {})
+
+    # ----------------------------------------------------------------------------- the step machine
+
+    def _advance(self) -> None:
+        for _ in range(100_000):
+            if self.phase in (Phase.OVER, Phase.FROZEN):
+                return
+            self._cast_vote()
+            if self.pending_change is None:
+                self._maybe_change()
+            if self.pending_change is not None and not self._finish_change():
+                return
+            if self.phase is Phase.EVIDENCE:
+                progressed = self._evidence_done()
+            elif self.phase is Phase.AGREEING:
+                progressed = self._try_agree()
+            elif self.phase is Phase.DECIDING:
+                progressed = self._try_decide()
+            else:
+                progressed = self._try_finish()
+            if not progressed:
+                return
+
+    def _leader(self) -> int | None:
+        seat = self.game.current_player
+        return None if seat is None else self.members.controllers[seat]
+
+    def _waiting(self) -> dict[int, str]:
+        """The present peers the session waits for now (their link up or not), and for what."""
+        step = self.game.step + 1
+        present = [p for p in self.members.others(self.me) if p not in self.broken]
+        out = self._blocking(step, present)
+        vote = self._bound(step) or (self.members.vote_of(self.me, step) if self.outvoting == self.game.step else None)
+        if vote is not None:
+            needed = self.members.voters_for(vote) or []
+            for p in present:
+                if p in needed and self.members.commit_of(p, step) is None:
+                    out.setdefault(p, "its vote")
+        return out
+
+    def _blocking(self, step: int, present: list[int]) -> dict[int, str]:
+        if self.pending_change is not None:
+            got = self.recovery.shares
+            removed = self.pending_change.removed
+            return {
+                p: "its share of a removed peer's secret"
+                for p in present
+                if not any(p in got.get(d, {}) for d in removed)
+            }
+        if self.phase is Phase.AGREEING:
+            acks = self.inbox.acks.get(self.game.step, {})
+            return {p: f"its ack of step {self.game.step}" for p in present if p not in acks}
+        if self.phase is Phase.FINISHING:
+            return {p: "its goodbye" for p in present if p not in self.byes}
+        if self.phase is Phase.EVIDENCE:
+            return {p: "its evidence" for p in present if p not in self.evidence and p not in self.away}
+        if self.phase is not Phase.DECIDING or self.game.is_over:
+            return {}
+        if self.game.is_chance_node:
+            reveals = self.inbox.reveals.get(step, {})
+            return {p: f"its reveal for step {step}" for p in present if p not in reveals}
+        leader = self._leader()
+        if (
+            leader is not None
+            and leader != self.me
+            and leader in present
+            and leader not in self.inbox.moves.get(step, {})
+        ):
+            return {leader: f"the move of {self.game.names[self.game.current_player or 0]} (step {step})"}
+        return {}
+
+    def _try_decide(self) -> bool:
+        step = self.game.step + 1
+        if self.game.is_over:
+            self.phase = Phase.FINISHING
+            self.wait = _Waiting(self._now)
+            self._broadcast(p8.encode(self.game_id, Bye(self.game.step, self.game.state_hash())))
+            return True
+        if self.game.step >= self.config.max_steps:
+            self._freeze(FreezeInfo(self.game.step, f"step limit {self.config.max_steps} reached", cause="limit"))
+            return True
+        if self._bound(step) is not None:
+            return False  # this peer committed to a change at this step: the change decides it, or nothing
+        prev = self.game.state_hash()
+        if self.game.is_chance_node:
+            return self._decide_chance(step, prev)
+        picked = self._pick_interjection(step, prev)
+        if picked is not None:
+            self._apply(step, picked.action, (picked,), picked.seat, out_of_turn=True)
+            return True
+        leader = self._leader()
+        seat = self.game.current_player
+        if leader is None or seat is None:
+            self._freeze(FreezeInfo(step, "the game waits for nobody", cause="local"))
+            return True
+        if leader == self.me:
+            return self._decide_mine(step, prev, seat)
+        return self._decide_theirs(step, prev, leader, seat)
+
+    def _decide_chance(self, step: int, prev: bytes) -> bool:
+        own = self.mine.get("reveal", step)
+        if not isinstance(own, Reveal):
+            own = self._my_reveal(step, prev)
+            self._broadcast(own.wire())
+        self.inbox.add_reveal(own)
+        got = self.inbox.reveals.get(step, {})
+        reveals: dict[int, Reveal] = {}
+        for peer in self.members.present:
+            reveal = got.get(peer)
+            if reveal is None:
+                return self._withheld(peer, step, "its reveal")
+            if reveal.prev != prev or not self.chance.valid(reveal):
+                detail = (
+                    f"revealed a wrong link for step {step}"
+                    if reveal.prev == prev
+                    else f"revealed for another state at step {step}"
+                )
+                self._fault(peer, "bad_reveal", detail)
+                self._freeze(FreezeInfo(step, f"{self.peer_label(peer)} {detail}", (peer,)))
+                return True
+            reveals[peer] = reveal
+        links = self.chance.links(reveals)
+        outcome = self.game.outcome_from_bytes(step_seed(self.game_id, step, prev, links))
+        self.chance.advance(links)
+        self._apply(step, outcome, tuple(reveals[p] for p in sorted(reveals)), None, out_of_turn=False)
+        return True
+
+    def _my_reveal(self, step: int, prev: bytes) -> Reveal:
+        reveal = p8.sign_reveal(
+            self.key, self.game_id, step, self.me, prev, self.chance.index + 1, self.chance.my_link()
+        )
+        self._sign_and_keep(reveal)
+        return reveal
+
+    def _check_move(self, step: int, prev: bytes, move: Action | Forward, in_turn: bool) -> str | None:
+        """Why ``move`` cannot be step ``step``'s input on this state (None if it can)."""
+        current = self.game.current_player
+        if move.prev != prev:
+            return "made on another state"
+        if isinstance(move, Forward):
+            if move.signer != self._leader():
+                return "forwarded by a peer that does not lead this step"
+            offer = move.offer
+            if offer.prev != prev or offer.step != step:
+                return "forwarded a move made for another state"
+            move_seat, action, signer = offer.seat, offer.action, offer.signer
+            if move_seat == current:
+                return "forwarded a move of the seat to act"
+        else:
+            move_seat, action, signer = move.seat, move.action, move.signer
+            if in_turn and move_seat != current:
+                return f"moved for seat {move_seat}, not the seat to act ({current})"
+            if not in_turn and move_seat == current:
+                return "made an out-of-turn move for the seat to act"
+        if self.members.controllers[move_seat] != signer:
+            return f"moved for seat {move_seat}, which it does not control"
+        try:
+            self.members.check(self.game, action)
+        except (ValueError, TypeError, KeyError) as e:
+            return f"sent an illegal move {action!r}: {e}"
+        return None
+
+    def _pick_interjection(self, step: int, prev: bytes) -> Action | None:
+        if self.run >= len(self.members.present):
+            return None
+        nested = {p: m for p, m in self.inbox.nested.get(step, {}).items() if self.members.is_present(p)}
+        if not nested:
+            return None
+        current = self.game.current_player
+        order = interjection_order(
+            {p: m.seat for p, m in nested.items()}, current if current is not None else 0, self.game.num_players
+        )
+        for peer in order:
+            move = nested[peer]
+            problem = self._check_move(step, prev, move, in_turn=False)
+            if problem is None:
+                return move
+            self._fault(peer, "illegal_action", f"out of turn at step {step}: {problem}")
+        return None
+
+    def _decide_mine(self, step: int, prev: bytes, seat: int) -> bool:
+        prior = self.mine.get("move", step)
+        if isinstance(prior, Forward) or (isinstance(prior, Action) and prior.seat == seat):
+            return self._play_signed(step, prev, prior)  # signed before a restart: repeated, never redone
+        policy = self.policies.get(seat)
+        if self._must_resign(seat):
+            action: Move = {"type": "resign", "player": seat}
+        elif policy is None:
+            if self.person_move is not None and self.person_move[0] == step:
+                action = self.person_move[1]
+            else:
+                offer = self._best_offer(step, prev)
+                if offer is not None:
+                    forward = p8.sign_forward(self.key, self.game_id, step, self.me, prev, offer)
+                    self._sign_and_keep(forward)
+                    self._broadcast(forward.wire())
+                    return self._play_signed(step, prev, forward)
+                if self.asked != step:
+                    self.asked = step
+                    self._notify(fx.YourMove(seat, step))
+                return False
+        else:
+            if self.config.bot_delay > 0:
+                if self.bot_due is None:
+                    self.bot_due = self._now + self.config.bot_delay
+                if self._now < self.bot_due:
+                    return False
+            action = policy.choose(self.game, seat, self.game.legal_actions(seat))
+        try:
+            self.members.check(self.game, action)
+        except (ValueError, TypeError, KeyError) as e:
+            self._freeze(FreezeInfo(step, f"this peer's policy chose an illegal move {action!r}: {e}", cause="local"))
+            return True
+        move = p8.sign_action(self.key, self.game_id, step, self.me, prev, seat, dict(action))
+        self._sign_and_keep(move)
+        self._broadcast(move.wire())
+        return self._play_signed(step, prev, move)
+
+    def _must_resign(self, seat: int) -> bool:
+        return self.members.refusal(self.game, {"type": "", "player": seat}) is not None
+
+    def _best_offer(self, step: int, prev: bytes) -> Action | None:
+        """An offered out-of-turn move the leader (this peer) may play while its person thinks."""
+        if self.run >= len(self.members.present):
+            return None
+        offers = {p: m for p, m in self.inbox.offers.get(step, {}).items() if self.members.is_present(p)}
+        current = self.game.current_player or 0
+        for peer in interjection_order({p: m.seat for p, m in offers.items()}, current, self.game.num_players):
+            move = offers[peer]
+            if move.prev == prev and move.seat != current and self.members.controllers[move.seat] == move.signer:
+                try:
+                    self.members.check(self.game, move.action)
+                except (ValueError, TypeError, KeyError):
+                    continue
+                return move
+        return None
+
+    def _decide_theirs(self, step: int, prev: bytes, leader: int, seat: int) -> bool:
+        move = self.inbox.moves.get(step, {}).get(leader)
+        if move is None:
+            self._offer(step)
+            return self._withheld(leader, step, "its move")
+        return self._play_signed(step, prev, move)
+
+    def _play_signed(self, step: int, prev: bytes, move: Action | Forward) -> bool:
+        """Apply a signed in-turn move or forward (checked first; illegal: freeze naming the signer)."""
+        problem = self._check_move(step, prev, move, in_turn=True)
+        if problem is not None:
+            self._fault(move.signer, "illegal_action", problem)
+            self._freeze(FreezeInfo(step, f"{self.peer_label(move.signer)} {problem}", (move.signer,)))
+            return True
+        if isinstance(move, Forward):
+            self._apply(step, move.offer.action, (move,), move.offer.seat, out_of_turn=True)
+        else:
+            self._apply(step, move.action, (move,), move.seat, out_of_turn=False)
+        return True
+
+    def _offer(self, step: int) -> None:
+        """Send the person's queued out-of-turn move to the leader of ``step`` (once a step)."""
+        if not self.person_queue or self.game.is_chance_node or self.mine.get("move", step) is not None:
+            return
+        leader = self._leader()
+        if leader is None or leader == self.me or self.run >= len(self.members.present):
+            return
+        signed = self._sign_queued(step)
+        if signed is not None:
+            self._send(leader, p8.encode(self.game_id, Offer(signed)))
+
+    def _sign_queued(self, step: int) -> Action | None:
+        """Sign the person's first queued out-of-turn move that is legal now, for ``step``."""
+        current = self.game.current_player
+        for seat in sorted(self.person_queue):
+            action = self.person_queue[seat]
+            if seat == current:
+                continue
+            try:
+                self.members.check(self.game, action)
+            except (ValueError, TypeError, KeyError) as e:
+                del self.person_queue[seat]
+                self._notify(fx.MoveDropped(seat, action, str(e)))
+                continue
+            del self.person_queue[seat]
+            move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+            self._sign_and_keep(move, "leader")
+            self.offered[step] = (seat, action)
+            return move
+        return None
+
+    def _apply(
+        self,
+        step: int,
+        action: Move,
+        messages: tuple[Signed, ...],
+        seat: int | None,
+        out_of_turn: bool,
+        ack: bool = True,
+    ) -> None:
+        """Apply the decided input of ``step``, record it, and ack it (not when replaying recorded steps)."""
+        try:
+            events = self.game.apply(action)
+        except (ValueError, TypeError, KeyError) as e:
+            signer = messages[0].signer if messages and seat is not None else None
+            self._freeze(
+                FreezeInfo(step, f"the input of step {step} was refused: {e}", () if signer is None else (signer,))
+            )
+            return
+        self.log.record(action, self.game)
+        self.run = self.run + 1 if out_of_turn else 0
+        if out_of_turn:
+            self.interjected[str(action.get("type"))] += 1
+            self.interjectors.add(
+                messages[0].signer if not isinstance(messages[0], Forward) else messages[0].offer.signer
+            )
+        record = StepRecord(step, messages)
+        self.record.add_step(record)
+        self._persist(StepEntry(record, self.game.state_hash()))
+        self._notify(fx.StepApplied(step, dict(action), seat, list(events), out_of_turn))
+        self._settle_person(step, messages)
+        self.bot_due = None
+        self.inbox.forget_before(step - 1)
+        self.members.forget_before(step + 1)
+        self.mine.forget_before(step - 1)
+        self.slots.forget_before(step - 1)
+        if ack:
+            self._acknowledge(step)
+
+    def _settle_person(self, step: int, messages: tuple[Signed, ...]) -> None:
+        """Tell the person when its out-of-turn move signed for ``step`` was not the one played."""
+        offered = self.offered.pop(step, None)
+        if offered is not None and self.mine.get("move", step) not in expand(messages):
+            self._notify(fx.MoveDropped(offered[0], offered[1], "another move was played first"))
+
+    def _acknowledge(self, step: int) -> None:
+        """Sign (or repeat) this peer's ack of ``step`` and send it; the session then agrees."""
+        ack = self.mine.get("ack", step)
+        if not isinstance(ack, Ack):
+            nested: Action | Reveal | None = None
+            if not self.game.is_over:
+                if self.game.is_chance_node:
+                    nested = self.mine.get("reveal", step + 1) or self._my_reveal(step + 1, self.game.state_hash())  # type: ignore[assignment]
+                elif self._may_interject(step + 1):
+                    nested = self._interjection(step + 1)
+            ack = p8.sign_ack(
+                self.key, self.game_id, step, self.me, action_hash(self.log.inputs[-1]), self.game.state_hash(), nested
+            )
+            self._sign_and_keep(ack)
+        self.inbox.add_ack(ack)
+        self._broadcast(ack.wire())
+        self.phase = Phase.AGREEING
+        self.wait = _Waiting(self._now)
+
+    def _may_interject(self, step: int) -> bool:
+        return (
+            self.run < len(self.members.present)
+            and self._leader() != self.me
+            and self.mine.get("move", step) is None
+            and any(c == self.me for c in self.members.controllers)
+        )
+
+    def _interjection(self, step: int) -> Action | None:
+        """This peer's out-of-turn move for ``step``: the person's queued one, else a bot's."""
+        signed = self._sign_queued(step)
+        if signed is not None:
+            return signed
+        current = self.game.current_player
+        for seat in self.members.seats_of(self.me):
+            policy = self.policies.get(seat)
+            interject = getattr(policy, "interject", None)
+            if seat == current or interject is None or self._must_resign(seat):
+                continue
+            legal = self.game.legal_actions(seat)
+            if not legal:
+                continue
+            action = interject(self.game, seat, legal)
+            if action is None:
+                continue
+            try:
+                self.members.check(self.game, action)
+            except (ValueError, TypeError, KeyError):
+                continue
+            move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+            self._sign_and_keep(move, "nested")
+            return move
+        return None
+
+    def _try_agree(self) -> bool:
+        step = self.game.step
+        acks = self.inbox.acks.get(step, {})
+        present = self.members.present
+        if not all(p in acks for p in present):
+            return False
+        hashes = {p: (acks[p].action_hash, acks[p].state_hash) for p in present}
+        mine = hashes[self.me]
+        if all(h == mine for h in hashes.values()):
+            self._out_of_turn_faults(step)
+            self.phase = Phase.DECIDING
+            self.wait = _Waiting(self._now)
+            self.voted_silent.clear()
+            return True
+        return self._disagree(step, hashes)
+
+    def _out_of_turn_faults(self, step: int) -> None:
+        """Moves sent directly for ``step`` by peers that did not lead it were out of turn."""
+        decided = self.record.steps[step - 1].messages if len(self.record.steps) >= step else ()
+        for peer, move in self.inbox.moves.get(step, {}).items():
+            if move not in decided:
+                self._fault(peer, "out_of_turn", f"sent a move for step {step} when it was not its turn")
+
+    def _disagree(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> bool:
+        """Acks of ``step`` differ: first look for proof of equivocation with every peer (evidence round)."""
+        if self.outvoting == step:
+            return False  # the minority is being voted out: the change settles it
+        self._start_evidence(step, hashes)
+        return True
+
+    def _after_evidence(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
+        """No proof found: the same input with different states is a desync. A strict majority of three
+        or more that agrees with this peer votes the others out and plays on; else the session freezes."""
+        mine = hashes.get(self.me)
+        if mine is None:
+            self._freeze(FreezeInfo(step, f"another peer saw the acks of step {step} disagree (no proof found)"))
+            return
+        counts = Counter(hashes.values())
+        top, n = counts.most_common(1)[0]
+        same_inputs = len({a for a, _ in hashes.values()}) == 1
+        majority = 2 * n > len(hashes)
+        if same_inputs and majority and top == mine and len(hashes) >= 3:
+            diverged = [p for p, h in sorted(hashes.items()) if h != top]
+            for peer in diverged:
+                self._fault(peer, "diverged", f"announced another state at step {step}: voted out")
+            self.condemned.update(diverged)
+            self.intent_choice = "bot"
+            self.outvoting = step
+            self.phase = Phase.AGREEING
+            self.wait = _Waiting(self._now)
+            return
+        basis = top if majority else mine
+        blamed = tuple(p for p, h in sorted(hashes.items()) if h != basis)
+        names = ", ".join(self.peer_label(p) for p in blamed)
+        what = "state" if same_inputs else "input"
+        by = "the majority" if majority else f"{self.peer_label(self.me)} (no majority)"
+        reason = f"desync at step {step}: {what} hashes differ (no proof of equivocation); {names} diverged from {by}"
+        self._freeze(FreezeInfo(step, reason, blamed, hashes, cause="desync"))
+
+    # ----------------------------------------------------------------------------- evidence
+
+    def _start_evidence(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
+        """The inputs of ``step`` diverged: exchange every signed message held for it and the step before."""
+        self.phase = Phase.EVIDENCE
+        self.evidence_step = step
+        self.evidence_until = self._now + self.config.evidence_wait
+        self._hashes = hashes
+        held = self.inbox.of_step(step) + self.inbox.of_step(step + 1) + self.inbox.of_step(step - 1)
+        held += [m for r in self.record.steps[max(step - 2, 0) : step] for m in r.messages]
+        mine = list(dict.fromkeys(held))[: p8.MAX_BATCH]
+        self.evidence.setdefault(self.me, []).extend(mine)
+        self._broadcast(p8.encode(self.game_id, Evidence(step, tuple(mine))))
+
+    def _evidence_done(self) -> bool:
+        present = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
+        if self._now < self.evidence_until and not all(p in self.evidence for p in present):
+            return False
+        collected = [m for ms in self.evidence.values() for m in ms]
+        for proof in find_proofs(collected, self.keys, self.suite.verify):
+            self._proven(proof)
+        self.evidence = {}
+        step = self.evidence_step
+        if self.proofs:
+            blamed = tuple(sorted({p.peer for p in self.proofs}))
+            names = ", ".join(self.peer_label(p) for p in blamed)
+            reason = f"acks of step {step} disagree: {names} equivocated (signed proof)"
+            self._freeze(FreezeInfo(step, reason, blamed, self._hashes, tuple(self.proofs)))
+            return True
+        self._after_evidence(step, self._hashes)
+        return True
+
+    # ----------------------------------------------------------------------------- votes and changes
+
+    def _bound(self, step: int) -> Vote | None:
+        """This peer's commit to a change at ``step``, while it binds: no peer the change needs acked
+        the step, nor voted in a later round (either proves the change cannot be made there)."""
+        commit = self.members.commit_of(self.me, step)
+        if commit is None:
+            return None
+        needed = self.members.voters_for(commit) or []
+        if any(p in needed for p in self.inbox.acks.get(step, {})):
+            return None
+        if any((v := self.members.vote_of(p, step)) is not None and v.round > commit.round for p in needed):
+            return None
+        return commit
+
+    def _cast_vote(self) -> None:
+        """Vote (again) for the step to come when this peer wants peers removed; commit once the vote
+        is unanimous."""
+        others = set(self.members.others(self.me))
+        self.condemned &= others
+        self.auto &= others
+        intent = self.condemned | self.auto
+        if not intent or self.phase not in (Phase.DECIDING, Phase.AGREEING):
+            return
+        step = self.game.step + 1
+        if self._bound(step) is not None:
+            return
+        prev = self.game.state_hash()
+        choice = "bank" if len(self.members.present) == 2 else self.intent_choice
+        targets = tuple(sorted(intent))
+        mine = self.members.vote_of(self.me, step)
+        top = self.members.max_round(step)
+        if mine is None:
+            round_ = top
+        elif (mine.removed, mine.choice, mine.prev) != (targets, choice, prev):
+            round_ = max(top, mine.round) + 1
+        elif mine.round < top:
+            round_ = top
+        else:
+            self._maybe_commit(mine)
+            return
+        vote = p8.sign_vote(self.key, self.game_id, step, self.me, prev, round_, targets, choice)
+        self._sign_and_keep(vote)
+        self.members.take(vote)
+        names = ", ".join(self.peer_label(p) for p in targets)
+        log.warning("peer %d: voting to remove %s from step %d (%s, round %d)", self.me, names, step, choice, round_)
+        self._notify(fx.VoteSeen(self.me, vote.removed, choice, step))
+        self._broadcast(vote.wire())
+        self._maybe_commit(vote)
+
+    def _maybe_commit(self, vote: Vote) -> None:
+        """Commit to ``vote`` once every peer its change needs voted exactly it."""
+        if self.members.commit_of(self.me, vote.step) is not None and self._bound(vote.step) is not None:
+            return
+        if self.mine.get(f"commit{vote.round}", vote.step) is not None or not self.members.unanimous(vote):
+            return
+        commit = p8.sign_vote(
+            self.key, self.game_id, vote.step, self.me, vote.prev, vote.round, vote.removed, vote.choice, p8.Kind.COMMIT
+        )
+        self._sign_and_keep(commit)
+        self.members.take(commit)
+        self._broadcast(commit.wire())
+
+    def _maybe_change(self) -> None:
+        if self.phase not in (Phase.DECIDING, Phase.AGREEING):
+            return
+        change = self.members.decide(self.game.step + 1, self.game.state_hash())
+        if change is None:
+            return
+        if self.me in change.removed:
+            voters = ", ".join(self.peer_label(v.signer) for v in change.commits)
+            self._freeze(
+                FreezeInfo(change.step, f"this peer was voted out from step {change.step} by {voters}", cause="removed")
+            )
+            return
+        self._make_change(change)
+
+    def _make_change(self, change: Change) -> None:
+        """Remove the peers of ``change`` (the same on every peer) and start rebuilding their secrets."""
+        self._seats_changed = {s: self.members.controllers[s] for s in self.members.seats_of_any(change.removed)}
+        seats = self.members.apply(change)
+        if change.controller == self.me:
+            for seat in seats:
+                self.policies[seat] = self.bot_factory()
+        voters = ", ".join(self.peer_label(v.signer) for v in change.commits)
+        notice = p8.encode(
+            self.game_id, Freeze(change.step, f"removed from step {change.step} by the votes of {voters}")
+        )
+        for peer in change.removed:
+            self._send(peer, notice)
+            if peer in self.links:
+                self._out.append(fx.Close(peer, "removed from the game"))
+            self.links.discard(peer)
+            self.away.pop(peer, None)
+            self.broken.pop(peer, None)
+            self.condemned.discard(peer)
+            self.auto.discard(peer)
+            self.voted_silent.pop(peer, None)
+            self.inbox.drop_from(peer)
+            if self.remote_freeze is not None and self.remote_freeze[0] == peer:
+                self.remote_freeze = None
+        self.recovery.start(change.removed, self.members.present)
+        for dealer in sorted(self.recovery.pending & set(change.removed)):
+            value = self.held_shares.get(dealer)
+            if value is None:
+                continue
+            share = p8.sign_share(self.key, self.game_id, change.step, self.me, dealer, value)
+            self._sign_and_keep(share)
+            self.recovery.take(share)
+            self._broadcast(share.wire())
+        self.pending_change = change
+
+    def _finish_change(self) -> bool:
+        """Once the removed peers' secrets are rebuilt (or given up), the change is complete."""
+        change = self.pending_change
+        assert change is not None
+        if self.recovery.pending & set(change.removed):
+            return False
+        shares: list[Share] = []
+        for dealer in change.removed:
+            shares.extend(self.recovery.used(dealer))
+            if self.recovery.failed(dealer):
+                self._proven(Proof(dealer, "bad_deal", tuple(self.recovery.used(dealer))))
+            if self.chance.recovered.get(dealer) is None:
+                self.members.to_bank([s for s, before in self._seats_changed.items() if before == dealer])
+        record = ChangeRecord(change.step, change.commits, tuple(shares))
+        self.record.add_change(record)
+        self._persist(ChangeEntry(record))
+        self.pending_change = None
+        seats = tuple(self._seats_changed)
+        choice = "bank" if all(s in self.members.resigning for s in seats) else change.choice
+        self._notify(fx.PeersRemoved(change.step, change.removed, change.controller, seats, choice))
+        log.warning("peer %d: from step %d %s removed (%s)", self.me, change.step, list(change.removed), choice)
+        return True
+
+    # ----------------------------------------------------------------------------- time
+
+    def _on_time(self) -> None:
+        if self.phase in (Phase.OVER, Phase.FROZEN):
+            return
+        now, c = self._now, self.config
+        if self.remote_freeze is not None and self.phase is not Phase.EVIDENCE:
+            self._freeze_remote()
+            return
+        for peer, what in self._waiting().items():
+            if peer in self.away:
+                since = self.away[peer]
+                if c.replace_after is not None and now >= since + c.replace_after:
+                    self.auto.add(peer)
+                if now >= since + c.rejoin_timeout:
+                    why = (
+                        "dropped"
+                        if c.rejoin_timeout <= 0
+                        else f"dropped and did not come back within {c.rejoin_timeout:g} s"
+                    )
+                    reason = f"waiting for {what}: {self.peer_label(peer)} {why}"
+                    self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
+                    return
+            elif now >= self.wait.since + c.step_timeout:
+                voted = self.voted_silent.get(peer)
+                if c.replace_after is not None and voted is None:
+                    self.voted_silent[peer] = now
+                    self.auto.add(peer)
+                elif voted is None or now >= voted + c.step_timeout:
+                    detail = f"silent for {now - self.wait.since:.0f} s"
+                    self._fault(peer, "silent", f"{detail} while this peer waited for {what}")
+                    reason = f"waiting for {what}: {self.peer_label(peer)} {detail}"
+                    self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
+                    return
+
+    def _try_finish(self) -> bool:
+        others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
+        if not all(p in self.byes for p in others) and self._now < self.wait.since + self.config.bye_wait:
+            return False
+        final = self.game.state_hash()
+        for peer, bye in self.byes.items():
+            if bye.state_hash != final or bye.step != self.game.step:
+                self._fault(peer, "final_hash", "announced another final state")
+        self.phase = Phase.OVER
+        self.result = self._result("over", None)
+        self._persist(EndEntry("over", self.game.step, ""))
+        self.record.end = EndEntry("over", self.game.step, "")
+        self._notify(fx.Finished(self.result))
+        return True
+
+    def _freeze(self, info: FreezeInfo) -> None:
+        if self.phase in (Phase.OVER, Phase.FROZEN):
+            return
+        self.phase = Phase.FROZEN
+        log.error("peer %d: session frozen at step %d: %s", self.me, info.step, info.reason)
+        if info.cause not in ("local", "removed"):
+            self._broadcast(p8.encode(self.game_id, Freeze(info.step, info.reason)))
+        for peer in sorted(self.links):
+            self._out.append(fx.Close(peer, "the session stopped"))
+        self.result = self._result("frozen", info)
+        end = EndEntry("frozen", self.game.step, info.reason)
+        self.record.end = end
+        self._persist(end)
+        self._notify(fx.Frozen(info))
+        self._notify(fx.Finished(self.result))
+
+    def _result(self, outcome: str, info: FreezeInfo | None) -> SessionResult:
+        return SessionResult(
+            outcome="over" if outcome == "over" else "frozen",
+            step=self.game.step,
+            state_hash=self.game.state_hash(),
+            winner=self.game.winner,
+            faults=list(self.faults),
+            freeze=info,
+            proofs=tuple(self.proofs),
+            interjections=dict(self.interjected),
+            interjectors=tuple(sorted(self.interjectors)),
+        )
+
+    # ----------------------------------------------------------------------------- catching up
+
+    def _take_status(self, link: int, status: Status) -> None:
+        """A new link's first message: send a peer behind what it lacks, then repeat what this peer signed."""
+        for peer, port in status.ports:
+            if peer != self.me and peer < len(self.keys) and port != self.genesis.record.peers[peer].port:
+                self.ports.setdefault(peer, port)
+        if status.step < self.game.step or status.changes < len(self.members.changes):
+            self._send_sync(link, status.step)
+        for sent in self.mine.since(max(self.game.step - 1, 0)):
+            if sent.to == "all":
+                self._send(link, sent.message.wire())
+            elif sent.to == "leader" and self._leader() == link:
+                assert isinstance(sent.message, Action)
+                self._send(link, p8.encode(self.game_id, Offer(sent.message)))
+
+    def _send_sync(self, link: int, after: int) -> None:
+        steps = self.record.steps_after(after)
+        changes = tuple(self.record.changes_after(after))
+        frames: list[list[StepRecord]] = [[]]
+        size = 0
+        for record in steps:
+            weight = sum(len(m.body) + 64 for m in record.messages) + 16
+            if frames[-1] and (size + weight > SYNC_BYTES or len(frames[-1]) >= p8.MAX_SYNC_STEPS):
+                frames.append([])
+                size = 0
+            frames[-1].append(record)
+            size += weight
+        for i, chunk in enumerate(frames):
+            last = i == len(frames) - 1
+            sync = Sync(tuple(chunk), changes if last else (), last)
+            self._send(link, p8.encode(self.game_id, sync))
+
+    def _take_sync(self, link: int, sync: Sync) -> None:
+        """Apply the signed steps and changes a peer sent, each checked as ``verify`` does."""
+        changes: dict[int, list[ChangeRecord]] = {}
+        for change in sync.changes:
+            changes.setdefault(change.step, []).append(change)
+        applied = False
+        for record in sync.steps:
+            if record.step <= self.game.step:
+                continue
+            if record.step != self.game.step + 1:
+                self._fault(link, "bad_sync", f"sent step {record.step} while this peer is at step {self.game.step}")
+                return
+            if not all(self._catch_up_change(link, c) for c in changes.get(record.step, [])):
+                return
+            if self.pending_change is not None or not self._replay(link, record):
+                return
+            applied = True
+        if sync.last and not all(self._catch_up_change(link, c) for c in changes.get(self.game.step + 1, [])):
+            return
+        if applied and self.phase not in (Phase.OVER, Phase.FROZEN):
+            self.inbox.forget_before(self.game.step - 1)
+            self._acknowledge(self.game.step)
+
+    def _catch_up_change(self, link: int, record: ChangeRecord | None) -> bool:
+        """Make a change a SYNC (or the journal) says was made at the step to come, checked like votes."""
+        if record is None or record.step != self.game.step + 1:
+            return True
+        removed = {p for c in record.commits for p in c.removed}
+        if any(c.step == record.step and set(c.removed) == removed for c in self.members.changes):
+            return True
+        for vote in record.commits:
+            if not self._verified(link, vote):
+                return False
+            self.members.take(vote)
+        change = self.members.decide(record.step, self.game.state_hash())
+        if change is None:
+            self._fault(link, "bad_sync", f"sent a change for step {record.step} that its commits do not make")
+            return False
+        if self.me in change.removed:
+            self._maybe_change()
+            return False
+        self._make_change(change)
+        for share in record.shares:
+            if self._verified(link, share):
+                self._take_share(share)
+        if self.pending_change is not None:
+            self._finish_change()  # or later, once the others' shares are in
+        return True
+
+    def _replay(self, link: int, record: StepRecord) -> bool:
+        """Apply a recorded step (from a SYNC or the journal) without acking it; False if it does not hold."""
+        step = record.step
+        prev = self.game.state_hash()
+        for m in record.messages:
+            if not self._verified(link, m):
+                return False
+        if self.game.is_chance_node:
+            reveals = {m.signer: m for m in record.messages if isinstance(m, Reveal)}
+            if sorted(reveals) != sorted(self.members.present) or len(reveals) != len(record.messages):
+                self._fault(link, "bad_sync", f"step {step}: not one reveal per present peer")
+                return False
+            for reveal in reveals.values():
+                if reveal.step != step or reveal.prev != prev or not self.chance.valid(reveal):
+                    self._fault(link, "bad_sync", f"step {step}: a reveal does not hold")
+                    return False
+            links = self.chance.links(reveals)
+            outcome = self.game.outcome_from_bytes(step_seed(self.game_id, step, prev, links))
+            self.chance.advance(links)
+            self._apply(step, outcome, tuple(reveals[p] for p in sorted(reveals)), None, out_of_turn=False, ack=False)
+            return True
+        if len(record.messages) != 1 or not isinstance(record.messages[0], Action | Forward):
+            self._fault(link, "bad_sync", f"step {step}: expected one move")
+            return False
+        move = record.messages[0]
+        in_turn = isinstance(move, Forward) or move.seat == self.game.current_player
+        problem = None if move.step == step else "a move for another step"
+        problem = problem or self._check_move(step, prev, move, in_turn=in_turn)
+        if problem is not None:
+            self._fault(link, "bad_sync", f"step {step}: {problem}")
+            return False
+        if isinstance(move, Forward):
+            self._apply(step, move.offer.action, (move,), move.offer.seat, out_of_turn=True, ack=False)
+        else:
+            self._apply(step, move.action, (move,), move.seat, out_of_turn=not in_turn, ack=False)
+        return self.phase is not Phase.FROZEN
+
+    def _restore(self, journal: Sequence[JournalEntry]) -> None:
+        """Rebuild the session from its journal: replay every step and change, keep what it signed."""
+        self._restoring = True
+        try:
+            for entry in journal:
+                if isinstance(entry, SignedEntry):
+                    self.mine.keep(entry.message, entry.to)
+                    self.slots.file(entry.message)
+                elif isinstance(entry, ChangeEntry):
+                    if not self._catch_up_change(self.me, entry.record):
+                        raise ValueError(f"the journal's change at step {entry.record.step} does not hold")
+                elif isinstance(entry, StepEntry):
+                    if entry.record.step != self.game.step + 1 or not self._replay(self.me, entry.record):
+                        raise ValueError(f"the journal's step {entry.record.step} does not replay")
+                    if self.game.state_hash() != entry.state_hash:
+                        raise ValueError(f"the journal's step {entry.record.step} replays to another state")
+        finally:
+            self._restoring = False
+        self.faults.clear()
+        if self.game.step > 0:
+            self._acknowledge(self.game.step)

@@ -1,0 +1,89 @@
+"""Who signed what: a peer's signing key, and the suite that signs and verifies (Ed25519).
+
+Every protocol 8 message that decides anything (a move, a reveal, an ack, a vote, a released
+share) is signed by its author, so that it can be shown to a third party: a relayed message is as
+good as the original, and two different messages signed for one slot prove an equivocation.
+
+The suite is a value the session core receives, not a global: the game uses Ed25519 (libsodium,
+through PyNaCl); the deterministic network simulation of the test suite plugs in a keyed hash
+that costs a microsecond, so that it can play thousands of games a minute (the protocol logic it
+exercises is the same; a share of the simulated games runs with Ed25519 too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import nacl.bindings
+import nacl.exceptions
+from nacl.signing import SigningKey
+
+PUBLIC_LEN = 32
+SIGNATURE_LEN = 64
+
+
+class Signer(Protocol):
+    """A secret signing key: its public half and a function that signs bytes."""
+
+    @property
+    def public(self) -> bytes: ...
+
+    @property
+    def seed(self) -> bytes:
+        """The 32 secret bytes the key is made from (saved privately, so a restarted peer is the same peer)."""
+        ...
+
+    def sign(self, data: bytes) -> bytes: ...
+
+
+class Ed25519Signer:
+    """An Ed25519 key (deterministic signatures, RFC 8032)."""
+
+    def __init__(self, seed: bytes | None = None) -> None:
+        self._key = SigningKey(seed if seed is not None else secrets.token_bytes(32))
+        self._public = bytes(self._key.verify_key)
+
+    @property
+    def public(self) -> bytes:
+        return self._public
+
+    @property
+    def seed(self) -> bytes:
+        return bytes(self._key)
+
+    def sign(self, data: bytes) -> bytes:
+        return bytes(self._key.sign(data).signature)
+
+
+def ed25519_verify(public: bytes, data: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public``'s Ed25519 signature of ``data`` (never raises)."""
+    if len(public) != PUBLIC_LEN or len(signature) != SIGNATURE_LEN:
+        return False
+    try:
+        nacl.bindings.crypto_sign_open(signature + data, public)
+    except (nacl.exceptions.BadSignatureError, nacl.exceptions.ValueError, ValueError, TypeError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A signature scheme: how to make a key (from a secret seed, or fresh) and how to verify."""
+
+    name: str
+    new_signer: Callable[[bytes | None], Signer]
+    verify: Callable[[bytes, bytes, bytes], bool]
+
+
+ED25519 = Suite("ed25519", Ed25519Signer, ed25519_verify)
+
+
+def fingerprint(public: bytes) -> str:
+    """A short, readable fingerprint of a public key (8 bytes of SHA-256, as 4 groups of 4 hex digits),
+    shown on screens so that people can tell two keys apart by voice."""
+    digest = hashlib.sha256(b"lanopoly/fingerprint/v1\x00" + public).hexdigest()[:16]
+    return "-".join(digest[i : i + 4] for i in range(0, 16, 4))

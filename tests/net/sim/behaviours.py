@@ -1,0 +1,369 @@
+"""Misbehaving peers: each rewrites what its honest core sends, as a cheater's modified client would.
+
+A behaviour sees every payload its peer's core sends (``outgoing``) and may drop it, change it,
+send it to some peers only, or send something else; it signs with the peer's own key (it is that
+peer), never with another's. ``provable`` says whether what it does leaves signed proof: an honest
+peer that freezes blaming it must then hold a proof that checks offline.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from lanopoly.net import protocol as p8
+from lanopoly.net.core.chance import step_seed
+from lanopoly.net.protocol import Ack, Action, Reveal, Share, Signed, Status
+from lanopoly.net.wire import WireError
+
+from .world import Behaviour
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def _parse(world: World, payload: bytes) -> p8.Message | None:
+    try:
+        return p8.parse(payload, world.genesis.game_id)
+    except WireError:
+        return None
+
+
+def _resign(world: World, me: int, ack: Ack, **changes: object) -> Ack:
+    """The ack ``ack`` with some fields changed, signed again by ``me``."""
+    key = world.peers[me].secrets.key
+    fields = {
+        "ahash": ack.action_hash,
+        "shash": ack.state_hash,
+        "nested": ack.nested,
+    }
+    fields.update(changes)
+    return p8.sign_ack(key, ack.game_id, ack.step, me, fields["ahash"], fields["shash"], fields["nested"])  # type: ignore[arg-type]
+
+
+class Quiet(Behaviour):
+    """Honest until a moment of its choosing, then sends nothing at all (its links stay up)."""
+
+    name = "silent"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.5, 6.0)
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        return [] if world.now >= self.after else [(to, payload)]
+
+
+class ZeroAckSignatures(Behaviour):
+    """Acks with a zeroed signature (to every peer or to some): the outside tester's first finding."""
+
+    name = "zero_ack_signatures"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 4.0)
+        self.victims: set[int] | None = None if rng.random() < 0.5 else set()
+        self.rng = rng
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or not isinstance(m, Ack):
+            return [(to, payload)]
+        if self.victims is not None and not self.victims:
+            self.victims = {p for p in range(len(world.peers)) if p != me and self.rng.random() < 0.5} or {to}
+        if self.victims is not None and to not in self.victims:
+            return [(to, payload)]
+        return [(to, p8.wire.pack([int(m.kind), p8.PROTOCOL, m.body, bytes(64)]))]
+
+
+class AckEquivocator(Behaviour):
+    """Signs two different acks of one step and sends each to a different part of the table."""
+
+    name = "ack_equivocator"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+        self.rng = rng
+        self.done: dict[int, Ack] = {}
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or not isinstance(m, Ack) or len(world.peers) < 3:
+            return [(to, payload)]
+        if m.step not in self.done:
+            lie = _resign(world, me, m, shash=bytes(a ^ 1 for a in m.state_hash))
+            self.done[m.step] = lie
+        return [(to, self.done[m.step].wire())] if to % 2 == 0 else [(to, payload)]
+
+
+class LyingHash(Behaviour):
+    """Acks every step with a wrong state hash (one signed ack, the same to everyone)."""
+
+    name = "lying_hash"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+        self.signed: dict[bytes, bytes] = {}
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or not isinstance(m, Ack):
+            return [(to, payload)]
+        if m.body not in self.signed:
+            self.signed[m.body] = _resign(world, me, m, shash=bytes(32)).wire()
+        return [(to, self.signed[m.body])]
+
+
+class MoveEquivocator(Behaviour):
+    """As the leader of a step, sends one legal move to some peers and another to the rest."""
+
+    name = "move_equivocator"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+        self.rng = rng
+        self.other: dict[int, bytes | None] = {}
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not Action:
+            return [(to, payload)]
+        if m.step not in self.other:
+            self.other[m.step] = self._alternative(world, me, m)
+        alt = self.other[m.step]
+        return [(to, alt)] if alt is not None and to % 2 == 1 else [(to, payload)]
+
+    def _alternative(self, world: World, me: int, move: Action) -> bytes | None:
+        core = world.peers[me].core
+        if core is None:
+            return None
+        game = core.log.new_game()
+        for action in core.log.inputs[: move.step - 1]:
+            game.apply(action)
+        others = [a for a in game.legal_actions(move.seat) if a != move.action and a["type"] != "declare_bankruptcy"]
+        if not others:
+            return None
+        alt = self.rng.choice(others)
+        key = world.peers[me].secrets.key
+        return p8.sign_action(key, move.game_id, move.step, me, move.prev, move.seat, alt).wire()
+
+
+class Omitter(Behaviour):
+    """As the leader of a step, keeps its move from some peers (the others get it)."""
+
+    name = "omitter"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+        self.victim: int | None = None
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now >= self.after and type(m) is Action:
+            if self.victim is None:
+                self.victim = to
+            if to == self.victim:
+                return []
+        return [(to, payload)]
+
+
+class RevealGrinder(Behaviour):
+    """Reveals last: holds its reveal until it has every other peer's, computes the roll, and
+    withholds it (then goes silent) when it dislikes the roll. The outside tester's second finding."""
+
+    name = "reveal_grinder"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 4.0)
+        self.held: dict[int, tuple[Reveal, list[int]]] = {}
+        self.sulking = False
+        self.withheld: list[int] = []
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        if self.sulking:
+            return []
+        m = _parse(world, payload)
+        if world.now < self.after:
+            return [(to, payload)]
+        reveal = m.nested if isinstance(m, Ack) else m if isinstance(m, Reveal) else None
+        if not isinstance(reveal, Reveal):
+            return [(to, payload)]
+        if reveal.step not in self.held:
+            self.held[reveal.step] = (reveal, [])
+            world.at(world.now + 0.001, self.decide, world, me, reveal.step)
+        self.held[reveal.step][1].append(to)
+        if isinstance(m, Ack):
+            return [(to, _resign(world, me, m, nested=None).wire())]
+        return []
+
+    def decide(self, world: World, me: int, step: int) -> None:
+        reveal, targets = self.held[step]
+        core = world.peers[me].core
+        if core is None or self.sulking:
+            return
+        got = core.inbox.reveals.get(step, {})
+        present = core.members.present
+        if any(p not in got for p in present if p != me):
+            world.at(world.now + 0.01, self.decide, world, me, step)
+            return
+        links = [got[p].link if p != me else reveal.link for p in range(len(world.peers)) if p in present]
+        seed = step_seed(world.genesis.game_id, step, reveal.prev, links)
+        if seed[0] % 2 == 0:  # a roll it likes: reveal, late
+            for to in set(targets):
+                world.send(me, to, reveal.wire())
+        else:
+            self.sulking = True
+            self.withheld.append(step)
+
+
+class Replayer(Behaviour):
+    """Sends again, on its own link, messages it received from others and old ones of its own."""
+
+    name = "replayer"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.seen: list[bytes] = []
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        out = [(to, payload)]
+        m = _parse(world, payload)
+        if isinstance(m, Signed):
+            self.seen.append(payload)
+        core = world.peers[me].core
+        if core is not None and self.rng.random() < 0.2:
+            others = [x for by in core.inbox.acks.values() for x in by.values() if x.signer != me]
+            if others and self.rng.random() < 0.5:
+                out.append((to, self.rng.choice(others).wire()))
+            elif self.seen:
+                out.append((to, self.rng.choice(self.seen)))
+        return out
+
+
+class Forger(Behaviour):
+    """Makes moves for seats it does not control: signed by itself, or passed on in another's name."""
+
+    name = "forger"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.after = rng.uniform(0.0, 5.0)
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        core = world.peers[me].core
+        if world.now < self.after or not isinstance(m, Ack) or core is None or self.rng.random() < 0.7:
+            return [(to, payload)]
+        theirs = [s for s, c in enumerate(core.controllers) if c != me]
+        if not theirs:
+            return [(to, payload)]
+        seat = self.rng.choice(theirs)
+        legal = core.game.legal_actions(seat) or [{"type": "pass", "player": seat}]
+        key = world.peers[me].secrets.key
+        prev = core.game.state_hash()
+        mine = p8.sign_action(key, m.game_id, m.step + 1, me, prev, seat, self.rng.choice(legal))
+        victim = core.controllers[seat]
+        impostor = p8.sign(key, p8.Kind.ACTION, m.game_id, m.step + 1, victim, prev, seat, self.rng.choice(legal))
+        choice = self.rng.random()
+        if choice < 0.4:  # an out-of-turn move for a seat it does not control, nested in its ack
+            return [(to, _resign(world, me, m, nested=mine).wire())]
+        if choice < 0.7:  # the same, sent alone
+            return [(to, payload), (to, mine.wire())]
+        return [(to, payload), (to, p8.encode(m.game_id, p8.Relay((impostor,))))]  # in another's name
+
+
+class BadShare(Behaviour):
+    """Releases a wrong share of a removed peer's secret (validly signed)."""
+
+    name = "bad_share"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if not isinstance(m, Share):
+            return [(to, payload)]
+        key = world.peers[me].secrets.key
+        wrong = bytes([m.value[0] ^ 1]) + m.value[1:]
+        return [(to, p8.sign_share(key, m.game_id, m.step, me, m.dealer, wrong).wire())]
+
+
+class Garbage(Behaviour):
+    """Now and then sends bytes that are no message (or a message of another game)."""
+
+    name = "garbage"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.after = rng.uniform(0.0, 5.0)
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        if world.now < self.after or self.rng.random() < 0.9:
+            return [(to, payload)]
+        junk = [b"\xc1", p8.wire.pack([999, 8]), p8.encode(bytes(16), Status(0, 0, ())), self.rng.randbytes(40)]
+        return [(to, self.rng.choice(junk)), (to, payload)]
+
+
+class WrongReveal(Behaviour):
+    """Reveals a link that is not the next of its chain (signed)."""
+
+    name = "wrong_reveal"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+        self.rng = rng
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or not isinstance(m, Reveal | Ack):
+            return [(to, payload)]
+        key = world.peers[me].secrets.key
+        reveal = m.nested if isinstance(m, Ack) else m
+        if not isinstance(reveal, Reveal):
+            return [(to, payload)]
+        bad = p8.sign_reveal(key, reveal.game_id, reveal.step, me, reveal.prev, reveal.index, bytes(32))
+        if isinstance(m, Ack):
+            return [(to, _resign(world, me, m, nested=bad).wire())]
+        return [(to, bad.wire())]
+
+
+class IllegalMover(Behaviour):
+    """As the leader, sends a signed move the rules refuse."""
+
+    name = "illegal_mover"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.after = rng.uniform(0.0, 5.0)
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not Action:
+            return [(to, payload)]
+        key = world.peers[me].secrets.key
+        illegal = (
+            {"type": "buy", "player": m.seat} if m.action.get("type") != "buy" else {"type": "roll", "player": m.seat}
+        )
+        return [(to, p8.sign_action(key, m.game_id, m.step, me, m.prev, m.seat, illegal).wire())]
+
+
+CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
+    b.name: b  # type: ignore[misc]
+    for b in (
+        Quiet,
+        ZeroAckSignatures,
+        AckEquivocator,
+        LyingHash,
+        MoveEquivocator,
+        Omitter,
+        RevealGrinder,
+        Replayer,
+        Forger,
+        BadShare,
+        Garbage,
+        WrongReveal,
+        IllegalMover,
+    )
+}

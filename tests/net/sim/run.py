@@ -1,0 +1,316 @@
+"""One simulated game from a seed: the scenario it draws, the run, and the invariants checked.
+
+``run_game(seed)`` is deterministic: the same seed replays the same game event by event. A game
+draws its table (2 to 5 peers, 2 to 6 seats, people at some seats), its rules (a preset, a few
+rounds), its faults (links broken, peers killed and restarted, or never) and, sometimes, one
+misbehaving peer from ``behaviours.CATALOGUE``. The invariants:
+
+1. Honest peers never disagree on a step they settled (all acks agreed).
+2. No honest peer is blamed for misbehaviour, by any fault or freeze of an honest peer; one named
+   as absent was really killed or cut off.
+3. Every proof an honest peer holds checks offline against the genesis and names a cheater; an
+   honest peer that froze over a provable misbehaviour holds its proof.
+4. An honest game (no cheater, every killed peer back in time) ends with every live peer over and
+   agreeing on the final hash; any game ends (no hang) within the simulated time allowed.
+5. Every honest peer's journal rebuilds its session to the last step it recorded.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanopoly._core import Rules
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.evidence import check_proof
+from lanopoly.net.core.record import ChangeEntry, StepEntry
+from lanopoly.net.core.session import Config, Session
+from lanopoly.net.keys import ED25519
+
+from .behaviours import CATALOGUE
+from .keys import SIM
+from .world import World
+
+MISBEHAVIOUR = {
+    "replayed",
+    "forged",
+    "bad_signature",
+    "equivocation",
+    "illegal_action",
+    "withheld",
+    "bad_reveal",
+    "malformed",
+    "out_of_turn",
+    "diverged",
+    "bad_share",
+    "bad_deal",
+    "bad_sync",
+    "final_hash",
+    "wrong_game",
+}
+"""Fault kinds that say a peer misbehaved (``silent`` only says it was not heard from)."""
+
+logging.getLogger("lanopoly.net.session").setLevel(logging.CRITICAL)
+
+PRESETS = ["official", "official", "official", "it", "no", "paris-app", "speed"]
+SIM_TIME = 4000.0
+MAX_EVENTS = 400_000
+
+
+@dataclass
+class Scenario:
+    seed: int
+    controllers: list[int]
+    persons: dict[int, set[int]]
+    rules: dict[str, Any]
+    config: Config
+    faults: list[tuple[float, str, tuple[Any, ...]]]
+    cheater: int | None
+    behaviour: str | None
+    ed25519: bool
+    must_finish: bool
+
+    def describe(self) -> str:
+        peers = max(self.controllers) + 1
+        cheat = f", peer {self.cheater} {self.behaviour}" if self.cheater is not None else ""
+        faults = "; ".join(f"{t:.2f}s {k}{args}" for t, k, args in self.faults) or "none"
+        return (
+            f"seed {self.seed}: {peers} peers, seats {self.controllers}, persons {self.persons}, "
+            f"rounds {self.rules.get('round_limit')}, replace_after {self.config.replace_after}, "
+            f"rejoin {self.config.rejoin_timeout}{cheat}; faults: {faults}"
+        )
+
+
+def draw(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None) -> Scenario:
+    """The scenario of game ``seed`` (``cheat``/``ed25519`` force those choices)."""
+    rng = random.Random(seed)
+    peers = rng.choice([2, 2, 3, 3, 3, 4, 4, 5])
+    seats = rng.randint(max(peers, 2), min(6, peers + 2))
+    controllers = list(range(peers)) + [rng.randrange(peers) for _ in range(seats - peers)]
+    rng.shuffle(controllers)
+    persons: dict[int, set[int]] = {}
+    for peer in range(peers):
+        if rng.random() < 0.3:
+            persons[peer] = {controllers.index(peer)}
+    preset = rng.choice(PRESETS)
+    rules = Rules.preset(preset, round_limit=rng.randint(1, 4)).to_dict()
+    replace_after = rng.choice([None, None, 6.0])
+    config = Config(
+        step_timeout=10.0,
+        rejoin_timeout=rng.choice([30.0, 30.0, 0.0]) if replace_after is None else 30.0,
+        replace_after=replace_after,
+        bot_delay=rng.choice([0.0, 0.0, 0.05]),
+        evidence_wait=2.0,
+        bye_wait=3.0,
+    )
+    faults: list[tuple[float, str, tuple[Any, ...]]] = []
+    must_finish = True
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+        when = rng.uniform(0.0, 8.0)
+        if rng.random() < 0.5 and peers >= 2:
+            a, b = rng.sample(range(peers), 2)
+            faults.append((when, "break", (a, b)))
+            if config.rejoin_timeout <= 0:
+                must_finish = False
+        else:
+            victim = rng.randrange(peers)
+            back = rng.choice([rng.uniform(0.2, 5.0), rng.uniform(0.2, 5.0), None])
+            faults.append((when, "kill", (victim, back)))
+            if back is None or config.rejoin_timeout <= 0:
+                must_finish = must_finish and config.replace_after is not None and peers >= 2 and back is not None
+    if cheat is None:
+        cheat = rng.random() < 0.35
+    cheater = behaviour = None
+    if cheat and peers >= 2:
+        cheater = rng.randrange(peers)
+        behaviour = rng.choice(sorted(CATALOGUE))
+        must_finish = False
+    if ed25519 is None:
+        ed25519 = rng.random() < 0.02
+    return Scenario(seed, controllers, persons, rules, config, faults, cheater, behaviour, ed25519, must_finish)
+
+
+@dataclass
+class Report:
+    scenario: Scenario
+    outcomes: dict[int, str] = field(default_factory=dict)
+    steps: int = 0
+    violations: list[str] = field(default_factory=list)
+    events: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def text(self) -> str:
+        lines = [self.scenario.describe(), f"outcomes {self.outcomes}, {self.steps} steps, {self.events} events"]
+        lines += [f"VIOLATION: {v}" for v in self.violations]
+        return "\n".join(lines)
+
+
+class Checker:
+    """Checks the invariants as events happen (``on_event``) and at the end (``finish``)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.cheaters = {scenario.cheater} if scenario.cheater is not None else set()
+        self.violations: list[str] = []
+
+    def honest(self, peer: int) -> bool:
+        return peer not in self.cheaters
+
+    def on_event(self, world: World, peer: int, item: Any) -> None:
+        if not self.honest(peer):
+            return
+        if isinstance(item, fx.FaultSeen):
+            fault = item.fault
+            if fault.kind in MISBEHAVIOUR and self.honest(fault.peer):
+                self.violations.append(f"peer {peer} blamed honest peer {fault.peer}: {fault.kind}: {fault.detail}")
+        elif isinstance(item, fx.Frozen):
+            self.check_freeze(world, peer, item)
+
+    def check_freeze(self, world: World, peer: int, frozen: fx.Frozen) -> None:
+        info = frozen.info
+        honest_blamed = [p for p in info.blamed if self.honest(p)]
+        if info.cause in ("fault", "desync") and honest_blamed:
+            self.violations.append(f"peer {peer} froze blaming honest {honest_blamed}: {info.reason}")
+        if info.cause == "absent":
+            unexplained = [p for p in honest_blamed if p not in world.killed and p not in world.cut]
+            if unexplained:
+                self.violations.append(f"peer {peer} froze naming {unexplained} absent, never cut off: {info.reason}")
+        for proof in info.proofs:
+            if not check_proof(proof, world.genesis, world.suite.verify):
+                self.violations.append(f"peer {peer} holds a proof that does not check: {proof.describe()}")
+            if self.honest(proof.peer):
+                self.violations.append(f"peer {peer} holds a proof against honest peer {proof.peer}")
+        behaviour = world.behaviours.get(self.scenario.cheater) if self.scenario.cheater is not None else None
+        blames_cheater = any(p in self.cheaters for p in info.blamed) and info.cause == "fault"
+        if behaviour is not None and behaviour.provable and blames_cheater and not info.proofs:
+            self.violations.append(f"peer {peer} froze over provable {behaviour.name} without proof: {info.reason}")
+
+    def finish(self, world: World) -> None:
+        honest = [p for p in world.peers if self.honest(p.index)]
+        settled: dict[int, dict[int, bytes]] = {}
+        for peer in honest:
+            steps = [e for e in peer.journal if isinstance(e, StepEntry)]
+            over = peer.core is not None and peer.core.result is not None and peer.core.result.outcome == "over"
+            keep = steps if over else steps[:-1]
+            settled[peer.index] = {e.record.step: e.state_hash for e in keep}
+        # Two peers left that lost each other each remove the other (nobody can outvote anyone): their
+        # games part from that step, as two players who each saw the other leave.
+        alone: dict[int, dict[int, int]] = {}
+        for peer in honest:
+            for entry in peer.journal:
+                if isinstance(entry, ChangeEntry) and len(entry.record.commits) == 1:
+                    for removed in entry.record.commits[0].removed:
+                        alone.setdefault(peer.index, {}).setdefault(removed, entry.record.step)
+        for a in settled:
+            for b in settled:
+                if a < b:
+                    parted = alone.get(a, {}).get(b), alone.get(b, {}).get(a)
+                    if parted[0] is not None and parted[1] is not None:
+                        limit = min(parted)  # type: ignore[type-var]
+                        settled[a] = {k: v for k, v in settled[a].items() if k < limit}
+                        settled[b] = {k: v for k, v in settled[b].items() if k < limit}
+                    common = settled[a].keys() & settled[b].keys()
+                    bad = sorted(s for s in common if settled[a][s] != settled[b][s])
+                    if bad:
+                        self.violations.append(f"honest peers {a} and {b} settled different states from step {bad[0]}")
+        for peer in world.peers:
+            if peer.alive and peer.core is not None and peer.core.result is None:
+                self.violations.append(f"peer {peer.index} never ended (step {peer.core.game.step}, {peer.core.phase})")
+        if self.scenario.must_finish:
+            live = [p for p in honest if p.alive and p.core is not None]
+            hashes = {
+                p.core.result.state_hash
+                for p in live
+                if p.core is not None and p.core.result is not None and p.core.result.outcome == "over"
+            }
+            for p in live:
+                assert p.core is not None
+                result = p.core.result
+                replaced = result is not None and result.freeze is not None and result.freeze.cause == "remote"
+                replaced = (
+                    replaced
+                    and p.index in world.killed
+                    and "removed" in (result.freeze.reason if result.freeze else "")
+                )
+                if replaced:
+                    continue  # it was down long enough to be replaced: it is told so when it comes back
+                if result is None or result.outcome != "over":
+                    reason = result.freeze.reason if result is not None and result.freeze is not None else "no result"
+                    self.violations.append(f"honest game: peer {p.index} did not finish: {reason}")
+            if len(hashes) > 1:
+                self.violations.append("honest game: live peers ended on different states")
+        for peer in honest:
+            if not peer.journal:
+                continue
+            try:
+                restored = world.make_core(peer)
+            except Exception as e:
+                self.violations.append(f"peer {peer.index}'s journal does not rebuild its session: {e!r}")
+                continue
+            steps = [e for e in peer.journal if isinstance(e, StepEntry)]
+            if steps and (restored.game.step, restored.game.state_hash()) != (
+                steps[-1].record.step,
+                steps[-1].state_hash,
+            ):
+                self.violations.append(f"peer {peer.index}'s journal rebuilds another state")
+
+
+def run_game(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None, verbose: bool = False) -> Report:
+    """Play game ``seed`` in the simulated world and check every invariant."""
+    scenario = draw(seed, cheat=cheat, ed25519=ed25519)
+    checker = Checker(scenario)
+    rng = random.Random(seed ^ 0x5EED)
+    behaviours = {}
+    if scenario.cheater is not None and scenario.behaviour is not None:
+        behaviours[scenario.cheater] = CATALOGUE[scenario.behaviour](rng)
+    world = World(
+        rng,
+        ED25519 if scenario.ed25519 else SIM,
+        scenario.controllers,
+        rules=scenario.rules,
+        config=scenario.config,
+        persons=scenario.persons,
+        behaviours=behaviours,
+        on_event=checker.on_event,
+    )
+    report = Report(scenario)
+    try:
+        world.start()
+        for peer, seats in scenario.persons.items():
+            if seats:
+                world.at(rng.uniform(0, 2), world.person_interjects, peer)
+        for when, kind, args in scenario.faults:
+            if kind == "break":
+                world.at(when, world.break_link, args[0], args[1], "link broken", True)
+            else:
+                world.at(when, world.kill, args[0], args[1])
+        world.run(SIM_TIME, MAX_EVENTS)
+        if world.events >= MAX_EVENTS:
+            checker.violations.append(f"event budget of {MAX_EVENTS} exhausted at {world.now:.1f} s (livelock?)")
+        checker.finish(world)
+    except Exception as e:  # a crash of a core is a violation like any other, with the seed to replay it
+        import traceback
+
+        checker.violations.append(f"crash: {e!r}\n{traceback.format_exc()}")
+    report.violations = checker.violations
+    report.events = world.events
+    for peer in world.peers:
+        core = peer.core
+        report.outcomes[peer.index] = (
+            "dead" if core is None else (core.result.outcome if core.result else str(core.phase))
+        )
+        if core is not None:
+            report.steps = max(report.steps, core.game.step)
+    if verbose:
+        print(report.text(), file=sys.stderr)
+    return report
+
+
+def sessions_of(world: World) -> list[Session]:
+    return [p.core for p in world.peers if p.core is not None]

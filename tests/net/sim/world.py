@@ -1,0 +1,328 @@
+"""The simulated world: peers' session cores, a network with delays and breaks, crashes, people.
+
+One ``random.Random(seed)`` drives every choice, and events run in (time, sequence) order, so a
+game replays exactly from its seed. Per direction a link delivers in order (TCP); across links
+anything goes. A broken link loses what was still in flight; each end learns of the break a little
+later, and the link comes back after a while (the higher index redials) unless an end is dead. A
+killed peer loses everything but its journal; a restarted one rebuilds its session from it and
+dials everyone again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanopoly._core import Bot, Game
+from lanopoly.bots import Policy, SimpleBot
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.record import JournalEntry, StepEntry
+from lanopoly.net.core.session import Config, Session
+from lanopoly.net.genesis import Genesis
+from lanopoly.net.keys import Suite
+
+from .table import PeerSecrets, make_table
+
+
+@dataclass
+class Link:
+    up: bool = False
+    epoch: int = 0
+
+
+@dataclass
+class SimPeer:
+    """One simulated process: its session core (None while dead), its journal, what it saw."""
+
+    index: int
+    secrets: PeerSecrets
+    persons: set[int]
+    core: Session | None = None
+    journal: list[JournalEntry] = field(default_factory=list)
+    alive: bool = True
+    events: list[fx.Event] = field(default_factory=list)
+    timer_at: float | None = None
+    restarts: int = 0
+    thinking: dict[int, Bot] = field(default_factory=dict)
+    """The bot a simulated person asks for its moves (kept, so it remembers what it tried)."""
+
+
+class Behaviour:
+    """How a misbehaving peer rewrites what its honest core sends (subclasses in ``behaviours``)."""
+
+    name = "honest"
+    provable = False
+    """Whether what it does leaves signed proof (an honest peer that freezes over it must hold one)."""
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        return [(to, payload)]
+
+
+class World:
+    """Runs one game among ``len(secrets)`` simulated peers."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        suite: Suite,
+        controllers: list[int],
+        *,
+        rules: dict[str, Any],
+        config: Config,
+        persons: dict[int, set[int]] | None = None,
+        behaviours: dict[int, Behaviour] | None = None,
+        delay: tuple[float, float] = (0.0002, 0.02),
+        reconnect: tuple[float, float] = (0.2, 2.0),
+        chain_length: int = 400,
+        replace_with: str = "bot",
+        on_event: Callable[[World, int, Any], None] | None = None,
+    ) -> None:
+        self.rng = rng
+        self.suite = suite
+        self.config = config
+        self.delay = delay
+        self.reconnect_delay = reconnect
+        self.behaviours = behaviours or {}
+        self.on_event = on_event
+        self.genesis, secrets = make_table(
+            rng, suite, controllers, rules=rules, chain_length=chain_length, replace_with=replace_with
+        )
+        persons = persons or {}
+        self.peers = [SimPeer(i, s, persons.get(i, set())) for i, s in enumerate(secrets)]
+        self.now = 0.0
+        self._queue: list[tuple[float, int, Callable[..., None], tuple[Any, ...]]] = []
+        self._seq = itertools.count()
+        self.links = {frozenset((i, j)): Link() for i, j in itertools.combinations(range(len(self.peers)), 2)}
+        self._fifo: dict[tuple[int, int], float] = {}
+        self.events = 0
+        self.killed: set[int] = set()
+        """Peers killed at some point (an honest peer named as absent must be one, or cut off)."""
+        self.cut: set[int] = set()
+        """Peers that had a link broken at some point."""
+
+    # ----------------------------------------------------------------------------- scheduling
+
+    def at(self, time: float, action: Callable[..., None], *args: Any) -> None:
+        heapq.heappush(self._queue, (max(time, self.now), next(self._seq), action, args))
+
+    def run(self, until: float, max_events: int) -> None:
+        while self._queue and self.events < max_events:
+            time, _, action, args = heapq.heappop(self._queue)
+            if time > until:
+                heapq.heappush(self._queue, (time, next(self._seq), action, args))
+                break
+            self.now = time
+            self.events += 1
+            action(*args)
+
+    def done(self) -> bool:
+        """Every live peer's session has ended."""
+        return all(p.core is None or p.core.result is not None for p in self.peers if p.alive)
+
+    # ----------------------------------------------------------------------------- peers
+
+    def policies(self, peer: SimPeer) -> dict[int, Policy | None]:
+        out: dict[int, Policy | None] = {}
+        for seat in self.genesis.record.seats_of(peer.index):
+            if seat in peer.persons:
+                out[seat] = None
+            elif self.rng.random() < 0.5:
+                out[seat] = SimpleBot()
+            else:
+                out[seat] = Bot("heuristic", seed=self.rng.randrange(1 << 30))
+        return out
+
+    def make_core(self, peer: SimPeer) -> Session:
+        s = peer.secrets
+        return Session(
+            self.genesis,
+            peer.index,
+            s.key,
+            s.chain_secret,
+            s.held,
+            self.policies(peer),
+            self.config,
+            suite=self.suite,
+            journal=list(peer.journal),
+        )
+
+    def start(self) -> None:
+        """Every peer up, every link up, every session started (the mesh of a new game)."""
+        for peer in self.peers:
+            peer.core = self.make_core(peer)
+        for link in self.links.values():
+            link.up = True
+        for peer in self.peers:
+            assert peer.core is not None
+            for other in self.peers:
+                if other is not peer:
+                    self.process(peer, peer.core.link_up(other.index, self.now))
+        for peer in self.peers:
+            assert peer.core is not None
+            self.process(peer, peer.core.start(self.now))
+
+    def kill(self, index: int, restart_after: float | None) -> None:
+        peer = self.peers[index]
+        if not peer.alive:
+            return
+        peer.alive = False
+        peer.core = None
+        peer.timer_at = None
+        self.killed.add(index)
+        for other in range(len(self.peers)):
+            if other != index:
+                self.at(self.now + self.rng.uniform(0, 0.01), self.break_link, index, other, "connection reset", False)
+        if restart_after is not None:
+            self.at(self.now + restart_after, self.restart, index)
+
+    def restart(self, index: int) -> None:
+        peer = self.peers[index]
+        if peer.alive:
+            return
+        peer.alive = True
+        peer.restarts += 1
+        peer.thinking.clear()
+        peer.core = self.make_core(peer)
+        self.process(peer, peer.core.start(self.now))
+        for other in self.peers:
+            if other.index != index and other.alive:
+                self.at(self.now + self.rng.uniform(*self.reconnect_delay), self.connect, index, other.index)
+
+    # ----------------------------------------------------------------------------- links
+
+    def break_link(self, a: int, b: int, reason: str, redial: bool = True) -> None:
+        link = self.links[frozenset((a, b))]
+        if not link.up:
+            return
+        link.up = False
+        link.epoch += 1
+        self.cut.update((a, b))
+        for me, other in ((a, b), (b, a)):
+            self.at(self.now + self.rng.uniform(0, 0.01), self._tell_down, me, other, link.epoch, reason)
+        if redial:
+            self.at(self.now + self.rng.uniform(*self.reconnect_delay), self.connect, a, b)
+
+    def _tell_down(self, me: int, other: int, epoch: int, reason: str) -> None:
+        peer = self.peers[me]
+        if peer.core is not None and self.links[frozenset((me, other))].epoch == epoch:
+            self.process(peer, peer.core.link_down(other, reason, self.now))
+
+    def connect(self, a: int, b: int) -> None:
+        link = self.links[frozenset((a, b))]
+        pa, pb = self.peers[a], self.peers[b]
+        if link.up or pa.core is None or pb.core is None:
+            return
+        link.up = True
+        link.epoch += 1
+        self.process(pa, pa.core.link_up(b, self.now))
+        if pb.core is not None:
+            self.process(pb, pb.core.link_up(a, self.now))
+
+    def send(self, src: int, dst: int, payload: bytes) -> None:
+        link = self.links[frozenset((src, dst))]
+        if not link.up:
+            return
+        lo, hi = self.delay
+        when = self.now + lo + (hi - lo) * self.rng.random() ** 3
+        when = max(when, self._fifo.get((src, dst), 0.0))
+        self._fifo[(src, dst)] = when
+        self.at(when, self.deliver, src, dst, payload, link.epoch)
+
+    def deliver(self, src: int, dst: int, payload: bytes, epoch: int) -> None:
+        peer = self.peers[dst]
+        link = self.links[frozenset((src, dst))]
+        if peer.core is None or not link.up or link.epoch != epoch:
+            return
+        self.process(peer, peer.core.receive(src, payload, self.now))
+
+    # ----------------------------------------------------------------------------- effects
+
+    def process(self, peer: SimPeer, effects: list[fx.Effect]) -> None:
+        behaviour = self.behaviours.get(peer.index)
+        for effect in effects:
+            if isinstance(effect, fx.Send):
+                if behaviour is None:
+                    self.send(peer.index, effect.peer, effect.payload)
+                else:
+                    for to, payload in behaviour.outgoing(self, peer.index, effect.peer, effect.payload):
+                        self.send(peer.index, to, payload)
+            elif isinstance(effect, fx.Persist):
+                peer.journal.append(effect.record)  # type: ignore[arg-type]
+                if self.on_event is not None and isinstance(effect.record, StepEntry):
+                    self.on_event(self, peer.index, effect.record)
+            elif isinstance(effect, fx.Close):  # a graceful close: what was sent arrives first
+                after = max(self.now, self._fifo.get((peer.index, effect.peer), 0.0)) + 1e-6
+                self.at(after, self.break_link, peer.index, effect.peer, effect.reason, False)
+            elif isinstance(effect, fx.Notify):
+                peer.events.append(effect.event)
+                if self.on_event is not None:
+                    self.on_event(self, peer.index, effect.event)
+                if isinstance(effect.event, fx.YourMove):
+                    self.at(self.now + self.rng.uniform(0.0, 1.0), self.person_moves, peer.index, effect.event.seat)
+        self.arm(peer)
+
+    def arm(self, peer: SimPeer) -> None:
+        """Make sure the core's timer fires at its deadline."""
+        if peer.core is None:
+            return
+        deadline = peer.core.deadline
+        if deadline is None or (peer.timer_at is not None and peer.timer_at <= deadline and peer.timer_at >= self.now):
+            return
+        peer.timer_at = deadline
+        self.at(deadline, self.fire, peer.index, peer.core)
+
+    def fire(self, index: int, core: Session) -> None:
+        peer = self.peers[index]
+        if peer.core is not core:
+            return
+        peer.timer_at = None
+        deadline = core.deadline
+        if deadline is not None and deadline > self.now:
+            self.arm(peer)
+            return
+        self.process(peer, core.timer(self.now))
+
+    # ----------------------------------------------------------------------------- people
+
+    def person_moves(self, index: int, seat: int) -> None:
+        """A person at ``index`` plays ``seat``'s move in turn (chosen by a bot for them)."""
+        peer = self.peers[index]
+        core = peer.core
+        if core is None or core.result is not None:
+            return
+        game = core.game
+        if game.is_chance_node or game.is_over or game.current_player != seat:
+            return
+        bot = peer.thinking.setdefault(seat, Bot("heuristic", seed=self.rng.randrange(1 << 30)))
+        action = bot.choose(game, seat)
+        with contextlib.suppress(ValueError):
+            self.process(peer, core.submit(seat, action, self.now))
+
+    def person_interjects(self, index: int) -> None:
+        """A person makes an out-of-turn move now and then (bids, building...)."""
+        peer = self.peers[index]
+        core = peer.core
+        if core is not None and core.result is None:
+            game = core.game
+            seats = [s for s in peer.persons if core.controllers[s] == index and s != game.current_player]
+            if seats and not game.is_over and not game.is_chance_node:
+                seat = self.rng.choice(seats)
+                legal = [a for a in game.legal_actions(seat) if a["type"] not in ("declare_bankruptcy", "resign")]
+                if legal:
+                    with contextlib.suppress(ValueError):
+                        self.process(peer, core.submit(seat, self.rng.choice(legal), self.now))
+        if peer.alive or peer.core is None:
+            self.at(self.now + self.rng.expovariate(1 / 3.0), self.person_interjects, index)
+
+    def game_at(self, index: int) -> Game | None:
+        core = self.peers[index].core
+        return None if core is None else core.game
+
+    @property
+    def record_genesis(self) -> Genesis:
+        return self.genesis
