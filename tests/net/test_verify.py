@@ -352,6 +352,29 @@ def test_a_consistently_truncated_log_is_unfinished(
     assert verdict["signed"] is True and verdict["over"] is False
 
 
+def _change(step: int) -> dict[str, Any]:
+    return {"step": step, "removed": [1], "controller": 0, "choice": "bot", "votes": []}
+
+
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [(1, "the votes do not make a change"), (3, "at step 23, but the log's steps go from 1 to 20")],
+    ids=["next-step-unvoted", "past-the-end"],
+)
+def test_a_change_after_the_logs_end_is_checked(
+    real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], after: int, message: str
+) -> None:
+    """A change of membership saved for the step after the log's end is checked (an honest peer saves
+    one when the votes came in and the step did not); one for a later step cannot be: both fail."""
+
+    def cut_and_add(data: dict[str, Any]) -> None:
+        _cut(data, 20)
+        data["network"]["changes"].append(_change(20 + after))
+
+    code, verdict = verify_json(_tampered(real_logs[0], tmp_path, cut_and_add), capsys)
+    assert code == 1 and verdict["verdict"] == "failed" and message in verdict["reason"], verdict
+
+
 def test_the_saved_freeze_says_why_the_game_is_unfinished(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = synthetic(tmp_path / "g.json", stop_at=30, freeze="peer 2 (p2) sent no reveal within 10 s")
     assert json.loads(path.read_text())["network"]["freeze"] == {

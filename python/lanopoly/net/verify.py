@@ -395,7 +395,10 @@ def _make_change(
 
 
 def verify_text(text: str) -> Verified:
-    """Verify a saved game (the JSON text); returns what was checked, or raises VerifyError."""
+    """Verify a saved game (the JSON text); returns what was checked, or raises VerifyError.
+
+    A change of membership saved for the step after the log's last (the votes were in, the next
+    step never came) is checked too; one for a later step could not be, and fails."""
     try:
         data = json.loads(text)
         log = GameLog.from_json(text)
@@ -423,6 +426,11 @@ def verify_text(text: str) -> Verified:
         entries = steps if isinstance(steps, list) else []
         if len(entries) != len(log.inputs):
             raise VerifyError(0, f"{len(log.inputs)} logged steps but {len(entries)} in the network record")
+        late = [step for step in changes if not 1 <= step <= len(log.inputs) + 1]
+        if late:
+            raise VerifyError(
+                0, f"a change of membership at step {late[0]}, but the log's steps go from 1 to {len(log.inputs)}"
+            )
         result.freeze = _saved_freeze(net)
     game = log.new_game()
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
@@ -448,6 +456,8 @@ def verify_text(text: str) -> Verified:
         if game.state_hash() != expected:
             raise VerifyError(step, "state hash differs from the recorded one")
         result.steps = step
+    if checker is not None and result.steps + 1 in changes:
+        _make_change(checker, game, result.steps + 1, changes[result.steps + 1], result)
     result.final_hash = game.state_hash()
     result.over = game.is_over
     return result
