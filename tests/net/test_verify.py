@@ -189,8 +189,9 @@ def _flip_signature(data: dict[str, Any]) -> None:
         (lambda d: d["names"].__setitem__(0, "mallory"), "seats or board differ from the signed start record"),
         (lambda d: d["rules"].__setitem__("starting_cash", 9999), "rules differ from the signed start record"),
         (lambda d: d["network"]["steps"].pop(), "in the network record"),
+        (lambda d: d["network"]["steps"][6]["signed"][0].__setitem__(0, "not base64!"), "at step 7: body: not valid"),
     ],
-    ids=["signature-bit", "start-signature-missing", "seat-name", "rules", "record-truncated"],
+    ids=["signature-bit", "start-signature-missing", "seat-name", "rules", "record-truncated", "body-not-base64"],
 )
 def test_tampered_real_log_fails(
     real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, message: str

@@ -198,7 +198,10 @@ def _pairs(entry: Any, step: int) -> list[tuple[bytes, bytes]]:
     for item in entry["signed"]:
         if not isinstance(item, list) or len(item) != 2:
             raise VerifyError(step, "malformed signed message in the network record")
-        pairs.append((_unb64(item[0], "body"), _unb64(item[1], "signature")))
+        try:
+            pairs.append((_unb64(item[0], "body"), _unb64(item[1], "signature")))
+        except VerifyError as e:
+            raise VerifyError(step, e.reason) from None
     return pairs
 
 
