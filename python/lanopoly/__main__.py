@@ -4,6 +4,7 @@ lanopoly                      # the console (in a terminal); else 4 bots, classi
 lanopoly --players 3 --board paris --rules paris-quick --seed 7
 lanopoly replay game.json     # replay a saved log and verify every state hash
 lanopoly rejoin FILE          # back into a LAN game: the console in a terminal, else bots (--bots)
+lanopoly verify FILE          # what a saved game proves: complete and signed (0), unfinished (3), unsigned (4)
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""``lanopoly verify FILE``: a networked game's saved log is checked offline, and tampering is caught.
+"""``lanopoly verify FILE``: a networked game's saved log is checked offline, tampering is caught,
+and the verdict says what the file proves (complete, unfinished, unsigned, failed: exit 0, 3, 4, 1).
 
 Two sources of saved games:
 
@@ -14,6 +15,7 @@ Two sources of saved games:
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import secrets
 import subprocess
@@ -45,6 +47,20 @@ def verify_cli(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return code, out.out + out.err
 
 
+def verify_json(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    code = cli.main(["verify", "--json", str(path)])
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["exit_code"] == code and verdict["file"] == str(path)
+    return code, verdict
+
+
+def headline(path: Path, out: str) -> str:
+    """The first line ``lanopoly verify`` prints, without the file name: what the file proves."""
+    first = out.splitlines()[0]
+    assert first.startswith(f"{path}: "), out
+    return first[len(f"{path}: ") :]
+
+
 def synthetic(
     path: Path,
     *,
@@ -53,10 +69,13 @@ def synthetic(
     bad_link_at: int = 0,
     foreign_key_at: int = 0,
     wrong_outcome_at: int = 0,
+    stop_at: int = 0,
+    freeze: str = "",
 ) -> Path:
     """Play a bot game as all ``peers`` (seat i controlled by peer i) and save it as a networked peer would.
 
-    The ``*_at`` options misbehave at the first chance step (or move) at or after that step.
+    The ``*_at`` options misbehave at the first chance step (or move) at or after that step;
+    ``stop_at`` ends the game there, unfinished, recording the freeze ``freeze`` (if given) at the next step.
     """
     keys = [Ed25519PrivateKey.generate() for _ in range(peers)]
     chains = [HashChain(400) for _ in range(peers)]
@@ -76,7 +95,7 @@ def synthetic(
     log = GameLog.start(game)
     bots = [SimpleBot() for _ in range(peers)]
     chance = 0
-    while not game.is_over:
+    while not game.is_over and not (stop_at and game.step == stop_at):
         step, prev = game.step + 1, game.state_hash()
         signed: list[ActionMsg | Reveal] = []
         if game.is_chance_node:
@@ -103,6 +122,8 @@ def synthetic(
         game.apply(action)
         log.record(action, game)
         net.record(step, signed)
+    if freeze:
+        net.record_freeze(game.step + 1, freeze)
     path.write_text(net.attach(log.to_json()), encoding="utf-8")
     return path
 
@@ -123,6 +144,8 @@ def test_every_peers_saved_game_verifies(real_logs: list[Path], capsys: pytest.C
     for path in real_logs:
         code, out = verify_cli(path, capsys)
         assert code == 0, out
+        steps = len(json.loads(path.read_text())["steps"])
+        assert headline(path, out) == f"COMPLETE signed game: all {steps} steps verified, up to the end of the game"
         assert "start record signed by all 3 peers" in out and "reveals on their peers' hash chains" in out
         data = json.loads(path.read_text())
         assert data["network"]["me"] in (0, 1, 2) and len(data["network"]["steps"]) == len(data["steps"])
@@ -140,7 +163,7 @@ def test_lanopoly_verify_in_a_separate_process(real_logs: list[Path]) -> None:
         timeout=60,
         env=env,
     )
-    assert run.returncode == 0 and "verified:" in run.stdout, run.stderr
+    assert run.returncode == 0 and "COMPLETE signed game" in run.stdout, run.stderr
 
 
 def _tampered(path: Path, tmp_path: Path, change: Any) -> Path:
@@ -166,14 +189,19 @@ def _flip_signature(data: dict[str, Any]) -> None:
         (lambda d: d["names"].__setitem__(0, "mallory"), "seats or board differ from the signed start record"),
         (lambda d: d["rules"].__setitem__("starting_cash", 9999), "rules differ from the signed start record"),
         (lambda d: d["network"]["steps"].pop(), "in the network record"),
+        (lambda d: d["network"]["steps"][6]["signed"][0].__setitem__(0, "not base64!"), "at step 7: body: not valid"),
     ],
-    ids=["signature-bit", "start-signature-missing", "seat-name", "rules", "record-truncated"],
+    ids=["signature-bit", "start-signature-missing", "seat-name", "rules", "record-truncated", "body-not-base64"],
 )
 def test_tampered_real_log_fails(
     real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, message: str
 ) -> None:
-    code, out = verify_cli(_tampered(real_logs[0], tmp_path, change), capsys)
-    assert code == 1 and "verification FAILED" in out and message in out, out
+    tampered = _tampered(real_logs[0], tmp_path, change)
+    code, out = verify_cli(tampered, capsys)
+    assert code == 1 and headline(tampered, out).startswith("verification FAILED") and message in out, out
+    code, verdict = verify_json(tampered, capsys)
+    assert code == 1 and verdict["verdict"] == "failed" and verdict["signed"] is None
+    assert message.strip(": ") in f"at step {verdict['failed_at']}: {verdict['reason']}"
 
 
 def test_a_changed_die_fails_at_its_step(
@@ -191,16 +219,23 @@ def test_a_changed_die_fails_at_its_step(
     assert code == 1 and "verification FAILED" in out and f"at step {index + 1}: " in out, out
 
 
-def test_a_plain_log_verifies_its_hashes_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_plain_log_is_unsigned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a network record only the hash chain is checked: exit 4, whether the game is over or not."""
     path = synthetic(tmp_path / "g.json")
     data = json.loads(path.read_text())
     del data["network"]
     plain = tmp_path / "plain.json"
     plain.write_text(json.dumps(data))
     code, out = verify_cli(plain, capsys)
-    assert code == 0 and "signatures and reveals were not checked" in out, out
+    assert code == 4 and headline(plain, out).startswith("UNSIGNED log, no network record"), out
+    assert "(the game over)" in out and "signatures and reveals were not checked" in out
+    data["steps"] = data["steps"][:30]
+    plain.write_text(json.dumps(data))
+    code, verdict = verify_json(plain, capsys)
+    assert code == 4 and verdict["verdict"] == "unsigned" and verdict["steps"] == 30
+    assert verdict["signed"] is False and verdict["over"] is False and "(the game not over)" in verdict["reason"]
     code, out = verify_cli(tmp_path / "missing.json", capsys)
-    assert code == 1 and "cannot read" in out
+    assert code == 1 and "verification FAILED before any step was checked: cannot read the file" in out
 
 
 def test_synthetic_honest_game_verifies(tmp_path: Path) -> None:
@@ -218,7 +253,7 @@ def test_synthetic_honest_game_verifies(tmp_path: Path) -> None:
     ],
     ids=["reveal-off-its-chain", "action-signed-by-another-peer", "outcome-not-from-the-reveals"],
 )
-def test_correctly_signed_cheating_is_caught(tmp_path: Path, options: dict[str, int], message: str) -> None:
+def test_correctly_signed_cheating_is_caught(tmp_path: Path, options: dict[str, Any], message: str) -> None:
     text = synthetic(tmp_path / "g.json", **options).read_text()
     GameLog.from_json(text).replay()  # every state hash is consistent: only the network checks can tell
     with pytest.raises(VerifyError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
@@ -242,3 +277,134 @@ def test_a_game_saved_by_an_older_protocol_still_verifies_but_is_not_played_on()
     plays = f"saved by LAN protocol 3, and this version plays protocol {PROTOCOL_VERSION}"
     with pytest.raises(ValueError, match=plays):
         load_saved(PROTOCOL3_GAME)
+
+
+def _forged_unsigned(path: Path, out: Path) -> int:
+    """``path`` with its network record removed and its first roll from step 10 on changed, the
+    game then played on to its end by bots, every hash recomputed: a self-consistent log of a game
+    that was never played. Returns the forged step."""
+    data = json.loads(path.read_text())
+    del data["network"]
+    log = GameLog.from_json(json.dumps(data))
+    index = next(i for i, action in enumerate(log.inputs) if i >= 9 and action.get("type") == "dice")
+    roll = dict(log.inputs[index])
+    roll["dice"] = [3, 4] if sorted(roll["dice"]) == [1, 2] else [1, 2]
+    game = log.new_game()
+    forged = GameLog.start(game)
+    for action in [*log.inputs[:index], roll]:
+        game.apply(action)
+        forged.record(action, game)
+    bots = [SimpleBot() for _ in log.names]
+    while not game.is_over:
+        if game.is_chance_node:
+            action = game.outcome_from_bytes(hashlib.sha256(str(game.step).encode()).digest())
+        else:
+            seat = game.current_player
+            assert seat is not None
+            action = bots[seat].choose(game, seat, game.legal_actions(seat))
+        game.apply(action)
+        forged.record(action, game)
+    out.write_text(forged.to_json())
+    return index + 1
+
+
+def test_a_forged_log_without_its_network_record_is_unsigned(
+    real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The network record removed, a die rewritten and the hashes recomputed: the hash chain checks,
+    so the verdict must say it proves nothing about fairness (exit 4), not that it verified."""
+    forged = tmp_path / "forged.json"
+    step = _forged_unsigned(real_logs[2], forged)
+    game = GameLog.load(forged).replay()  # self-consistent, and a finished game
+    assert game.is_over and game.step > step
+    code, out = verify_cli(forged, capsys)
+    assert code == 4, out
+    assert headline(forged, out) == (
+        f"UNSIGNED log, no network record: only the hash chain of its {game.step} steps was checked (the game"
+        " over); that proves the file is self-consistent, and nothing about who played or whether the dice were fair"
+    )
+    code, verdict = verify_json(forged, capsys)
+    assert code == 4 and verdict["verdict"] == "unsigned" and verdict["final_hash"] == game.state_hash().hex()
+
+
+def _cut(data: dict[str, Any], step: int) -> None:
+    """Truncate a saved game consistently after ``step``: its inputs, hashes and signed steps."""
+    data["steps"] = data["steps"][:step]
+    data["network"]["steps"] = data["network"]["steps"][:step]
+    data["network"]["changes"] = [c for c in data["network"]["changes"] if c["step"] <= step]
+
+
+@pytest.mark.parametrize("end", [0, 1, 17, -1], ids=["start-only", "step-1", "step-17", "one-before-the-end"])
+def test_a_consistently_truncated_log_is_unfinished(
+    real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], end: int
+) -> None:
+    steps = len(json.loads(real_logs[0].read_text())["steps"])
+    step = end % steps
+    cut = _tampered(real_logs[0], tmp_path, lambda d: _cut(d, step))
+    code, out = verify_cli(cut, capsys)
+    assert code == 3, out
+    checked = f"steps 1 to {step} verified" if step else "its start record verified"
+    assert headline(cut, out) == (
+        f"UNFINISHED signed game: it ends at step {step}, before the game was over ({checked}); the record does"
+        " not say why (the session stopped there, or the file was cut)"
+    )
+    code, verdict = verify_json(cut, capsys)
+    assert code == 3 and verdict["verdict"] == "unfinished" and verdict["steps"] == step
+    assert verdict["signed"] is True and verdict["over"] is False
+
+
+def _change(step: int) -> dict[str, Any]:
+    return {"step": step, "removed": [1], "controller": 0, "choice": "bot", "votes": []}
+
+
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [(1, "the votes do not make a change"), (3, "at step 23, but the log's steps go from 1 to 20")],
+    ids=["next-step-unvoted", "past-the-end"],
+)
+def test_a_change_after_the_logs_end_is_checked(
+    real_logs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], after: int, message: str
+) -> None:
+    """A change of membership saved for the step after the log's end is checked (an honest peer saves
+    one when the votes came in and the step did not); one for a later step cannot be: both fail."""
+
+    def cut_and_add(data: dict[str, Any]) -> None:
+        _cut(data, 20)
+        data["network"]["changes"].append(_change(20 + after))
+
+    code, verdict = verify_json(_tampered(real_logs[0], tmp_path, cut_and_add), capsys)
+    assert code == 1 and verdict["verdict"] == "failed" and message in verdict["reason"], verdict
+
+
+def test_the_saved_freeze_says_why_the_game_is_unfinished(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = synthetic(tmp_path / "g.json", stop_at=30, freeze="peer 2 (p2) sent no reveal within 10 s")
+    assert json.loads(path.read_text())["network"]["freeze"] == {
+        "step": 31,
+        "reason": "peer 2 (p2) sent no reveal within 10 s",
+    }
+    code, out = verify_cli(path, capsys)
+    assert code == 3, out
+    assert headline(path, out) == (
+        "UNFINISHED signed game: it ends at step 30, before the game was over (steps 1 to 30 verified); the saving"
+        " peer recorded that the session froze at step 31: peer 2 (p2) sent no reveal within 10 s (its own word,"
+        " signed by nobody)"
+    )
+    data = json.loads(path.read_text())
+    data["network"]["freeze"] = {"step": "31"}
+    path.write_text(json.dumps(data))
+    code, out = verify_cli(path, capsys)
+    assert code == 1 and "malformed freeze in the network record" in out, out
+
+
+def test_verify_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["verify", "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    for code, meaning in [
+        (0, "a complete signed game"),
+        (1, "verification failed"),
+        (3, "an unfinished signed"),
+        (4, "an unsigned log"),
+    ]:
+        assert f"  {code}  {meaning}" in out, out

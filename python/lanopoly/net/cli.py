@@ -7,8 +7,10 @@ mDNS advertisement: players pass it on by voice. Every seat is played by a Simpl
 peer that controls it: the host plays its own seat and the seats no joiner took, each joiner its own.
 
 Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, mesh, interfaces),
-3 the session froze (desync or a faulty peer; a desync report is written). ``verify``: 0 the file
-verifies, 1 it does not (the step and the reason are printed on stderr).
+3 the session froze (desync or a faulty peer; a desync report is written). ``verify`` says first
+what the file proves, with its own exit codes (``net/verdict.py``): 0 a complete signed game,
+1 verification failed (the step and the reason, on stderr), 3 an unfinished signed game, 4 an
+unsigned log (only its hash chain checked).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
 from lanopoly.net.messages import VOTE_CHOICES
 from lanopoly.net.rejoin import PeerSecrets, rejoin, resume, secret_path
 from lanopoly.net.secure import new_pin, normalize_pin
-from lanopoly.net.verify import VerifyError, verify_text
+from lanopoly.net.verdict import EXIT_CODES_HELP, Kind, judge_file
+from lanopoly.net.verify import VerifyError
 
 log = logging.getLogger(__name__)
 
@@ -136,9 +139,15 @@ def add_commands(subparsers: Any) -> None:
     again.set_defaults(net_command="resume")
 
     ver = subparsers.add_parser(
-        "verify", help="verify a saved game offline: every state hash, and for a LAN game signatures and reveals"
+        "verify",
+        help="verify a saved game offline: every state hash, and for a LAN game signatures and reveals",
+        description="Verify a saved game offline and say what it proves: a complete signed game, an unfinished"
+        " signed game (where it ends, and why if the record says), or an unsigned log (hash chain only).",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ver.add_argument("file", type=Path, help="a game log saved with --save (or by `lanopoly --save`)")
+    ver.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     ver.set_defaults(net_command="verify")
 
 
@@ -369,20 +378,15 @@ async def list_main(args: argparse.Namespace) -> int:
 
 
 def verify_main(args: argparse.Namespace) -> int:
-    """``lanopoly verify FILE``: 0 when everything in the file verifies, 1 (with the step and reason) if not."""
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"{args.file}: cannot read: {e}", file=sys.stderr)
-        return EXIT_SETUP
-    try:
-        verified = verify_text(text)
-    except VerifyError as e:
-        where = f"at {e}" if e.step else f"in the start record or the file: {e}"
-        print(f"{args.file}: verification FAILED {where}", file=sys.stderr)
-        return EXIT_SETUP
-    print(f"{args.file}: verified: {verified.summary()}")
-    return EXIT_OK
+    """``lanopoly verify FILE``: what the file proves, first; the exit code says it too (``net/verdict.py``)."""
+    verdict = judge_file(Path(args.file))
+    if args.json:
+        print(json.dumps({"file": str(args.file)} | verdict.to_json()))
+        return verdict.exit_code
+    print(f"{args.file}: {verdict.headline()}", file=sys.stderr if verdict.kind is Kind.FAILED else sys.stdout)
+    if verdict.verified is not None:
+        print(f"{args.file}: checked: {verdict.verified.summary()}")
+    return verdict.exit_code
 
 
 def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:

@@ -7,7 +7,8 @@ A networked peer saves the rules core's ``GameLog`` JSON plus an optional ``"net
       "format": 1, "protocol": 3, "me": <index of the peer that saved it>,
       "start": <base64 of the exact start record bytes every peer hashed>,
       "start_sigs": {"0": <base64 Ed25519 signature>, ...},   # every peer's, of the start hash
-      "steps": [{"step": k, "signed": [[<base64 body>, <base64 signature>], ...]}, ...]
+      "steps": [{"step": k, "signed": [[<base64 body>, <base64 signature>], ...]}, ...],
+      "freeze": {"step": k, "reason": "..."}                     # optional: the session froze
     }
 
 ``signed`` holds the exact signed bytes of step k: the one ``ACTION`` of the seat that acted (in
@@ -24,6 +25,11 @@ or for an out-of-turn move any other seat, whose move the engine then accepts); 
 chance step, that every peer revealed the next link of its hash chain (from its anchor in the start
 record), signed by it, and that the seed those reveals give yields exactly the logged outcome. So
 a saved game proves, offline, who made every move and that no peer chose a roll or a card.
+
+What that proves depends on what the file holds (``verdict.judge_text`` says it): every step of a
+finished game, or only a signed prefix (``Verified.over`` false: the session stopped, or the file
+was cut; ``freeze`` is the saving peer's own, unsigned, word on why), or, with no network record,
+only a self-consistent hash chain, which anyone can recompute after changing a die.
 """
 
 from __future__ import annotations
@@ -81,6 +87,7 @@ class NetworkRecord:
         self._header = json.dumps(header)[:-1]  # the object, still open for "changes" and "steps"
         self._steps: list[str] = []
         self._changes: list[str] = []
+        self._freeze = ""
         self.signed: list[list[tuple[bytes, bytes]]] = []
         """The (body, signature) pairs of every step so far, index ``step - 1`` (what a rejoining peer is sent)."""
 
@@ -101,9 +108,14 @@ class NetworkRecord:
         }
         self._changes.append(json.dumps(entry))
 
+    def record_freeze(self, step: int, reason: str) -> None:
+        """Record that the session froze, where and why (only the saving peer's word: nobody signs it),
+        so that ``verify`` can say why the game ends unfinished."""
+        self._freeze = ", " + json.dumps({"freeze": {"step": step, "reason": reason}})[1:-1]
+
     def to_json(self) -> str:
         changes = f'"changes": [{", ".join(self._changes)}]'
-        return f'{self._header}, {changes}, "steps": [{", ".join(self._steps)}]}}'
+        return f'{self._header}, {changes}, "steps": [{", ".join(self._steps)}]{self._freeze}}}'
 
     def attach(self, log_json: str) -> str:
         """The saved file: the game log's JSON object with this record as its ``"network"`` member."""
@@ -132,6 +144,10 @@ class Verified:
     steps: int
     final_hash: bytes
     networked: bool
+    over: bool = False
+    """The game is over after the last step (else the log is only a prefix of a game)."""
+    freeze: tuple[int, str] | None = None
+    """The saving peer's record that the session froze: (step, reason); its word alone, unsigned."""
     peers: int = 0
     actions: int = 0
     out_of_turn: int = 0
@@ -182,7 +198,10 @@ def _pairs(entry: Any, step: int) -> list[tuple[bytes, bytes]]:
     for item in entry["signed"]:
         if not isinstance(item, list) or len(item) != 2:
             raise VerifyError(step, "malformed signed message in the network record")
-        pairs.append((_unb64(item[0], "body"), _unb64(item[1], "signature")))
+        try:
+            pairs.append((_unb64(item[0], "body"), _unb64(item[1], "signature")))
+        except VerifyError as e:
+            raise VerifyError(step, e.reason) from None
     return pairs
 
 
@@ -350,8 +369,39 @@ class StepChecker:
         return m.action
 
 
+def _saved_freeze(net: dict[str, Any]) -> tuple[int, str] | None:
+    """The record's ``freeze`` member (the saving peer's word on why the session stopped), if any."""
+    freeze = net.get("freeze")
+    if freeze is None:
+        return None
+    if (
+        not isinstance(freeze, dict)
+        or not isinstance(freeze.get("step"), int)
+        or not isinstance(freeze.get("reason"), str)
+    ):
+        raise VerifyError(0, "malformed freeze in the network record")
+    return freeze["step"], freeze["reason"]
+
+
+def _make_change(
+    checker: StepChecker, game: Game, step: int, saved: tuple[list[Vote], tuple[int, ...]], result: Verified
+) -> None:
+    """Check and make a saved change of membership before ``step``, counting it in ``result``."""
+    votes, removed = saved
+    change = checker.change(game, step, votes)
+    if change.removed != removed:
+        raise VerifyError(step, "the votes replace other peers than the record says")
+    if change.choice == "bank":
+        result.resigned += len(removed)
+    else:
+        result.replaced += len(removed)
+
+
 def verify_text(text: str) -> Verified:
-    """Verify a saved game (the JSON text); returns what was checked, or raises VerifyError."""
+    """Verify a saved game (the JSON text); returns what was checked, or raises VerifyError.
+
+    A change of membership saved for the step after the log's last (the votes were in, the next
+    step never came) is checked too; one for a later step could not be, and fails."""
     try:
         data = json.loads(text)
         log = GameLog.from_json(text)
@@ -366,29 +416,29 @@ def verify_text(text: str) -> Verified:
     version = PROTOCOL_VERSION
     entries: list[Any] = []
     changes: dict[int, tuple[list[Vote], tuple[int, ...]]] = {}
+    result = Verified(0, b"", net is not None)
     if net is not None:
         version = net.get("protocol", PROTOCOL_VERSION)
         if version not in READABLE_PROTOCOLS:
             raise VerifyError(0, f"network record of protocol {version!r}: this verifier reads {READABLE_PROTOCOLS}")
         record, _ = _start(net, log, version)
         checker = StepChecker(record, version)
+        result.peers = len(checker.keys)
         changes = saved_changes(net, version)
         steps = net.get("steps")
         entries = steps if isinstance(steps, list) else []
         if len(entries) != len(log.inputs):
             raise VerifyError(0, f"{len(log.inputs)} logged steps but {len(entries)} in the network record")
-    result = Verified(0, b"", net is not None, peers=0 if checker is None else len(checker.keys))
+        late = [step for step in changes if not 1 <= step <= len(log.inputs) + 1]
+        if late:
+            raise VerifyError(
+                0, f"a change of membership at step {late[0]}, but the log's steps go from 1 to {len(log.inputs)}"
+            )
+        result.freeze = _saved_freeze(net)
     game = log.new_game()
     for step, (action, expected) in enumerate(zip(log.inputs, log.hashes, strict=True), 1):
         if checker is not None and step in changes:
-            votes, removed = changes[step]
-            change = checker.change(game, step, votes)
-            if change.removed != removed:
-                raise VerifyError(step, "the votes replace other peers than the record says")
-            if change.choice == "bank":
-                result.resigned += len(removed)
-            else:
-                result.replaced += len(removed)
+            _make_change(checker, game, step, changes[step], result)
         if checker is not None:
             signed = _signed(entries[step - 1], step, version)
             chance = game.is_chance_node
@@ -409,5 +459,8 @@ def verify_text(text: str) -> Verified:
         if game.state_hash() != expected:
             raise VerifyError(step, "state hash differs from the recorded one")
         result.steps = step
+    if checker is not None and result.steps + 1 in changes:
+        _make_change(checker, game, result.steps + 1, changes[result.steps + 1], result)
     result.final_hash = game.state_hash()
+    result.over = game.is_over
     return result
