@@ -1,16 +1,16 @@
-"""``lanopoly host``, ``join``, ``list`` and ``verify``: LAN play from scripts, without the console.
+"""``lanopoly host``, ``join``, ``list``, ``rejoin``, ``resume`` and ``verify``: LAN play without the console.
 
 Wire into the main parser with ``add_commands(subparsers)`` and dispatch with ``run(args)``
-(``args.net_command`` is set for these commands). The host prints the game PIN (6 random
-digits unless ``--pin`` sets one); every joiner needs it (``--pin``). The PIN never goes into the
-mDNS advertisement: players pass it on by voice. Every seat is played by a SimpleBot on the
-peer that controls it: the host plays its own seat and the seats no joiner took, each joiner its own.
+(``args.net_command`` is set for these commands). The host prints the game PIN (6 random digits
+unless ``--pin`` sets one) and its key's fingerprint; every joiner needs the PIN (``--pin``). The
+PIN never goes into the mDNS advertisement: players pass it on by voice. Every seat is played by a
+SimpleBot on the peer that controls it: the host plays its own seat and the seats no joiner took,
+each joiner its own.
 
-Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, mesh, interfaces),
-3 the session froze (desync or a faulty peer; a desync report is written). ``verify`` says first
-what the file proves, with its own exit codes (``net/verdict.py``): 0 a complete signed game,
-1 verification failed (the step and the reason, on stderr), 3 an unfinished signed game, 4 an
-unsigned log (only its hash chain checked).
+Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, links, interfaces, files),
+3 the session froze (a desync report is written). ``verify`` says first what the file proves, with
+its own exit codes (``net/verdict.py``): 0 a complete signed game, 1 verification failed (the step
+and the reason, on stderr), 3 an unfinished signed game, 4 an unsigned log (only its hash chain).
 """
 
 from __future__ import annotations
@@ -21,13 +21,19 @@ import contextlib
 import json
 import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lanopoly._core import Game, Rules, boards
+from lanopoly._core import Rules, boards
 from lanopoly.arguments import PORT, ROUNDS, SEATS, seconds
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.outcome import SessionResult
+from lanopoly.net.core.pinauth import normalize_pin
+from lanopoly.net.core.session import Config, Session
+from lanopoly.net.desync import build_report, report_path
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     LobbyAd,
@@ -37,14 +43,14 @@ from lanopoly.net.discovery import (
     make_zeroconf,
     service_type,
 )
+from lanopoly.net.driver import Driver
+from lanopoly.net.genesis import StartRecord
+from lanopoly.net.hosting import HostLobby, Joining, SetupError, Started, new_pin
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
-from lanopoly.net.lockstep import LockstepSession, SessionResult
-from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
-from lanopoly.net.messages import VOTE_CHOICES
-from lanopoly.net.rejoin import PeerSecrets, rejoin, resume, secret_path
-from lanopoly.net.secure import new_pin, normalize_pin
+from lanopoly.net.play import driver_for, play, restart
+from lanopoly.net.protocol import VOTE_CHOICES
+from lanopoly.net.store import StoreError, write_atomic
 from lanopoly.net.verdict import EXIT_CODES_HELP, Kind, judge_file
-from lanopoly.net.verify import VerifyError
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +64,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="comma-separated IPv4 addresses to listen and discover on (default: $LANOPOLY_INTERFACES, else all)",
     )
-    p.add_argument("--save", type=Path, default=None, help="save the game log here, continuously (JSON)")
+    p.add_argument("--save", type=Path, default=None, help="save the game here, continuously (JSON; see rejoin)")
     p.add_argument("--report-dir", type=Path, default=Path("."), help="where a desync report goes (default: .)")
     p.add_argument("--result", type=Path, default=None, help="write the outcome as JSON here (for scripts)")
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds to wait in the lobby (default 600)")
     p.add_argument("--step-timeout", type=seconds, default=30.0, help="seconds to wait for a peer in a step")
-    p.add_argument(
-        "--save-interval", type=seconds, default=0.5, help="seconds between two saves of the game log (default 0.5)"
-    )
     p.add_argument(
         "--rejoin-timeout",
         type=seconds,
@@ -76,8 +79,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--replace-after",
         type=seconds,
         default=None,
-        help="vote to replace a peer that dropped (or stays silent) after this many seconds;"
-        " the change is made when all the other peers vote the same (3+ peers)",
+        help="vote to remove a peer that dropped (or stays silent) after this many seconds; the change is made"
+        " when every other peer commits to the same vote (with two peers, the other's seats resign)",
     )
     p.add_argument(
         "--replace-with",
@@ -92,7 +95,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_commands(subparsers: Any) -> None:
-    """Add ``host``, ``join``, ``list`` and ``verify`` to an argparse subparsers object."""
+    """Add ``host``, ``join``, ``list``, ``rejoin``, ``resume`` and ``verify`` to an argparse subparsers object."""
     host = subparsers.add_parser("host", help="host a LAN game: open a lobby, wait for peers, play")
     _common(host)
     host.add_argument("--peers", type=SEATS, default=2, help="peers in the game, this one included (2-8)")
@@ -105,7 +108,10 @@ def add_commands(subparsers: Any) -> None:
     host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
     host.add_argument("--pin", default=None, help="the game PIN (default: 6 random digits, printed)")
     host.add_argument(
-        "--ready-file", type=Path, default=None, help="write {host, port, game_id, pin} here once open (local file)"
+        "--ready-file",
+        type=Path,
+        default=None,
+        help="write {host, port, game_id, pin, fingerprint} here once open (mode 0600: it holds the PIN)",
     )
     host.set_defaults(net_command="host")
 
@@ -122,21 +128,16 @@ def add_commands(subparsers: Any) -> None:
     lst.add_argument("--json", action="store_true", help="one JSON object per lobby")
     lst.set_defaults(net_command="list")
 
-    back = subparsers.add_parser(
-        "rejoin", help="take your seat again in a LAN game you dropped out of, from the log it saved (--save)"
-    )
-    _common(back)
-    back.add_argument(
-        "file", type=Path, help="the game log this peer saved with --save (FILE.secret must be next to it)"
-    )
-    back.set_defaults(net_command="rejoin")
-
-    again = subparsers.add_parser(
-        "resume", help="restart a stopped LAN game with the same players: each runs this with the log it saved"
-    )
-    _common(again)
-    again.add_argument("file", type=Path, help="the log this peer saved with --save (FILE.secret next to it)")
-    again.set_defaults(net_command="resume")
+    for name, text in (
+        ("rejoin", "take your seat again in a LAN game you dropped out of, from the game it saved (--save)"),
+        ("resume", "restart a stopped LAN game with the same players: each runs this with the game it saved"),
+    ):
+        back = subparsers.add_parser(name, help=text)
+        _common(back)
+        back.add_argument(
+            "file", type=Path, help="the game this peer saved with --save (FILE.journal, FILE.secret next to it)"
+        )
+        back.set_defaults(net_command=name)
 
     ver = subparsers.add_parser(
         "verify",
@@ -146,7 +147,7 @@ def add_commands(subparsers: Any) -> None:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ver.add_argument("file", type=Path, help="a game log saved with --save (or by `lanopoly --save`)")
+    ver.add_argument("file", type=Path, help="a game saved with --save (or by `lanopoly --save`)")
     ver.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     ver.set_defaults(net_command="verify")
 
@@ -157,73 +158,84 @@ def _interfaces(args: argparse.Namespace) -> list[str] | None:
     return configured_interfaces()
 
 
-def _printer(verbose: bool) -> Any:
-    def show(game: Game, events: list[dict[str, Any]]) -> None:
-        for event in events:
-            line = describe(game, event)
-            if line:
-                print(("" if line.startswith("--") else "   ") + line, flush=False)
-
-    return show if verbose else None
+def _config(args: argparse.Namespace) -> Config:
+    return Config(step_timeout=args.step_timeout, rejoin_timeout=args.rejoin_timeout, replace_after=args.replace_after)
 
 
-def _policies(mesh: Mesh) -> dict[int, Policy]:
-    return {seat: SimpleBot() for seat, ctrl in enumerate(mesh.start.controllers) if ctrl == mesh.me}
+def _bots(record: StartRecord, me: int) -> Mapping[int, Policy | None]:
+    return {seat: SimpleBot() for seat in record.seats_of(me)}
 
 
-async def _play(args: argparse.Namespace, mesh: Mesh, session_cls: type[LockstepSession]) -> int:
-    start = mesh.start
-    mine = [start.names[s] for s, c in enumerate(start.controllers) if c == mesh.me]
-    print(
-        f"game {start.game_id.hex()} starts: {', '.join(start.names)} ({len(start.peers)} peers); "
-        f"this peer plays {', '.join(mine)}",
-        flush=True,
-    )
-    if args.save:
-        PeerSecrets.of(mesh).save(secret_path(args.save))
-    session = session_cls(mesh, _policies(mesh), log_path=args.save, **_session_options(args))
-    return await _run_session(args, session)
+def _watch(args: argparse.Namespace, core: Session) -> Any:
+    """What the command prints as the game goes (``-v``), and the desync report when it freezes."""
+
+    def on_event(event: fx.Event) -> None:
+        if isinstance(event, fx.StepApplied) and args.verbose:
+            for e in event.events:
+                line = describe(core.game, e)
+                if line:
+                    print(("" if line.startswith("--") else "   ") + line, flush=False)
+        elif isinstance(event, fx.Frozen) and event.info.cause in ("fault", "desync") and args.report_dir:
+            info = event.info
+            report = build_report(
+                game_id=core.game_id,
+                me=core.me,
+                peer_names=core.names,
+                step=info.step,
+                reason=info.reason,
+                blamed=info.blamed,
+                hashes=info.hashes,
+                game=core.game,
+                log=core.log,
+                proofs=[p.to_json() for p in info.proofs],
+            )
+            report["faults"] = [f.to_json() for f in core.faults]
+            path = report_path(args.report_dir, core.game_id, core.me, info.step)
+            with contextlib.suppress(OSError):
+                write_atomic(path, json.dumps(report, indent=1, ensure_ascii=False))
+                print(f"desync report: {path}", file=sys.stderr)
+
+    return on_event
 
 
-def _session_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The session's options from the command line (shared by host, join, rejoin and resume)."""
-    return {
-        "report_dir": args.report_dir,
-        "step_timeout": args.step_timeout,
-        "save_interval": args.save_interval,
-        "on_events": _printer(args.verbose),
-        "rejoin_timeout": args.rejoin_timeout,
-        "replace_after": args.replace_after,
-    }
-
-
-async def _run_session(args: argparse.Namespace, session: LockstepSession) -> int:
-    result = await session.run()
-    _report(args, session, result)
-    return EXIT_OK if result.outcome == "over" else EXIT_FROZEN
-
-
-def _report(args: argparse.Namespace, session: LockstepSession, result: SessionResult) -> None:
-    game = session.game
+def _report(args: argparse.Namespace, core: Session, result: SessionResult) -> int:
+    game = core.game
     if result.outcome == "over":
         winner = game.names[result.winner] if result.winner is not None else "nobody"
         print(f"game over after {result.step} steps: {winner} wins; final hash {result.state_hash.hex()}")
     else:
         assert result.freeze is not None
         print(f"session frozen at step {result.freeze.step}: {result.freeze.reason}", file=sys.stderr)
-        if result.report is not None:
-            print(f"desync report: {result.report}", file=sys.stderr)
     for fault in result.faults:
-        print(f"fault at step {fault.step}: {session.peer_label(fault.peer)}: {fault.detail}", file=sys.stderr)
+        print(f"fault at step {fault.step}: {core.peer_label(fault.peer)}: {fault.detail}", file=sys.stderr)
     if args.save:
-        print(f"log saved to {args.save}")
+        print(f"game saved to {args.save} (lanopoly verify / rejoin {args.save})")
     if args.result:
-        data = result.to_json() | {"me": session.me, "game_id": session.game_id.hex()}
+        data = result.to_json() | {"me": core.me, "game_id": core.game_id.hex()}
         args.result.write_text(json.dumps(data, indent=1), encoding="utf-8")
     sys.stdout.flush()
+    return EXIT_OK if result.outcome == "over" else EXIT_FROZEN
 
 
-async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+async def _play(args: argparse.Namespace, started: Started, interfaces: list[str] | None) -> int:
+    record = started.genesis.record
+    mine = [record.names[s] for s in record.seats_of(started.me)]
+    print(
+        f"game {record.game_id.hex()} starts: {', '.join(record.names)} ({len(record.peers)} peers); "
+        f"this peer plays {', '.join(mine)}",
+        flush=True,
+    )
+    driver = driver_for(started, _bots, _config(args), save=args.save, interfaces=interfaces)
+    result = await play(driver, started, _watch(args, driver.core))
+    return _report(args, driver.core, result)
+
+
+def _write_ready(path: Path, ready: dict[str, Any]) -> None:
+    """The ready file holds the PIN: written whole (then renamed) and readable by its owner only."""
+    write_atomic(path, json.dumps(ready), private=True)
+
+
+async def host_main(args: argparse.Namespace) -> int:
     """``lanopoly host``: open a lobby, wait for the peers, start, play; returns the exit code."""
     interfaces = _interfaces(args)
     name = args.name or "host"
@@ -239,55 +251,64 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     aiozc = None if args.no_advertise else make_zeroconf(interfaces)
     advert: BackgroundAdvert | None = None
+    ready: dict[str, Any] = {}
 
-    def changed(taken: int) -> None:
+    def changed(roster: list[str]) -> None:
         if advert is not None:
-            advert.update(seats_taken=taken, state="full" if taken >= args.peers else "open")
+            advert.update(seats_taken=len(roster), state="full" if len(roster) >= args.peers else "open")
+
+    def new_pin_taken(pin: str) -> None:
+        print(f"too many wrong PINs: the lobby's PIN is now {pin}", flush=True)
+        if args.ready_file:
+            _write_ready(args.ready_file, ready | {"pin": pin})
 
     lobby = HostLobby(
-        PeerConfig(name, interfaces, args.port, pin=pin),
+        name,
         args.peers,
         args.players,
         args.board,
         rules.to_dict(),
-        on_change=changed,
+        pin,
+        interfaces=interfaces,
+        port=args.port,
         replace_with=args.replace_with or "bot",
+        on_change=changed,
+        on_pin=new_pin_taken,
     )
     try:
-        port = await lobby.open()
+        try:
+            port = await lobby.open()
+        except OSError as e:
+            print(f"cannot listen on port {args.port}: {e.strerror or e}", file=sys.stderr)
+            return EXIT_SETUP
         address = advertised_addresses(interfaces)[0]
         gid = lobby.game_id.hex()
         if aiozc is not None:
             ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
-            addresses = advertised_addresses(interfaces)
-            advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
+            advert = BackgroundAdvert(
+                LobbyAdvertiser(aiozc, ad, advertised_addresses(interfaces), port, service_type())
+            )
         print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
+        print(f"host key fingerprint: {lobby.fingerprint}  (joiners see it too: compare them)", flush=True)
         if args.ready_file:
-            ready = {"host": address, "port": port, "game_id": gid, "pin": pin}
-            # Written whole, then renamed: a script waiting for the file never reads half of it.
-            partial = args.ready_file.with_name(args.ready_file.name + ".partial")
-            partial.write_text(json.dumps(ready), encoding="utf-8")
-            partial.replace(args.ready_file)
+            ready = {"host": address, "port": port, "game_id": gid, "pin": pin, "fingerprint": lobby.fingerprint}
+            _write_ready(args.ready_file, ready)
         try:
             await lobby.wait_full(args.timeout)
         except TimeoutError:
             print(f"nobody else joined within {args.timeout:g} s", file=sys.stderr)
             await lobby.close()
             return EXIT_SETUP
-        except MeshError as e:
-            print(f"lobby closed: {e}", file=sys.stderr)
-            await lobby.close()
-            return EXIT_SETUP
         if advert is not None:
             advert.update(state="playing")
         try:
-            mesh = await lobby.start()
-        except MeshError as e:
+            started = await lobby.start()
+        except SetupError as e:
             print(f"could not start: {e}", file=sys.stderr)
             await lobby.close()
             return EXIT_SETUP
-        return await _play(args, mesh, session_cls)
+        return await _play(args, started, interfaces)
     finally:
         if advert is not None:
             await advert.close()
@@ -295,12 +316,14 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
             await aiozc.async_close()
 
 
-async def _find_lobby(target: str, seconds: float, interfaces: list[str] | None) -> tuple[str, int, bytes] | None:
+async def _find_lobby(
+    target: str, seconds: float, interfaces: list[str] | None
+) -> tuple[str, int, bytes, str | None] | None:
     lobbies = await list_lobbies(seconds, interfaces)
     for lobby in lobbies:
         if (lobby.table.startswith(target) or lobby.game_id.startswith(target.lower())) and lobby.addresses:
             with contextlib.suppress(ValueError):
-                return lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id)
+                return lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id), getattr(lobby, "fingerprint", None)
     return None
 
 
@@ -311,54 +334,55 @@ def _split_address(target: str) -> tuple[str, int] | None:
     return None
 
 
-async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+async def join_main(args: argparse.Namespace) -> int:
     """``lanopoly join``: join by address or discovered name, then play; returns the exit code."""
     interfaces = _interfaces(args)
-    game_id = b""
+    game_id, expected = b"", None
     address = _split_address(args.target)
     if address is None:
         found = await _find_lobby(args.target, args.browse_seconds, interfaces)
         if found is None:
             print(f"no lobby named {args.target!r} found (try `lanopoly list`)", file=sys.stderr)
             return EXIT_SETUP
-        host, port, game_id = found
+        host, port, game_id, expected = found
     else:
         host, port = address
     try:
-        joiner = MeshJoiner(PeerConfig(args.name or "guest", interfaces, pin=args.pin))
+        normalize_pin(args.pin)
     except ValueError as e:
         print(f"bad --pin: {e}", file=sys.stderr)
         return EXIT_SETUP
+    joining = Joining(host, port, args.name or "guest", args.pin, interfaces, game_id, expected or None)
     try:
-        mesh = await joiner.join(host, port, game_id, lobby_timeout=args.timeout)
-    except (MeshError, TimeoutError) as e:
-        print(f"could not join: {e or 'timed out'}", file=sys.stderr)
-        await joiner.close()
+        async with asyncio.timeout(args.timeout):
+            started = await joining.run()
+    except (SetupError, TimeoutError) as e:
+        print(f"could not join: {e or 'timed out in the lobby'}", file=sys.stderr)
         return EXIT_SETUP
-    chosen = mesh.start.replace_with
+    print(f"joined the lobby of host key {joining.fingerprint}", flush=True)
+    chosen = started.genesis.record.replace_with
     if args.replace_with not in (None, chosen):
         print(f"note: the host chose --replace-with {chosen} for this game: every peer votes that", file=sys.stderr)
-    return await _play(args, mesh, session_cls)
+    return await _play(args, started, interfaces)
 
 
-async def rejoin_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
-    """``lanopoly rejoin FILE`` / ``resume FILE``: replay our saved game, reconnect to every peer, catch up, play on."""
-    back_in = rejoin if args.net_command == "rejoin" else resume
+async def rejoin_main(args: argparse.Namespace) -> int:
+    """``lanopoly rejoin FILE`` / ``resume FILE``: rebuild from the journal, link to every peer, catch up, play."""
+    interfaces = _interfaces(args)
     try:
-        session = await back_in(
-            args.file,
-            _policies,
-            interfaces=_interfaces(args),
-            timeout=args.step_timeout if args.net_command == "rejoin" else args.timeout,
-            session_cls=session_cls,
-            **_session_options(args),
-        )
-    except (ValueError, MeshError, VerifyError) as e:
-        print(f"could not rejoin: {e}", file=sys.stderr)
+        driver, gate = await restart(args.file, _bots, _config(args), interfaces=interfaces)
+    except (StoreError, OSError) as e:
+        print(f"could not {args.net_command}: {e}", file=sys.stderr)
         return EXIT_SETUP
-    print(f"{args.net_command.rstrip('e')}ed game {session.game_id.hex()} at step {session.game.step}", flush=True)
+    core = driver.core
+    print(f"{args.net_command} game {core.game_id.hex()} at step {core.game.step}", flush=True)
     args.save = args.file
-    return await _run_session(args, session)
+    driver.subscribe(_watch(args, core))
+    try:
+        result = await driver.run()
+    finally:
+        await gate.close()
+    return _report(args, core, result)
 
 
 async def list_main(args: argparse.Namespace) -> int:
@@ -389,7 +413,7 @@ def verify_main(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run the command parsed by ``add_commands``; returns the exit code."""
     logging.basicConfig(
         level=getattr(args, "log_level", "WARNING").upper(),
@@ -398,11 +422,11 @@ def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepS
     )
     try:
         if args.net_command == "host":
-            return asyncio.run(host_main(args, session_cls))
+            return asyncio.run(host_main(args))
         if args.net_command == "join":
-            return asyncio.run(join_main(args, session_cls))
+            return asyncio.run(join_main(args))
         if args.net_command in ("rejoin", "resume"):
-            return asyncio.run(rejoin_main(args, session_cls))
+            return asyncio.run(rejoin_main(args))
         if args.net_command == "list":
             return asyncio.run(list_main(args))
         if args.net_command == "verify":
@@ -413,12 +437,15 @@ def run(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepS
     raise ValueError(f"unknown command {args.net_command!r}")
 
 
-def main(argv: list[str] | None = None, session_cls: type[LockstepSession] = LockstepSession) -> int:
-    """A stand-alone entry point (``python -m lanopoly.net.cli host ...``) until the main CLI wires these in."""
+def main(argv: list[str] | None = None) -> int:
+    """A stand-alone entry point (``python -m lanopoly.net.cli host ...``)."""
     parser = argparse.ArgumentParser(prog="lanopoly")
     add_commands(parser.add_subparsers(required=True))
-    return run(parser.parse_args(argv), session_cls)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = ["Driver", "add_commands", "main", "run"]

@@ -38,6 +38,7 @@ class PeerEntry:
 
     name: str
     host: str
+    """The peer's address ("" for the host: each joiner reached it where it found it)."""
     port: int
     key: bytes
     anchor: bytes
@@ -92,7 +93,7 @@ def parse_start(data: bytes) -> StartRecord:
         peers.append(
             PeerEntry(
                 wire.str_field(p[0], "peer name", MAX_NAME),
-                wire.str_field(p[1], "host", MAX_HOST),
+                wire.str_field(p[1], "host", MAX_HOST, allow_empty=True),
                 wire.int_field(p[2], "port", 1, 65535),
                 wire.bin_field(p[3], "key", 32),
                 wire.bin_field(p[4], "anchor", HASH_LEN),

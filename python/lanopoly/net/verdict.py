@@ -108,8 +108,13 @@ def judge_text(text: str) -> Verdict:
         return Verdict(Kind.FAILED, max(e.step - 1, 0), e.reason, failed_at=e.step)
     if not verified.networked:
         end = "the game over" if verified.over else "the game not over"
+        what = (
+            "no network record"
+            if verified.legacy is None
+            else f"a LAN protocol {verified.legacy} record, whose signatures this version does not check"
+        )
         reason = (
-            f"no network record: only the hash chain of its {verified.steps} steps was checked ({end}); that proves"
+            f"{what}: only the hash chain of its {verified.steps} steps was checked ({end}); that proves"
             " the file is self-consistent, and nothing about who played or whether the dice were fair"
         )
         return Verdict(Kind.UNSIGNED, verified.steps, reason, verified)

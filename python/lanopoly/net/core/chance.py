@@ -38,12 +38,13 @@ def step_seed(game_id: bytes, step: int, prev: bytes, links: list[bytes]) -> byt
 class Chance:
     """The chance events so far: this peer's chain, the last link of every peer, recovered chains."""
 
-    def __init__(self, genesis: Genesis, me: int, secret: bytes) -> None:
+    def __init__(self, genesis: Genesis, me: int, secret: bytes | None) -> None:
+        """``secret`` None: an observer (``verify``), which checks others' reveals and makes none."""
         record = genesis.record
         self.game_id = genesis.game_id
         self.me = me
-        self.chain = HashChain(record.chain_length, secret)
-        if self.chain.anchor != record.peers[me].anchor:
+        self.chain = None if secret is None else HashChain(record.chain_length, secret)
+        if self.chain is not None and self.chain.anchor != record.peers[me].anchor:
             raise ValueError("this chain secret does not match this peer's anchor in the start record")
         self.last = [p.anchor for p in record.peers]
         self.index = 0
@@ -52,6 +53,8 @@ class Chance:
 
     def my_link(self) -> bytes:
         """This peer's link for the next chance event."""
+        if self.chain is None:
+            raise ValueError("an observer reveals nothing")
         return self.chain.reveal(self.index + 1)
 
     def valid(self, reveal: Reveal) -> bool:

@@ -65,7 +65,7 @@ def _pairs(messages: Sequence[Signed]) -> list[list[str]]:
     return [[b64(m.body), b64(m.signature)] for m in messages]
 
 
-def _unpairs(value: Any) -> tuple[Signed, ...]:
+def unpairs(value: Any) -> tuple[Signed, ...]:
     if not isinstance(value, list):
         raise WireError("expected a list of signed messages")
     return tuple(decode_signed(unb64(p[0], "body"), unb64(p[1], "signature")) for p in value)
@@ -96,11 +96,11 @@ def from_line(line: str) -> JournalEntry:
         data = json.loads(line)
         kind = data["t"]
         if kind == "step":
-            return StepEntry(StepRecord(int(data["step"]), _unpairs(data["signed"])), bytes.fromhex(data["hash"]))
+            return StepEntry(StepRecord(int(data["step"]), unpairs(data["signed"])), bytes.fromhex(data["hash"]))
         if kind == "change":
             return ChangeEntry(change_from_json(data))
         if kind == "signed":
-            (message,) = _unpairs(data["signed"])
+            (message,) = unpairs(data["signed"])
             return SignedEntry(message, str(data["to"]))
         if kind == "end":
             return EndEntry(str(data["outcome"]), int(data["step"]), str(data["reason"]))
@@ -114,8 +114,8 @@ def change_json(record: ChangeRecord) -> dict[str, Any]:
 
 
 def change_from_json(data: Any) -> ChangeRecord:
-    votes = _unpairs(data["commits"])
-    shares = _unpairs(data["shares"])
+    votes = unpairs(data["commits"])
+    shares = unpairs(data["shares"])
     if not all(isinstance(v, Vote) for v in votes) or not all(isinstance(s, Share) for s in shares):
         raise WireError("a change holds commits and shares")
     return ChangeRecord(int(data["step"]), votes, shares)  # type: ignore[arg-type]

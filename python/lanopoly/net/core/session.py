@@ -121,8 +121,8 @@ class Session:
         self,
         genesis: Genesis,
         me: int,
-        key: Signer,
-        chain_secret: bytes,
+        key: Signer | None,
+        chain_secret: bytes | None,
         held_shares: Mapping[int, bytes],
         policies: Mapping[int, Policy | None],
         config: Config | None = None,
@@ -135,15 +135,17 @@ class Session:
         self.genesis = genesis
         self.game_id = genesis.game_id
         self.me = me
-        self.key = key
-        if key.public != start.peers[me].key:
+        self._key = key
+        self.observer = key is None
+        """Without a key this session only checks (``verify``): it replays recorded steps and changes."""
+        if key is not None and key.public != start.peers[me].key:
             raise ValueError("this signing key is not this peer's key in the start record")
         self.suite = suite
         self.keys = genesis.keys
         self.names = [p.name for p in start.peers]
         self.config = config or Config()
         self.bot_factory = bot_factory
-        mine = set(start.seats_of(me))
+        mine = set(start.seats_of(me)) if key is not None else set()
         if set(policies) != mine:
             raise ValueError(f"policies for seats {sorted(policies)} but this peer controls {sorted(mine)}")
         self.policies: dict[int, Policy | None] = dict(policies)
@@ -201,6 +203,34 @@ class Session:
         self._restoring = False
         if journal:
             self._restore(journal)
+
+    @classmethod
+    def observe(cls, genesis: Genesis, suite: Suite = ED25519) -> Session:
+        """A session that signs nothing and only checks recorded steps and changes (``verify``)."""
+        session = cls(genesis, -1, None, None, {}, {}, Config(), suite=suite)
+        session._restoring = True
+        return session
+
+    def check_step(self, record: StepRecord) -> None:
+        """Observer: apply one recorded step, checked; ValueError with the reason if it does not hold."""
+        if record.step != self.game.step + 1:
+            raise ValueError(f"step {record.step} recorded after step {self.game.step}")
+        before = len(self.faults)
+        if not self._replay(-1, record):
+            raise ValueError(self.faults[before].detail if len(self.faults) > before else "the step does not hold")
+
+    def check_change(self, record: ChangeRecord) -> None:
+        """Observer: make one recorded change of membership, checked; ValueError if it does not hold."""
+        before = len(self.faults)
+        if not self._catch_up_change(-1, record) or self.pending_change is not None:
+            detail = self.faults[before].detail if len(self.faults) > before else "its shares do not rebuild a secret"
+            raise ValueError(f"the change at step {record.step} does not hold: {detail}")
+
+    @property
+    def key(self) -> Signer:
+        if self._key is None:
+            raise ValueError("an observer signs nothing")
+        return self._key
 
     # ----------------------------------------------------------------------------- public inputs
 
@@ -367,7 +397,7 @@ class Session:
         return self.members.controllers
 
     def peer_label(self, peer: int) -> str:
-        return f"peer {peer} ({self.names[peer]})"
+        return f"peer {peer} ({self.names[peer]})" if 0 <= peer < len(self.names) else "the record"
 
     def saved_json(self) -> dict[str, Any]:
         """The network record to save with the game log (``verify`` checks it)."""

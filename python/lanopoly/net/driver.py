@@ -1,0 +1,339 @@
+"""The asyncio driver of a LAN game: the only place with sockets, timers, files and tasks.
+
+It feeds the session core (``core/session.py``) what happens (messages read from each peer's link,
+links up and down, the person's moves, the time) and carries out what the core returns, in order:
+sends, closes, journal lines (written and flushed before the sends that follow them), events for
+whoever watches (the console, the CLI). It keeps one authenticated link to every present peer:
+the higher index of a pair dials the lower when their link is down (every 0.5 s, then less often);
+a restarted peer dials everyone. When both ends dialed, the link dialed by the higher index stays.
+Incoming connections come through the listener (``listener.py``) and prove a start-record key
+(``core/linkauth.py``) before the core hears of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lanopoly.net import links as links_
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError, LinkUp
+from lanopoly.net.core.outcome import SessionResult
+from lanopoly.net.core.session import Session
+from lanopoly.net.keys import ED25519, Signer, Suite
+from lanopoly.net.links import Conn, LinkClosed, reason
+from lanopoly.net.store import Journal, save_text, write_atomic
+from lanopoly.net.wire import WireError
+
+log = logging.getLogger(__name__)
+
+REDIAL = (0.5, 1.0, 2.0)
+"""Seconds between attempts to reach a peer whose link is down (the last one repeats)."""
+DIAL_TIMEOUT = 5.0
+SAVE_INTERVAL = 0.5
+LINGER = 3.0
+"""Seconds a peer whose game is over keeps answering (a peer restarted at the end catches up)."""
+
+EventCallback = Callable[[fx.Event], None]
+
+
+@dataclass
+class _Link:
+    conn: Conn
+    dialer: int
+    reader: asyncio.Task[None] | None = None
+
+
+async def accept_link(conn: Conn, core: Session, key: Signer, suite: Suite, timeout: float = 5.0) -> LinkUp:
+    """The listener's side of a link handshake on ``conn`` (its first frame already awaited)."""
+    machine = KeyListener(core.genesis.record, core.me, key, suite)
+    try:
+        conn.send(machine.hello(await conn.recv(timeout)))
+        up = machine.proof(await conn.recv(timeout))
+    except (LinkAuthError, WireError) as e:
+        raise LinkClosed(f"link handshake failed: {reason(e)}") from None
+    conn.secure(up.cipher)
+    return up
+
+
+class Driver:
+    """Runs one core over real links until the game is over or frozen."""
+
+    def __init__(
+        self,
+        core: Session,
+        key: Signer,
+        *,
+        suite: Suite = ED25519,
+        save: Path | None = None,
+        journal: Journal | None = None,
+        host_address: str = "",
+        source: str | None = None,
+        port: int = 0,
+        dial_all: bool = False,
+    ) -> None:
+        self.core = core
+        self.key = key
+        self.suite = suite
+        self.save = save
+        self.journal = journal
+        self.host_address = host_address
+        """Where this peer reached the host (peer 0's start-record entry has no address)."""
+        self.source = source
+        self.port = port
+        """The port this peer listens on (told to the peers it dials)."""
+        self.dial_all = dial_all
+        self.links: dict[int, _Link] = {}
+        self._subscribers: list[EventCallback] = []
+        self._timer: asyncio.TimerHandle | None = None
+        self._dials: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._finished = asyncio.Event()
+        self._saving: asyncio.Task[None] | None = None
+        self._last_save = 0.0
+        self._dirty = False
+        self._closing = False
+
+    # ----------------------------------------------------------------------------- the console's side
+
+    def subscribe(self, callback: EventCallback) -> None:
+        """Call ``callback`` with every session event (on the event loop, in order)."""
+        self._subscribers.append(callback)
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def submit(self, seat: int, action: dict[str, object]) -> None:
+        """The person's move (ValueError with the reason when it may not be played now)."""
+        self.apply(self.core.submit(seat, dict(action), self.now()))
+
+    def vote_replace(self, peer: int, choice: str) -> None:
+        self.apply(self.core.vote_replace(peer, choice, self.now()))
+
+    def leave(self, why: str = "the person left the game") -> None:
+        self.apply(self.core.leave(why, self.now()))
+
+    # ----------------------------------------------------------------------------- running
+
+    async def run(self, initial: dict[int, tuple[Conn, int]] | None = None) -> SessionResult:
+        """Play: ``initial`` holds the links formed at the start (peer -> connection, dialer)."""
+        now = self.now()
+        for peer, (conn, dialer) in (initial or {}).items():
+            self._attach(peer, conn, dialer, None)
+        self.apply(self.core.start(now))
+        self._maintain()
+        try:
+            await self._finished.wait()
+            result = self.core.result
+            away = [p for p in self.core.members.others(self.core.me) if p not in self.links]
+            if result is not None and result.outcome == "over" and away:
+                await asyncio.sleep(LINGER)  # a peer restarting right at the end may still catch up
+        finally:
+            await self.close()
+        assert self.core.result is not None
+        return self.core.result
+
+    async def close(self) -> None:
+        """Stop every task, close every link, write the saved game one last time."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._dials.values()) + list(self._tasks):
+            task.cancel()
+        for link in list(self.links.values()):
+            if link.reader is not None:
+                link.reader.cancel()
+            await link.conn.close()
+        self.links.clear()
+        await asyncio.gather(*self._dials.values(), *self._tasks, return_exceptions=True)
+        if self._saving is not None:
+            with contextlib.suppress(Exception):
+                await self._saving
+        await self._save_now()
+        if self.journal is not None:
+            self.journal.close()
+
+    # ----------------------------------------------------------------------------- effects
+
+    def apply(self, effects: list[fx.Effect]) -> None:
+        """Carry out the core's effects in order, then rearm the timer and maybe save."""
+        for effect in effects:
+            if isinstance(effect, fx.Send):
+                link = self.links.get(effect.peer)
+                if link is not None:
+                    try:
+                        link.conn.send(effect.payload)
+                    except LinkClosed as e:
+                        self._lost(effect.peer, link, reason(e))
+            elif isinstance(effect, fx.Persist):
+                if self.journal is not None:
+                    self.journal.append(effect.record)  # type: ignore[arg-type]
+                self._dirty = True
+            elif isinstance(effect, fx.Close):
+                link = self.links.pop(effect.peer, None)
+                if link is not None:
+                    self._spawn(self._close_link(link))
+            elif isinstance(effect, fx.Notify):
+                for callback in list(self._subscribers):
+                    callback(effect.event)
+                if isinstance(effect.event, fx.Finished):
+                    self._finished.set()
+        self._arm()
+        self._maybe_save()
+
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.core.deadline
+        if deadline is not None and not self._closing:
+            self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self.apply(self.core.timer(self.now()))
+        self._maintain()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _close_link(link: _Link) -> None:
+        if link.reader is not None:
+            link.reader.cancel()
+        await link.conn.close()
+
+    # ----------------------------------------------------------------------------- links
+
+    def _attach(self, peer: int, conn: Conn, dialer: int, port: int | None) -> bool:
+        """Adopt an authenticated link to ``peer`` unless the one it has should stay (see the module)."""
+        current = self.links.get(peer)
+        if current is not None and not current.conn.closed:
+            preferred = max(peer, self.core.me)
+            if current.dialer == preferred and dialer != preferred:
+                self._spawn(conn.close())
+                return False
+            self._spawn(self._close_link(current))
+        link = _Link(conn, dialer)
+        self.links[peer] = link
+        link.reader = asyncio.get_running_loop().create_task(self._read(peer, link))
+        self.apply(self.core.link_up(peer, self.now(), port))
+        return True
+
+    async def _read(self, peer: int, link: _Link) -> None:
+        while True:
+            try:
+                payload = await link.conn.recv()
+            except LinkClosed as e:
+                self._lost(peer, link, reason(e))
+                return
+            if self.links.get(peer) is not link:
+                return
+            self.apply(self.core.receive(peer, payload, self.now()))
+
+    def _lost(self, peer: int, link: _Link, why: str) -> None:
+        if self.links.get(peer) is not link:
+            return
+        del self.links[peer]
+        self._spawn(self._close_link(link))
+        log.info("peer %d: link to peer %d lost: %s", self.core.me, peer, why)
+        self.apply(self.core.link_down(peer, why, self.now()))
+        self._maintain()
+
+    def _maintain(self) -> None:
+        """Dial the present peers this peer should dial and has no link to."""
+        if self._closing or self.core.result is not None:
+            return
+        for peer in self.core.members.others(self.core.me):
+            if peer in self.links or peer in self._dials:
+                continue
+            if peer < self.core.me or self.dial_all:
+                self._dials[peer] = asyncio.get_running_loop().create_task(self._dial(peer))
+
+    def address_of(self, peer: int) -> tuple[str, int]:
+        entry = self.core.genesis.record.peers[peer]
+        host = entry.host or self.host_address
+        return host, self.core.ports.get(peer, entry.port)
+
+    async def _dial(self, peer: int) -> None:
+        """Reach ``peer`` until linked (or it is no longer needed)."""
+        attempt = 0
+        try:
+            while not self._closing and peer not in self.links and self.core.members.is_present(peer):
+                host, port = self.address_of(peer)
+                try:
+                    conn = await links_.connect(host, port, self.source, DIAL_TIMEOUT)
+                    up = await self._handshake(conn, peer)
+                except LinkClosed as e:
+                    log.debug("peer %d: cannot link to peer %d at %s:%d: %s", self.core.me, peer, host, port, e)
+                else:
+                    if peer not in self.links:
+                        self._attach(peer, conn, self.core.me, up.port)
+                    else:
+                        await conn.close()
+                    return
+                await asyncio.sleep(REDIAL[min(attempt, len(REDIAL) - 1)])
+                attempt += 1
+        finally:
+            self._dials.pop(peer, None)
+
+    async def _handshake(self, conn: Conn, peer: int) -> LinkUp:
+        machine = KeyDialer(self.core.genesis.record, self.core.me, self.key, peer, self.port, self.suite)
+        try:
+            conn.send(machine.hello())
+            proof, up = machine.accept(await conn.recv(DIAL_TIMEOUT))
+            conn.send(proof)
+        except (LinkAuthError, WireError) as e:
+            await conn.close()
+            raise LinkClosed(f"peer {peer} did not prove its key: {reason(e)}") from None
+        except LinkClosed:
+            await conn.close()
+            raise
+        conn.secure(up.cipher)
+        return up
+
+    def incoming(self, up: LinkUp, conn: Conn) -> None:
+        """A link the listener authenticated (``accept_link``): adopt it."""
+        if self._closing or (self.core.result is not None and self.core.result.outcome == "frozen"):
+            self._spawn(conn.close())
+            return
+        self._attach(up.peer, conn, up.peer, up.port)
+
+    # ----------------------------------------------------------------------------- saving
+
+    def _maybe_save(self) -> None:
+        if self.save is None or not self._dirty or self._saving is not None or self._closing:
+            return
+        now = self.now()
+        if now < self._last_save + SAVE_INTERVAL:
+            asyncio.get_running_loop().call_later(self._last_save + SAVE_INTERVAL - now, self._maybe_save)
+            return
+        self._last_save = now
+        self._dirty = False
+        text = save_text(self.core.log.to_json(), self.core.saved_json())
+        self._saving = asyncio.get_running_loop().create_task(asyncio.to_thread(write_atomic, self.save, text))
+        self._saving.add_done_callback(self._saved)
+
+    def _saved(self, task: asyncio.Task[None]) -> None:
+        self._saving = None
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not save the game to %s: %s", self.save, task.exception())
+        self._maybe_save()
+
+    async def _save_now(self) -> None:
+        if self.save is None:
+            return
+        text = save_text(self.core.log.to_json(), self.core.saved_json())
+        try:
+            await asyncio.to_thread(write_atomic, self.save, text)
+        except OSError as e:
+            log.error("could not save the game to %s: %s", self.save, e)

@@ -1,0 +1,164 @@
+"""Where a LAN game lives on disk: the saved game, its journal and its secrets.
+
+- ``FILE``: the game log (``lanopoly replay``) with the network record as its ``"network"`` member
+  (``lanopoly verify`` checks it offline), rewritten whole (temporary file, then rename) every
+  half second and at the end.
+- ``FILE.journal``: the genesis, then one JSON line per step applied, change made and message
+  signed, appended and flushed before the message it records is sent: a peer killed at any moment
+  restarts from it (``lanopoly rejoin FILE``) and never contradicts what it signed.
+- ``FILE.secret`` (mode 0600 from its creation): this peer's signing key, chain secret, the shares it
+  holds of the others' secrets, the PIN and where it reached the host. Nothing else reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from lanopoly.net.core.record import JournalEntry, from_line, to_line
+from lanopoly.net.genesis import Genesis, b64, unb64
+from lanopoly.net.wire import WireError
+
+SECRET_FORMAT = "lanopoly-secret/8"
+
+
+class StoreError(Exception):
+    """A saved game, journal or secret file that cannot be used (missing, another format, damaged)."""
+
+
+def journal_path(save: Path) -> Path:
+    return save.with_name(save.name + ".journal")
+
+
+def secret_path(save: Path) -> Path:
+    return save.with_name(save.name + ".secret")
+
+
+def write_atomic(path: Path, text: str, private: bool = False) -> None:
+    """Write a file so that a reader never sees a partial one (a temporary file, then a rename).
+    The temporary file is created mode 0600 (``mkstemp``); ``private`` keeps it so."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        if not private:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What this peer keeps to itself to take its seat again after a crash."""
+
+    me: int
+    key_seed: bytes
+    chain_secret: bytes
+    held: dict[int, bytes]
+    pin: str
+    host: tuple[str, int]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": SECRET_FORMAT,
+                "me": self.me,
+                "key": b64(self.key_seed),
+                "chain": b64(self.chain_secret),
+                "held": {str(p): b64(v) for p, v in sorted(self.held.items())},
+                "pin": self.pin,
+                "host": [self.host[0], self.host[1]],
+            }
+        )
+
+    def write(self, path: Path) -> None:
+        write_atomic(path, self.to_json(), private=True)
+
+    @classmethod
+    def read(cls, path: Path) -> Secrets:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != SECRET_FORMAT:
+                raise StoreError(f"{path}: not a protocol 8 secret file ({data.get('format')!r})")
+            return cls(
+                int(data["me"]),
+                unb64(data["key"], "key"),
+                unb64(data["chain"], "chain"),
+                {int(p): unb64(v, "share") for p, v in data["held"].items()},
+                str(data["pin"]),
+                (str(data["host"][0]), int(data["host"][1])),
+            )
+        except OSError as e:
+            raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+        except (KeyError, TypeError, ValueError, WireError, AttributeError) as e:
+            raise StoreError(f"{path} is damaged: {e}") from None
+
+
+class Journal:
+    """The append-only journal of one peer's game; its first line is the genesis."""
+
+    def __init__(self, path: Path, genesis: Genesis) -> None:
+        self.path = path
+        fresh = not path.exists() or path.stat().st_size == 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = open(path, "a", encoding="utf-8")  # noqa: SIM115 (kept open for the game)
+        if fresh:
+            self._write(json.dumps({"t": "genesis", **genesis.to_json()}))
+
+    def _write(self, line: str) -> None:
+        self._file.write(line + "\n")
+        self._file.flush()
+
+    def append(self, entry: JournalEntry) -> None:
+        self._write(to_line(entry))
+
+    def close(self) -> None:
+        self._file.close()
+
+    @staticmethod
+    def read(path: Path) -> tuple[Genesis, list[JournalEntry]]:
+        """The genesis and entries of a journal; a last line cut by a crash is ignored."""
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")
+        except OSError as e:
+            raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+        if not lines or not lines[0]:
+            raise StoreError(f"{path} is empty")
+        try:
+            head = json.loads(lines[0])
+            if head.get("t") != "genesis":
+                raise StoreError(f"{path} does not start with a genesis")
+            genesis = Genesis.from_json(head)
+        except (ValueError, WireError) as e:
+            raise StoreError(f"{path}: bad genesis: {e}") from None
+        entries: list[JournalEntry] = []
+        body = lines[1:]
+        for number, line in enumerate(body, 2):
+            if not line:
+                continue
+            try:
+                entries.append(from_line(line))
+            except WireError as e:
+                if number == len(body) + 1 or all(not rest for rest in body[number - 1 :]):
+                    break  # the line being written when the peer was killed
+                raise StoreError(f"{path}:{number}: {e}") from None
+        return genesis, entries
+
+
+def save_text(log_json: str, network: dict[str, Any]) -> str:
+    """The saved game: the log's JSON object with the network record as its ``"network"`` member."""
+    data = json.loads(log_json)
+    data["network"] = network
+    return json.dumps(data, ensure_ascii=False)
+
+
+def read_entries(lines: Sequence[str]) -> list[JournalEntry]:
+    return [from_line(line) for line in lines if line]
