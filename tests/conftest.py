@@ -35,6 +35,10 @@ PYTHON = sys.executable
 Action = dict[str, Any]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--sim-seed", default=None, help="replay one game of the LAN network simulation, verbosely")
+
+
 @pytest.fixture(autouse=True)
 def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """The console saves its games under ``$XDG_DATA_HOME``: every test gets a folder of its own,

@@ -1,15 +1,18 @@
-"""Commit-reveal randomness with hash chains, and the seed of each chance step.
+"""Commit-reveal randomness with hash chains.
 
 Each peer draws a secret ``s`` and commits, in the start record, to the chain's end
 ``anchor = H^L(s)``. At its c-th chance event it reveals ``v_c = H^(L-c)(s)``; anyone checks
 ``H(v_c) == v_(c-1)`` (with ``v_0 = anchor``), so a peer cannot choose its reveal after seeing the
-others'. The seed of step k is ``SHA-256(tag, game id, k, previous state hash, every reveal in peer
-order)``: unpredictable while at least one peer is honest. The only attack left is refusing to
-reveal, which names the refuser (it stalls the step).
+others'. The seed of a chance step hashes every peer's link (``core/chance.py``): unpredictable
+while one peer is honest. A peer that waits for the others' links and then refuses to reveal its
+own gains nothing: with three or more peers it is removed and its links are rebuilt from the shares
+of its secret the others hold (``shares.py``), so the roll is the one its reveal would have given;
+with two, where no protocol can stop the last revealer from aborting, its seats resign.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 
@@ -41,6 +44,12 @@ class HashChain:
             links.append(value)
         self._links = links
         self.length = length
+
+    @classmethod
+    def of(cls, length: int, secret: bytes) -> HashChain:
+        """The chain of ``secret`` (the last few built are kept: a peer, a verifier and a rebuilt
+        removed peer ask for the same chains again)."""
+        return _cached(length, secret)
 
     @property
     def secret(self) -> bytes:
@@ -85,3 +94,8 @@ def step_seed(game_id: bytes, step: int, prev_hash: bytes, reveals: list[bytes])
     for link in reveals:
         h.update(link)
     return h.digest()
+
+
+@functools.lru_cache(maxsize=16)
+def _cached(length: int, secret: bytes) -> HashChain:
+    return HashChain(length, secret)

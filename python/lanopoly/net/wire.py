@@ -33,6 +33,8 @@ _PLAIN = (type(None), bool, int, str, bytes)
 def _check_plain(value: Any) -> None:
     """Refuse anything but nil, bool, int, str, bytes, arrays and maps (msgpack decodes Timestamps
     without asking ``ext_hook``; floats have no place in this protocol either)."""
+    if type(value) is list and all(type(item) in _PLAIN for item in value):
+        return  # a flat message: the usual case
     stack = [value]
     while stack:
         item = stack.pop()

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lanopoly.net import protocol as p8
-from lanopoly.net.core.chance import step_seed
 from lanopoly.net.protocol import Ack, Action, Reveal, Share, Signed, Status
 from lanopoly.net.wire import WireError
 
@@ -48,10 +47,14 @@ class Quiet(Behaviour):
     name = "silent"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.5, 6.0)
 
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
-        return [] if world.now >= self.after else [(to, payload)]
+        if world.now >= self.after:
+            self.acted += 1
+            return []
+        return [(to, payload)]
 
 
 class ZeroAckSignatures(Behaviour):
@@ -60,6 +63,7 @@ class ZeroAckSignatures(Behaviour):
     name = "zero_ack_signatures"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 4.0)
         self.victims: set[int] | None = None if rng.random() < 0.5 else set()
         self.rng = rng
@@ -72,7 +76,7 @@ class ZeroAckSignatures(Behaviour):
             self.victims = {p for p in range(len(world.peers)) if p != me and self.rng.random() < 0.5} or {to}
         if self.victims is not None and to not in self.victims:
             return [(to, payload)]
-        return [(to, p8.wire.pack([int(m.kind), p8.PROTOCOL, m.body, bytes(64)]))]
+        return [(to, self.mark(p8.wire.pack([int(m.kind), p8.PROTOCOL, m.body, bytes(64)])))]
 
 
 class AckEquivocator(Behaviour):
@@ -82,6 +86,7 @@ class AckEquivocator(Behaviour):
     provable = True
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.rng = rng
         self.done: dict[int, Ack] = {}
@@ -93,7 +98,9 @@ class AckEquivocator(Behaviour):
         if m.step not in self.done:
             lie = _resign(world, me, m, shash=bytes(a ^ 1 for a in m.state_hash))
             self.done[m.step] = lie
-        return [(to, self.done[m.step].wire())] if to % 2 == 0 else [(to, payload)]
+        if to % 2 == 0:
+            return [(to, self.mark(self.done[m.step].wire()))]
+        return [(to, payload)]
 
 
 class LyingHash(Behaviour):
@@ -102,6 +109,7 @@ class LyingHash(Behaviour):
     name = "lying_hash"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.signed: dict[bytes, bytes] = {}
 
@@ -111,7 +119,7 @@ class LyingHash(Behaviour):
             return [(to, payload)]
         if m.body not in self.signed:
             self.signed[m.body] = _resign(world, me, m, shash=bytes(32)).wire()
-        return [(to, self.signed[m.body])]
+        return [(to, self.mark(self.signed[m.body]))]
 
 
 class MoveEquivocator(Behaviour):
@@ -121,6 +129,7 @@ class MoveEquivocator(Behaviour):
     provable = True
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.rng = rng
         self.other: dict[int, bytes | None] = {}
@@ -132,7 +141,9 @@ class MoveEquivocator(Behaviour):
         if m.step not in self.other:
             self.other[m.step] = self._alternative(world, me, m)
         alt = self.other[m.step]
-        return [(to, alt)] if alt is not None and to % 2 == 1 else [(to, payload)]
+        if alt is not None and to % 2 == 1:
+            return [(to, self.mark(alt))]
+        return [(to, payload)]
 
     def _alternative(self, world: World, me: int, move: Action) -> bytes | None:
         core = world.peers[me].core
@@ -155,6 +166,7 @@ class Omitter(Behaviour):
     name = "omitter"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.victim: int | None = None
 
@@ -164,57 +176,78 @@ class Omitter(Behaviour):
             if self.victim is None:
                 self.victim = to
             if to == self.victim:
+                self.acted += 1
                 return []
         return [(to, payload)]
 
 
 class RevealGrinder(Behaviour):
-    """Reveals last: holds its reveal until it has every other peer's, computes the roll, and
-    withholds it (then goes silent) when it dislikes the roll. The outside tester's second finding."""
+    """Reveals last: holds its reveal (and everything after it) until it has every other peer's,
+    computes the roll, and withholds it for good (going silent) when it dislikes the roll. The
+    outside tester's second finding: with three or more peers it is removed and its reveal rebuilt,
+    so the roll is the one it would have given (``Checker.fair_rolls``)."""
 
     name = "reveal_grinder"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 4.0)
-        self.held: dict[int, tuple[Reveal, list[int]]] = {}
+        self.holding: tuple[Reveal, list[tuple[int, bytes]]] | None = None
         self.sulking = False
         self.withheld: list[int] = []
 
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
         if self.sulking:
             return []
+        if self.holding is not None:
+            self.holding[1].append((to, payload))
+            return []
         m = _parse(world, payload)
-        if world.now < self.after:
-            return [(to, payload)]
         reveal = m.nested if isinstance(m, Ack) else m if isinstance(m, Reveal) else None
-        if not isinstance(reveal, Reveal):
+        if world.now < self.after or not isinstance(reveal, Reveal):
             return [(to, payload)]
-        if reveal.step not in self.held:
-            self.held[reveal.step] = (reveal, [])
-            world.at(world.now + 0.001, self.decide, world, me, reveal.step)
-        self.held[reveal.step][1].append(to)
-        if isinstance(m, Ack):
-            return [(to, _resign(world, me, m, nested=None).wire())]
+        held: list[tuple[int, bytes]] = []
+        if isinstance(m, Ack):  # the ack goes out without its reveal; the reveal waits
+            held_ack = _resign(world, me, m, nested=None).wire()
+            self.holding = (reveal, held)
+            world.at(world.now + 0.001, self.decide, world, me)
+            return [(to, held_ack)]
+        self.holding = (reveal, [(to, payload)])
+        world.at(world.now + 0.001, self.decide, world, me)
         return []
 
-    def decide(self, world: World, me: int, step: int) -> None:
-        reveal, targets = self.held[step]
+    def decide(self, world: World, me: int) -> None:
+        if self.holding is None:
+            return
+        reveal, held = self.holding
         core = world.peers[me].core
-        if core is None or self.sulking:
+        if core is None or core.result is not None:
+            self.holding = None
             return
-        got = core.inbox.reveals.get(step, {})
+        got = core.inbox.reveals.get(reveal.step, {})
         present = core.members.present
-        if any(p not in got for p in present if p != me):
-            world.at(world.now + 0.01, self.decide, world, me, step)
+        if any(p not in got for p in present if p != me) and core.game.step < reveal.step:
+            world.at(world.now + 0.01, self.decide, world, me)
             return
-        links = [got[p].link if p != me else reveal.link for p in range(len(world.peers)) if p in present]
-        seed = step_seed(world.genesis.game_id, step, reveal.prev, links)
-        if seed[0] % 2 == 0:  # a roll it likes: reveal, late
-            for to in set(targets):
-                world.send(me, to, reveal.wire())
+        if core.game.step >= reveal.step:  # its own core applied the step: what the roll was is known
+            liked = (
+                core.log.inputs[reveal.step - 1].get("dice", (1, 1))[0] % 2 == 0
+                if len(core.log.inputs) >= reveal.step
+                else True
+            )
+        else:
+            liked = True
+        self.holding = None
+        if liked:
+            for to in range(len(world.peers)):
+                if to != me:
+                    world.send(me, to, reveal.wire())
+            for to, payload in held:
+                world.send(me, to, payload)
         else:
             self.sulking = True
-            self.withheld.append(step)
+            self.acted += 1
+            self.withheld.append(reveal.step)
 
 
 class Replayer(Behaviour):
@@ -223,6 +256,7 @@ class Replayer(Behaviour):
     name = "replayer"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.rng = rng
         self.seen: list[bytes] = []
 
@@ -235,9 +269,9 @@ class Replayer(Behaviour):
         if core is not None and self.rng.random() < 0.2:
             others = [x for by in core.inbox.acks.values() for x in by.values() if x.signer != me]
             if others and self.rng.random() < 0.5:
-                out.append((to, self.rng.choice(others).wire()))
+                out.append((to, self.mark(self.rng.choice(others).wire())))
             elif self.seen:
-                out.append((to, self.rng.choice(self.seen)))
+                out.append((to, self.mark(self.rng.choice(self.seen))))
         return out
 
 
@@ -247,6 +281,7 @@ class Forger(Behaviour):
     name = "forger"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.rng = rng
         self.after = rng.uniform(0.0, 5.0)
 
@@ -267,10 +302,10 @@ class Forger(Behaviour):
         impostor = p8.sign(key, p8.Kind.ACTION, m.game_id, m.step + 1, victim, prev, seat, self.rng.choice(legal))
         choice = self.rng.random()
         if choice < 0.4:  # an out-of-turn move for a seat it does not control, nested in its ack
-            return [(to, _resign(world, me, m, nested=mine).wire())]
+            return [(to, self.mark(_resign(world, me, m, nested=mine).wire()))]
         if choice < 0.7:  # the same, sent alone
-            return [(to, payload), (to, mine.wire())]
-        return [(to, payload), (to, p8.encode(m.game_id, p8.Relay((impostor,))))]  # in another's name
+            return [(to, payload), (to, self.mark(mine.wire()))]
+        return [(to, payload), (to, self.mark(p8.encode(m.game_id, p8.Relay((impostor,)))))]  # in another's name
 
 
 class BadShare(Behaviour):
@@ -280,6 +315,7 @@ class BadShare(Behaviour):
     provable = True
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.rng = rng
 
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
@@ -288,7 +324,7 @@ class BadShare(Behaviour):
             return [(to, payload)]
         key = world.peers[me].secrets.key
         wrong = bytes([m.value[0] ^ 1]) + m.value[1:]
-        return [(to, p8.sign_share(key, m.game_id, m.step, me, m.dealer, wrong).wire())]
+        return [(to, self.mark(p8.sign_share(key, m.game_id, m.step, me, m.dealer, wrong).wire()))]
 
 
 class Garbage(Behaviour):
@@ -297,6 +333,7 @@ class Garbage(Behaviour):
     name = "garbage"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.rng = rng
         self.after = rng.uniform(0.0, 5.0)
 
@@ -304,7 +341,7 @@ class Garbage(Behaviour):
         if world.now < self.after or self.rng.random() < 0.9:
             return [(to, payload)]
         junk = [b"\xc1", p8.wire.pack([999, 8]), p8.encode(bytes(16), Status(0, 0, ())), self.rng.randbytes(40)]
-        return [(to, self.rng.choice(junk)), (to, payload)]
+        return [(to, self.mark(self.rng.choice(junk))), (to, payload)]
 
 
 class WrongReveal(Behaviour):
@@ -313,6 +350,7 @@ class WrongReveal(Behaviour):
     name = "wrong_reveal"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.rng = rng
 
@@ -326,8 +364,8 @@ class WrongReveal(Behaviour):
             return [(to, payload)]
         bad = p8.sign_reveal(key, reveal.game_id, reveal.step, me, reveal.prev, reveal.index, bytes(32))
         if isinstance(m, Ack):
-            return [(to, _resign(world, me, m, nested=bad).wire())]
-        return [(to, bad.wire())]
+            return [(to, self.mark(_resign(world, me, m, nested=bad).wire()))]
+        return [(to, self.mark(bad.wire()))]
 
 
 class IllegalMover(Behaviour):
@@ -336,6 +374,7 @@ class IllegalMover(Behaviour):
     name = "illegal_mover"
 
     def __init__(self, rng: random.Random) -> None:
+        super().__init__()
         self.after = rng.uniform(0.0, 5.0)
 
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
@@ -343,10 +382,8 @@ class IllegalMover(Behaviour):
         if world.now < self.after or type(m) is not Action:
             return [(to, payload)]
         key = world.peers[me].secrets.key
-        illegal = (
-            {"type": "buy", "player": m.seat} if m.action.get("type") != "buy" else {"type": "roll", "player": m.seat}
-        )
-        return [(to, p8.sign_action(key, m.game_id, m.step, me, m.prev, m.seat, illegal).wire())]
+        illegal = {"type": "bid", "player": m.seat, "amount": -1}  # refused by the rules, whatever the state
+        return [(to, self.mark(p8.sign_action(key, m.game_id, m.step, me, m.prev, m.seat, illegal).wire()))]
 
 
 CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {

@@ -20,19 +20,24 @@ from __future__ import annotations
 import logging
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from lanopoly._core import Rules
+from lanopoly.net import shares
+from lanopoly.net.chain import HashChain
 from lanopoly.net.core import effects as fx
+from lanopoly.net.core.chance import step_seed
 from lanopoly.net.core.evidence import check_proof
 from lanopoly.net.core.record import ChangeEntry, StepEntry
 from lanopoly.net.core.session import Config, Session
 from lanopoly.net.keys import ED25519
+from lanopoly.net.protocol import action_hash
 
 from .behaviours import CATALOGUE
 from .keys import SIM
-from .world import World
+from .world import SimPeer, World
 
 MISBEHAVIOUR = {
     "replayed",
@@ -84,8 +89,10 @@ class Scenario:
         )
 
 
-def draw(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None) -> Scenario:
-    """The scenario of game ``seed`` (``cheat``/``ed25519`` force those choices)."""
+def draw(
+    seed: int, *, cheat: bool | None = None, ed25519: bool | None = None, behaviour: str | None = None
+) -> Scenario:
+    """The scenario of game ``seed`` (``cheat``/``ed25519``/``behaviour`` force those choices)."""
     rng = random.Random(seed)
     peers = rng.choice([2, 2, 3, 3, 3, 4, 4, 5])
     seats = rng.randint(max(peers, 2), min(6, peers + 2))
@@ -96,7 +103,7 @@ def draw(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None) -
         if rng.random() < 0.3:
             persons[peer] = {controllers.index(peer)}
     preset = rng.choice(PRESETS)
-    rules = Rules.preset(preset, round_limit=rng.randint(1, 4)).to_dict()
+    rules = Rules.preset(preset, round_limit=rng.choice([1, 1, 2, 2, 3, 4])).to_dict()
     replace_after = rng.choice([None, None, 6.0])
     config = Config(
         step_timeout=10.0,
@@ -123,10 +130,13 @@ def draw(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None) -
                 must_finish = must_finish and config.replace_after is not None and peers >= 2 and back is not None
     if cheat is None:
         cheat = rng.random() < 0.35
-    cheater = behaviour = None
+    cheater = None
+    if behaviour is not None:
+        cheat = True
     if cheat and peers >= 2:
         cheater = rng.randrange(peers)
-        behaviour = rng.choice(sorted(CATALOGUE))
+        drawn = rng.choice(sorted(CATALOGUE))
+        behaviour = behaviour or drawn
         must_finish = False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
@@ -140,6 +150,7 @@ class Report:
     steps: int = 0
     violations: list[str] = field(default_factory=list)
     events: int = 0
+    cheater_acted: int = 0
 
     @property
     def ok(self) -> bool:
@@ -191,8 +202,45 @@ class Checker:
         if behaviour is not None and behaviour.provable and blames_cheater and not info.proofs:
             self.violations.append(f"peer {peer} froze over provable {behaviour.name} without proof: {info.reason}")
 
+    def fair_rolls(self, world: World, peer: SimPeer) -> None:
+        """Every roll and draw ``peer`` applied is the one the true links of every peer give (a
+        removed peer's too, rebuilt from shares: one that withheld its reveal changed nothing;
+        zeros only where its secret could not be rebuilt)."""
+        core = peer.core
+        if core is None:
+            return
+        game = core.log.new_game()
+        chains = [HashChain.of(world.genesis.record.chain_length, p.secrets.chain_secret) for p in world.peers]
+        # A removed peer's secret is rebuilt when the peers left hold a threshold of its shares
+        # (three peers or more); only otherwise do its links count as zeros.
+        t = shares.threshold(len(chains))
+        present = set(range(len(chains)))
+        recoverable: dict[int, bool] = {}
+        for change in core.members.changes:
+            present -= set(change.removed)
+            for removed in change.removed:
+                recoverable[removed] = t is not None and len(present) >= t
+        index = 0
+        for step, (record, action) in enumerate(zip(core.record.steps, core.log.inputs, strict=True), 1):
+            if game.is_chance_node:
+                index += 1
+                revealed = {m.signer for m in record.messages}
+                links = []
+                for p, chain in enumerate(chains):
+                    lost = p not in revealed and not recoverable.get(p, True)
+                    links.append(bytes(32) if lost else chain.reveal(index))
+                fair = game.outcome_from_bytes(step_seed(world.genesis.game_id, step, game.state_hash(), links))
+                if action_hash(fair) != action_hash(action):
+                    self.violations.append(
+                        f"peer {peer.index} applied {action} at step {step}; true reveals give {fair}"
+                    )
+                    return
+            game.apply(action)
+
     def finish(self, world: World) -> None:
         honest = [p for p in world.peers if self.honest(p.index)]
+        for peer in honest:
+            self.fair_rolls(world, peer)
         settled: dict[int, dict[int, bytes]] = {}
         for peer in honest:
             steps = [e for e in peer.journal if isinstance(e, StepEntry)]
@@ -246,7 +294,9 @@ class Checker:
             if len(hashes) > 1:
                 self.violations.append("honest game: live peers ended on different states")
         for peer in honest:
-            if not peer.journal:
+            # Every restart in the game rebuilt a peer from its journal already; at the end each
+            # journal is rebuilt again in one game of eight (it costs as much as the game).
+            if not peer.journal or (self.scenario.seed % 8 and not peer.restarts):
                 continue
             try:
                 restored = world.make_core(peer)
@@ -261,9 +311,17 @@ class Checker:
                 self.violations.append(f"peer {peer.index}'s journal rebuilds another state")
 
 
-def run_game(seed: int, *, cheat: bool | None = None, ed25519: bool | None = None, verbose: bool = False) -> Report:
+def run_game(
+    seed: int,
+    *,
+    cheat: bool | None = None,
+    ed25519: bool | None = None,
+    behaviour: str | None = None,
+    verbose: bool = False,
+    watch: Callable[[World, int, Any], None] | None = None,
+) -> Report:
     """Play game ``seed`` in the simulated world and check every invariant."""
-    scenario = draw(seed, cheat=cheat, ed25519=ed25519)
+    scenario = draw(seed, cheat=cheat, ed25519=ed25519, behaviour=behaviour)
     checker = Checker(scenario)
     rng = random.Random(seed ^ 0x5EED)
     behaviours = {}
@@ -277,7 +335,7 @@ def run_game(seed: int, *, cheat: bool | None = None, ed25519: bool | None = Non
         config=scenario.config,
         persons=scenario.persons,
         behaviours=behaviours,
-        on_event=checker.on_event,
+        on_event=checker.on_event if watch is None else _both(checker.on_event, watch),
     )
     report = Report(scenario)
     try:
@@ -300,6 +358,7 @@ def run_game(seed: int, *, cheat: bool | None = None, ed25519: bool | None = Non
         checker.violations.append(f"crash: {e!r}\n{traceback.format_exc()}")
     report.violations = checker.violations
     report.events = world.events
+    report.cheater_acted = sum(b.acted for b in behaviours.values())
     for peer in world.peers:
         core = peer.core
         report.outcomes[peer.index] = (
@@ -314,3 +373,13 @@ def run_game(seed: int, *, cheat: bool | None = None, ed25519: bool | None = Non
 
 def sessions_of(world: World) -> list[Session]:
     return [p.core for p in world.peers if p.core is not None]
+
+
+def _both(
+    first: Callable[[World, int, Any], None], second: Callable[[World, int, Any], None]
+) -> Callable[[World, int, Any], None]:
+    def call(world: World, peer: int, item: Any) -> None:
+        first(world, peer, item)
+        second(world, peer, item)
+
+    return call

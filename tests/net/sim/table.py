@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,23 @@ class PeerSecrets:
     held: dict[int, bytes] = field(default_factory=dict)
 
 
+@functools.lru_cache(maxsize=64)
+def _identities(
+    peers: int, pool: int, suite_name: str, chain_length: int
+) -> tuple[tuple[bytes, bytes, shares.Deal | None], ...]:
+    """Keys, chain secrets and dealt shares of ``peers`` peers, from a fixed seed: a pool of eight
+    sets per table size, shared by the games that draw it (dealing costs milliseconds)."""
+    rng = random.Random(f"identities/{peers}/{pool}/{suite_name}")
+    t = shares.threshold(peers)
+    out = []
+    for dealer in range(peers):
+        seed, secret = rng.randbytes(32), shares.new_secret(rng.randbytes)
+        holders = [h for h in range(peers) if h != dealer]
+        deal = shares.deal(secret, holders, t, rng.randbytes) if t is not None else None
+        out.append((seed, secret, deal))
+    return tuple(out)
+
+
 def make_table(
     rng: random.Random,
     suite: Suite,
@@ -32,18 +50,17 @@ def make_table(
     replace_with: str = "bot",
 ) -> tuple[Genesis, list[PeerSecrets]]:
     """The genesis of a game whose seat ``s`` is played by peer ``controllers[s]``, and each peer's secrets."""
-
-    def random_bytes(n: int) -> bytes:
-        return rng.randbytes(n)
-
     peers = max(controllers) + 1
-    secrets = [PeerSecrets(suite.new_signer(random_bytes(32)), shares.new_secret(random_bytes)) for _ in range(peers)]
+    identities = _identities(peers, rng.randrange(8), suite.name, chain_length)
+    secrets = [PeerSecrets(suite.new_signer(seed), secret) for seed, secret, _ in identities]
     entries = tuple(
-        PeerEntry(f"p{i}", f"127.0.0.{i + 1}", 40000 + i, s.key.public, HashChain(chain_length, s.chain_secret).anchor)
+        PeerEntry(
+            f"p{i}", f"127.0.0.{i + 1}", 40000 + i, s.key.public, HashChain.of(chain_length, s.chain_secret).anchor
+        )
         for i, s in enumerate(secrets)
     )
     record = StartRecord(
-        game_id=random_bytes(16),
+        game_id=rng.randbytes(16),
         peers=entries,
         names=tuple(f"s{seat}" for seat in range(len(controllers))),
         controllers=tuple(controllers),
@@ -52,18 +69,12 @@ def make_table(
         chain_length=chain_length,
         replace_with=replace_with,
     )
-    t = shares.threshold(peers)
     commitments: list[tuple[bytes, ...]] = []
-    for dealer, s in enumerate(secrets):
-        if t is None:
-            commitments.append(())
-            continue
-        holders = [h for h in range(peers) if h != dealer]
-        deal = shares.deal(s.chain_secret, holders, t, random_bytes)
-        commitments.append(deal.commitments)
-        for holder, value in deal.shares.items():
-            assert shares.check_share(deal.commitments, holder, value)
-            secrets[holder].held[dealer] = value
+    for dealer, (_, _, deal) in enumerate(identities):
+        commitments.append(deal.commitments if deal is not None else ())
+        if deal is not None:
+            for holder, value in deal.shares.items():
+                secrets[holder].held[dealer] = value
     start = record.encode()
     ghash = genesis_hash(start, commitments)
     signatures = tuple(s.key.sign(genesis_sig_data(ghash)) for s in secrets)

@@ -56,7 +56,19 @@ class Behaviour:
     """How a misbehaving peer rewrites what its honest core sends (subclasses in ``behaviours``)."""
 
     name = "honest"
+    acted = 0
+    """How many of its changed or made-up messages reached a peer still playing (``World.deliver``);
+    for a behaviour that withholds, how many times it did."""
     provable = False
+
+    def __init__(self) -> None:
+        self.forged: set[bytes] = set()
+
+    def mark(self, payload: bytes) -> bytes:
+        """Remember a payload as misbehaviour (counted in ``acted`` when it reaches a playing peer)."""
+        self.forged.add(payload)
+        return payload
+
     """Whether what it does leaves signed proof (an honest peer that freezes over it must hold one)."""
 
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
@@ -112,6 +124,8 @@ class World:
 
     def run(self, until: float, max_events: int) -> None:
         while self._queue and self.events < max_events:
+            if self.events % 64 == 0 and self.done():
+                break
             time, _, action, args = heapq.heappop(self._queue)
             if time > until:
                 heapq.heappush(self._queue, (time, next(self._seq), action, args))
@@ -238,6 +252,9 @@ class World:
         link = self.links[frozenset((src, dst))]
         if peer.core is None or not link.up or link.epoch != epoch:
             return
+        behaviour = self.behaviours.get(src)
+        if behaviour is not None and payload in behaviour.forged and peer.core.result is None:
+            behaviour.acted += 1
         self.process(peer, peer.core.receive(src, payload, self.now))
 
     # ----------------------------------------------------------------------------- effects
@@ -316,7 +333,7 @@ class World:
                 if legal:
                     with contextlib.suppress(ValueError):
                         self.process(peer, core.submit(seat, self.rng.choice(legal), self.now))
-        if peer.alive or peer.core is None:
+        if not peer.alive or (peer.core is not None and peer.core.result is None):
             self.at(self.now + self.rng.expovariate(1 / 3.0), self.person_interjects, index)
 
     def game_at(self, index: int) -> Game | None:

@@ -43,7 +43,7 @@ class Chance:
         record = genesis.record
         self.game_id = genesis.game_id
         self.me = me
-        self.chain = None if secret is None else HashChain(record.chain_length, secret)
+        self.chain = None if secret is None else HashChain.of(record.chain_length, secret)
         if self.chain is not None and self.chain.anchor != record.peers[me].anchor:
             raise ValueError("this chain secret does not match this peer's anchor in the start record")
         self.last = [p.anchor for p in record.peers]
@@ -118,7 +118,7 @@ class Recovery:
         if self.t is None or len(got) < self.t:
             return
         secret = combine({h: s.value for h, s in got.items()}, self.t)
-        chain = HashChain(self.genesis.record.chain_length, secret)
+        chain = HashChain.of(self.genesis.record.chain_length, secret)
         anchor = self.genesis.record.peers[dealer].anchor
         self.chance.recovered[dealer] = chain if chain.anchor == anchor else None
         self.pending.discard(dealer)

@@ -137,7 +137,7 @@ def check_proof(proof: Proof, genesis: Genesis, verify: Verify) -> bool:
             return False
         secret = combine(holders, t)
         anchor = genesis.record.peers[proof.peer].anchor
-        return HashChain(genesis.record.chain_length, secret).anchor != anchor
+        return HashChain.of(genesis.record.chain_length, secret).anchor != anchor
     return False
 
 

@@ -52,13 +52,16 @@ class Members:
         self._votes: dict[tuple[int, int, int], Vote] = {}
         self._commits: dict[tuple[int, int, int], Vote] = {}
         self._floor: dict[int, int] = {}
+        self._others: tuple[tuple[int, int], list[int]] = ((-2, -1), [])
         """The first round still open at a step where a change was made (its rounds are used)."""
 
     def is_present(self, peer: int) -> bool:
         return peer in self.present
 
     def others(self, me: int) -> list[int]:
-        return [p for p in self.present if p != me]
+        if self._others[0] != (me, len(self.present)):
+            self._others = ((me, len(self.present)), [p for p in self.present if p != me])
+        return self._others[1]
 
     def seats_of(self, peer: int) -> list[int]:
         return [seat for seat, ctrl in enumerate(self.controllers) if ctrl == peer]
@@ -117,6 +120,8 @@ class Members:
 
     def decide(self, step: int, prev: bytes) -> Change | None:
         """The change every peer it needs committed to at ``step`` (on state ``prev``), if any."""
+        if not self._commits:
+            return None
         for (_, s, r), commit in sorted(self._commits.items()):
             if s != step or commit.prev != prev:
                 continue

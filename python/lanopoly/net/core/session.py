@@ -193,9 +193,10 @@ class Session:
         self.byes: dict[int, Bye] = {}
         self.pending_change: Change | None = None
         self._seats_changed: dict[int, int] = {}
-        self._hashes: dict[int, tuple[bytes, bytes]] = {}
         self.wait = _Waiting(0.0)
         self.voted_silent: dict[int, float] = {}
+        self._awaited: dict[tuple[int, str], float] = {}
+        """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
         self.ports: dict[int, int] = {}
         """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
         self._now = 0.0
@@ -385,8 +386,12 @@ class Session:
             elif peer in self.voted_silent:
                 times.append(self.voted_silent[peer] + c.step_timeout)
             else:
-                times.append(self.wait.since + c.step_timeout)
+                times.append(self._silent_since(peer) + c.step_timeout)
         return min(times) if times else None
+
+    def _silent_since(self, peer: int) -> float:
+        """Since when this peer has waited for what it waits for now from ``peer`` (see ``_flush``)."""
+        return self._awaited.get((peer, self._waiting().get(peer, "")), self._now)
 
     def waiting_for(self) -> dict[int, str]:
         """The peers whose messages the session waits for now, with what it waits for."""
@@ -406,6 +411,11 @@ class Session:
     # ----------------------------------------------------------------------------- effects
 
     def _flush(self) -> list[fx.Effect]:
+        """The effects so far; and the wait is timed: since when each awaited thing is awaited."""
+        if self.phase not in (Phase.OVER, Phase.FROZEN):
+            waiting = self._waiting()
+            now_awaited = {(peer, what): self._awaited.get((peer, what), self._now) for peer, what in waiting.items()}
+            self._awaited = now_awaited
         out, self._out = self._out, []
         return out
 
@@ -630,7 +640,7 @@ class Session:
     def _waiting(self) -> dict[int, str]:
         """The present peers the session waits for now (their link up or not), and for what."""
         step = self.game.step + 1
-        present = [p for p in self.members.others(self.me) if p not in self.broken]
+        present = self.members.others(self.me)  # a peer that misbehaved blocks too, until it is voted out
         out = self._blocking(step, present)
         vote = self._bound(step) or (self.members.vote_of(self.me, step) if self.outvoting == self.game.step else None)
         if vote is not None:
@@ -1051,7 +1061,6 @@ class Session:
         self.phase = Phase.EVIDENCE
         self.evidence_step = step
         self.evidence_until = self._now + self.config.evidence_wait
-        self._hashes = hashes
         held = self.inbox.of_step(step) + self.inbox.of_step(step + 1) + self.inbox.of_step(step - 1)
         held += [m for r in self.record.steps[max(step - 2, 0) : step] for m in r.messages]
         mine = list(dict.fromkeys(held))[: p8.MAX_BATCH]
@@ -1067,13 +1076,19 @@ class Session:
             self._proven(proof)
         self.evidence = {}
         step = self.evidence_step
+        # Every ack of the step, this peer's and those the others sent as evidence (all verified).
+        acks = dict(self.inbox.acks.get(step, {}))
+        for m in collected:
+            if isinstance(m, Ack) and m.step == step:
+                acks.setdefault(m.signer, m)
+        hashes = {p: (a.action_hash, a.state_hash) for p, a in acks.items() if self.members.is_present(p)}
         if self.proofs:
             blamed = tuple(sorted({p.peer for p in self.proofs}))
             names = ", ".join(self.peer_label(p) for p in blamed)
             reason = f"acks of step {step} disagree: {names} equivocated (signed proof)"
-            self._freeze(FreezeInfo(step, reason, blamed, self._hashes, tuple(self.proofs)))
+            self._freeze(FreezeInfo(step, reason, blamed, hashes, tuple(self.proofs)))
             return True
-        self._after_evidence(step, self._hashes)
+        self._after_evidence(step, hashes)
         return True
 
     # ----------------------------------------------------------------------------- votes and changes
@@ -1094,6 +1109,8 @@ class Session:
     def _cast_vote(self) -> None:
         """Vote (again) for the step to come when this peer wants peers removed; commit once the vote
         is unanimous."""
+        if not self.condemned and not self.auto:
+            return
         others = set(self.members.others(self.me))
         self.condemned &= others
         self.auto &= others
@@ -1234,13 +1251,13 @@ class Session:
                     reason = f"waiting for {what}: {self.peer_label(peer)} {why}"
                     self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
                     return
-            elif now >= self.wait.since + c.step_timeout:
+            elif now >= self._silent_since(peer) + c.step_timeout:
                 voted = self.voted_silent.get(peer)
                 if c.replace_after is not None and voted is None:
                     self.voted_silent[peer] = now
                     self.auto.add(peer)
                 elif voted is None or now >= voted + c.step_timeout:
-                    detail = f"silent for {now - self.wait.since:.0f} s"
+                    detail = f"silent for {now - self._silent_since(peer):.0f} s"
                     self._fault(peer, "silent", f"{detail} while this peer waited for {what}")
                     reason = f"waiting for {what}: {self.peer_label(peer)} {detail}"
                     self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
