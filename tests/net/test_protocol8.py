@@ -1,0 +1,288 @@
+"""Protocol 8's building blocks against hostile input: frames, messages, genesis, shares, handshakes.
+
+Each piece is pure (no sockets), so each refusal is checked directly: a malformed or forged input
+raises the module's error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from lanopoly.net import protocol as p8
+from lanopoly.net import shares, wire
+from lanopoly.net.chain import HashChain
+from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError
+from lanopoly.net.core.lobby import Agreement, AgreementError, Deal
+from lanopoly.net.core.pinauth import PinError, PinHost, PinJoiner, normalize_pin
+from lanopoly.net.core.record import ChangeEntry, EndEntry, SignedEntry, StepEntry, from_line, to_line
+from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
+from lanopoly.net.keys import ED25519, fingerprint
+from lanopoly.net.store import Journal, Secrets, write_atomic
+from lanopoly.net.wire import FrameBuffer, WireError
+
+GAME = bytes(range(16))
+
+
+def record(peers: int = 3) -> tuple[StartRecord, list[object], list[bytes]]:
+    keys = [ED25519.new_signer(bytes([i + 1]) * 32) for i in range(peers)]
+    secrets = [shares.new_secret() for _ in range(peers)]
+    entries = tuple(
+        PeerEntry(f"p{i}", "" if i == 0 else f"127.0.0.{i + 1}", 40000 + i, k.public, HashChain.of(50, s).anchor)
+        for i, (k, s) in enumerate(zip(keys, secrets, strict=True))
+    )
+    rec = StartRecord(GAME, entries, tuple(f"s{i}" for i in range(peers)), tuple(range(peers)), "classic", {}, 50)
+    return rec, keys, secrets
+
+
+# ----------------------------------------------------------------------------- frames and messages
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        msgpack.packb([40, 8, 1.5]),  # a float
+        msgpack.packb([40, 8, msgpack.ExtType(5, b"x")]),  # an extension type
+        msgpack.packb([40, 8, {1: 2}]),  # a non-string map key
+        b"\xc1",  # a reserved byte
+        msgpack.packb([40, 8]) + b"\x00",  # trailing bytes
+        msgpack.packb({"not": "a list"}),
+        b"",
+    ],
+)
+def test_strict_decoding_refuses_what_the_protocol_never_sends(payload: bytes) -> None:
+    with pytest.raises(WireError):
+        wire.unpack(payload)
+
+
+def test_a_frame_longer_than_the_cap_is_refused_before_it_is_read() -> None:
+    frames = FrameBuffer(cap=100)
+    with pytest.raises(WireError, match="cap"):
+        frames.feed(wire.HEADER.pack(101))
+    assert FrameBuffer(10).feed(wire.frame(b"abc", 10) + wire.frame(b"de", 10)) == [b"abc", b"de"]
+
+
+def test_signed_messages_survive_the_wire_and_bind_game_step_signer_and_kind() -> None:
+    key = ED25519.new_signer(b"\x07" * 32)
+    move = p8.sign_action(key, GAME, 5, 2, bytes(32), 1, {"type": "roll", "player": 1})
+    parsed = p8.parse(move.wire(), GAME)
+    assert parsed == move and isinstance(parsed, p8.Action) and parsed.seat == 1 and parsed.signer == 2
+    assert ED25519.verify(key.public, parsed.signed_data, parsed.signature)
+    with pytest.raises(WireError, match="another game"):
+        p8.parse(move.wire(), bytes(16))
+    # The same body under another kind's tag does not verify (one tag per kind).
+    assert not ED25519.verify(key.public, p8.TAGS[p8.Kind.ACK] + move.body, move.signature)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        [p8.Kind.ACTION, 8, GAME, 5, 2, bytes(32), 1, {"type": "roll", "player": 3}],  # the action's player is not the seat
+        [p8.Kind.ACTION, 8, GAME, 5, 9, bytes(32), 1, {"type": "roll", "player": 1}],  # signer out of range
+        [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 0, "bot"],  # targets nobody
+        [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 1, "burn"],  # unknown choice
+        [p8.Kind.REVEAL, 8, GAME, 5, 1, bytes(32), 0, bytes(32)],  # chance index 0
+        [p8.Kind.ACK, 8, GAME, 5, 1, bytes(31), bytes(32), None],  # a short hash
+    ],
+)
+def test_a_signed_body_with_a_bad_field_is_refused(fields: list[object]) -> None:
+    body = wire.pack(fields)
+    with pytest.raises(WireError):
+        p8.decode_signed(body, bytes(64))
+
+
+def test_an_ack_may_nest_only_its_signers_message_for_the_next_step() -> None:
+    key, other = ED25519.new_signer(b"\x01" * 32), ED25519.new_signer(b"\x02" * 32)
+    theirs = p8.sign_reveal(other, GAME, 6, 1, bytes(32), 1, bytes(32))
+    with pytest.raises(WireError, match="nested"):
+        p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), theirs)
+    late = p8.sign_reveal(key, GAME, 9, 0, bytes(32), 1, bytes(32))
+    with pytest.raises(WireError, match="nested"):
+        p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), late)
+
+
+def test_link_messages_are_bounded() -> None:
+    key = ED25519.new_signer(b"\x01" * 32)
+    ack = p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), None)
+    too_many = wire.pack([p8.Kind.RELAY, 8, GAME, [ack.pair()] * (p8.MAX_BATCH + 1)])
+    with pytest.raises(WireError):
+        p8.parse(too_many, GAME)
+    bad_port = wire.pack([p8.Kind.STATUS, 8, GAME, 3, 0, [[1, 70000]]])
+    with pytest.raises(WireError):
+        p8.parse(bad_port, GAME)
+
+
+# ----------------------------------------------------------------------------- genesis and shares
+
+
+def test_a_genesis_holds_only_with_every_peers_signature_of_its_hash() -> None:
+    rec, keys, secrets = record(3)
+    start = rec.encode()
+    assert parse_start(start) == rec
+    agreements = [Agreement(start, i, keys[i], secrets[i], ED25519) for i in range(3)]  # type: ignore[arg-type]
+    signatures: dict[int, bytes] = {}
+    for i, a in enumerate(agreements):
+        for j, b in enumerate(agreements):
+            if i != j:
+                payload = b.take_deal(i, _deal(a.deal_for(j)))
+                if payload is not None:
+                    signatures[j] = payload
+    for j, payload in signatures.items():
+        for i, a in enumerate(agreements):
+            if i != j:
+                a.take_signature(j, _signature(payload))
+    genesis = agreements[0].genesis()
+    assert genesis is not None and genesis.hash == agreements[2].genesis().hash  # type: ignore[union-attr]
+    forged = Genesis(genesis.start, genesis.record, genesis.commitments, (genesis.signatures[0],) * 3)
+    with pytest.raises(WireError, match="did not sign"):
+        forged.check(ED25519.verify)
+    assert Genesis.from_json(genesis.to_json()) == genesis
+
+
+def _deal(payload: bytes) -> Deal:
+    from lanopoly.net.core import lobby
+
+    message = lobby.parse(payload)
+    assert isinstance(message, Deal)
+    return message
+
+
+def _signature(payload: bytes) -> bytes:
+    from lanopoly.net.core import lobby
+
+    message = lobby.parse(payload)
+    assert isinstance(message, tuple)
+    return bytes(message[1])
+
+
+def test_a_dealer_that_deals_a_wrong_share_is_named_and_no_game_starts() -> None:
+    rec, keys, secrets = record(3)
+    start = rec.encode()
+    honest = Agreement(start, 1, keys[1], secrets[1], ED25519)  # type: ignore[arg-type]
+    cheat = Agreement(start, 0, keys[0], secrets[0], ED25519)  # type: ignore[arg-type]
+    deal = _deal(cheat.deal_for(1))
+    assert deal.share is not None
+    wrong = Deal(deal.commitments, bytes([deal.share[0] ^ 1]) + deal.share[1:])
+    with pytest.raises(AgreementError, match="peer 0") as error:
+        honest.take_deal(0, wrong)
+    assert error.value.peer == 0
+
+
+def test_any_threshold_of_shares_rebuilds_the_secret_and_fewer_do_not() -> None:
+    secret = shares.new_secret()
+    t = shares.threshold(5)
+    assert t == 3 and shares.threshold(2) is None
+    deal = shares.deal(secret, [1, 2, 3, 4], t)
+    assert all(shares.check_share(deal.commitments, h, v) for h, v in deal.shares.items())
+    assert shares.combine({h: deal.shares[h] for h in (1, 3, 4)}, t) == secret
+    assert shares.combine({h: deal.shares[h] for h in (2, 3, 4)}, t) == secret
+    assert shares.combine({h: deal.shares[h] for h in (1, 2)}, 2) != secret
+    assert not shares.check_share(deal.commitments, 2, deal.shares[1])  # another holder's share
+    assert not shares.check_share([bytes(32)] * t, 1, deal.shares[1])  # not points
+
+
+# ----------------------------------------------------------------------------- handshakes
+
+
+def test_a_link_proves_both_start_record_keys_and_nothing_else_passes() -> None:
+    rec, keys, _ = record(3)
+    dialer = KeyDialer(rec, 2, keys[2], 1, 40002, ED25519)  # type: ignore[arg-type]
+    listener = KeyListener(rec, 1, keys[1], ED25519)  # type: ignore[arg-type]
+    proof, up_d = dialer.accept(listener.hello(dialer.hello()))
+    up_l = listener.proof(proof)
+    assert (up_d.peer, up_l.peer, up_l.port) == (1, 2, 40002)
+    assert up_l.cipher.open(up_d.cipher.seal(b"hi")) == b"hi"
+    # Someone answering at peer 1's address without its key (it holds peer 0's) is refused.
+    impostor = KeyListener(rec, 0, keys[0], ED25519)  # type: ignore[arg-type]
+    with pytest.raises(LinkAuthError):
+        KeyDialer(rec, 2, keys[2], 1, 40002, ED25519).accept(impostor.hello(dialer.hello()))  # type: ignore[arg-type]
+    # A dialer claiming to be peer 0 without its key is refused at the proof.
+    liar = KeyDialer(rec, 0, keys[2], 1, 40000, ED25519)  # type: ignore[arg-type]
+    victim = KeyListener(rec, 1, keys[1], ED25519)  # type: ignore[arg-type]
+    proof, _ = _accept_any(liar, victim)
+    with pytest.raises(LinkAuthError, match="did not prove"):
+        victim.proof(proof)
+    # A proof from another handshake is worthless (both ephemeral keys are in what it signs).
+    fresh = KeyListener(rec, 1, keys[1], ED25519)  # type: ignore[arg-type]
+    fresh.hello(KeyDialer(rec, 2, keys[2], 1, 40002, ED25519).hello())  # type: ignore[arg-type]
+    with pytest.raises(LinkAuthError):
+        fresh.proof(proof)
+
+
+def _accept_any(dialer: KeyDialer, listener: KeyListener) -> tuple[bytes, object]:
+    answer = listener.hello(dialer.hello())
+    from lanopoly.net import wire as w
+
+    fields = w.unpack(answer)
+    t = __import__("lanopoly.net.core.linkauth", fromlist=["_transcript"])._transcript(
+        dialer.record.game_id, dialer.me, fields[2], dialer._public, fields[3], dialer.port
+    )
+    proof = w.pack([72, 8, dialer.key.sign(__import__("lanopoly.net.core.linkauth").net.core.linkauth.DIALER_TAG + t)])
+    return proof, None
+
+
+def test_the_pin_handshake_refuses_a_wrong_pin_on_both_sides() -> None:
+    host = PinHost(normalize_pin("123456"), GAME)
+    joiner = PinJoiner(normalize_pin("123 457"))
+    reply = joiner.offer(host.hello(joiner.hello()))
+    with pytest.raises(PinError) as error:
+        host.reply(reply)
+    assert error.value.wrong_pin
+    good_host, good = PinHost(normalize_pin("123456"), GAME), PinJoiner(normalize_pin("123-456"))
+    answer, channel = good_host.reply(good.offer(good_host.hello(good.hello())))
+    assert good.confirm(answer).binding == channel.binding
+
+
+def test_a_spake2_message_from_another_side_is_refused_without_relying_on_assert() -> None:
+    host = PinHost(normalize_pin("123456"), GAME)
+    joiner = PinJoiner(normalize_pin("123456"))
+    offer = host.hello(joiner.hello())
+    fields = wire.unpack(offer)
+    fields[3] = b"A" + fields[3][1:]  # side A, not symmetric: the library checks it with an assert
+    with pytest.raises(PinError, match="symmetric"):
+        joiner.offer(wire.pack(fields))
+
+
+def test_a_fingerprint_is_short_readable_and_tells_keys_apart() -> None:
+    a, b = ED25519.new_signer(b"\x01" * 32).public, ED25519.new_signer(b"\x02" * 32).public
+    assert len(fingerprint(a)) == 19 and fingerprint(a) != fingerprint(b) and fingerprint(a) == fingerprint(a)
+
+
+# ----------------------------------------------------------------------------- journal and files
+
+
+def test_journal_lines_round_trip_and_a_cut_last_line_is_ignored(tmp_path: Path) -> None:
+    rec, keys, secrets = record(2)
+    genesis = Genesis(rec.encode(), rec, ((), ()), (b"\x00" * 64, b"\x00" * 64))
+    key = keys[0]
+    move = p8.sign_action(key, GAME, 1, 0, bytes(32), 0, {"type": "roll", "player": 0})  # type: ignore[arg-type]
+    entries = [
+        SignedEntry(move, "all"),
+        StepEntry(p8.StepRecord(1, (move,)), bytes(32)),
+        ChangeEntry(p8.ChangeRecord(2, (), ())),
+        EndEntry("frozen", 1, "why"),
+    ]
+    assert [from_line(to_line(e)) for e in entries] == entries
+    path = tmp_path / "game.json.journal"
+    journal = Journal(path, genesis)
+    for entry in entries[:2]:
+        journal.append(entry)
+    journal.close()
+    with open(path, "a") as f:
+        f.write(to_line(entries[2])[:20])  # killed while writing this line
+    read_genesis, read = Journal.read(path)
+    assert read_genesis.start == genesis.start and read == entries[:2]
+
+
+def test_secret_and_ready_files_are_private_from_their_creation(tmp_path: Path) -> None:
+    path = tmp_path / "game.json.secret"
+    Secrets(1, b"k" * 32, b"c" * 32, {0: b"s" * 32}, "123456", ("127.0.0.1", 0)).write(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert Secrets.read(path).held == {0: b"s" * 32}
+    ready = tmp_path / "ready.json"
+    write_atomic(ready, '{"pin": "123456"}', private=True)
+    assert stat.S_IMODE(os.stat(ready).st_mode) == 0o600
