@@ -281,6 +281,31 @@ def test_a_failing_handshake_or_on_done_never_kills_the_listener(caplog: pytest.
     run(test, Server(Limits()))
 
 
+def test_one_port_on_several_addresses() -> None:
+    """``start`` binds the same port on every address given, also across calls; a taken port fails
+    without leaving a half-started listener behind."""
+
+    async def main() -> None:
+        listener: Listener[Joined] = Listener(hello, lambda joined: joined[1].close())
+        port = await listener.start(["127.0.0.1", "127.0.0.3"])
+        assert await listener.start("127.0.0.4", port) == port
+        for address in ("127.0.0.1", "127.0.0.3", "127.0.0.4"):
+            reader, writer = await asyncio.open_connection(address, port)
+            writer.write(frame("hello", address))
+            assert await read_frame(reader) == welcome(address)
+            writer.close()
+        other: Listener[Joined] = Listener(hello, lambda joined: None)
+        with pytest.raises(OSError):
+            await other.start(["127.0.0.5", "127.0.0.4"], port)
+        with pytest.raises(ConnectionRefusedError):
+            await asyncio.open_connection("127.0.0.5", port)
+        await listener.close()
+        with pytest.raises(RuntimeError, match="closed"):
+            await listener.start("127.0.0.1")
+
+    asyncio.run(asyncio.wait_for(main(), 15))
+
+
 @pytest.mark.parametrize(
     "bad",
     [{"total": 0}, {"per_address": -1}, {"table": True}, {"window": 0.0}, {"handshake": float("nan")}],

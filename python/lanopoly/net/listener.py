@@ -155,9 +155,10 @@ class Listener(Generic[T]):
 
     ``handshake(reader, writer)`` returns what ``on_done`` gets (the connection is then the
     caller's), or None to refuse the peer (the listener closes the connection, after flushing what
-    the handshake wrote). It may raise: the connection is closed and counted, the listener carries
-    on. ``reserved(host)`` says whether a source address is a known peer's. ``clock`` (seconds)
-    drives the start rate window and the address table; the deadlines run on the event loop's clock.
+    the handshake wrote): a handshake that keeps the connection, a lobby's joiner say, returns it.
+    It may raise: the connection is closed and counted, the listener carries on. ``reserved(host)``
+    says whether a source address is a known peer's. ``clock`` (seconds) drives the start rate
+    window and the address table; the deadlines run on the event loop's clock.
     """
 
     def __init__(
@@ -187,23 +188,27 @@ class Listener(Generic[T]):
     # ------------------------------------------------------------------------------- public
 
     async def start(self, hosts: str | Sequence[str], port: int = 0) -> int:
-        """Listen on each address of ``hosts`` (the same port on all; 0: any free one); returns the port."""
-        if self._servers or self._closing:
-            raise RuntimeError("a Listener is started once")
+        """Listen on each address of ``hosts`` (the same port on all; 0: any free one); returns the port.
+
+        May be called again to listen on more addresses (pass the port the first call returned).
+        """
+        if self._closing:
+            raise RuntimeError("the listener is closed")
         addresses = [hosts] if isinstance(hosts, str) else list(hosts)
         if not addresses:
             raise ValueError("no address to listen on")
         loop = asyncio.get_running_loop()
+        servers: list[asyncio.Server] = []
         try:
             for address in addresses:
                 server = await loop.create_server(lambda: _Protocol(self, loop), address, port)
-                self._servers.append(server)
+                servers.append(server)
                 port = int(server.sockets[0].getsockname()[1])
         except BaseException:
-            for server in self._servers:
+            for server in servers:
                 server.close()
-            self._servers.clear()
             raise
+        self._servers += servers
         self.port = port
         return port
 
