@@ -96,11 +96,8 @@ class Gate:
     async def open(self) -> int:
         """Listen on every configured address (all when None), the same port on each."""
         hosts = self.interfaces if self.interfaces is not None else ["0.0.0.0"]
-        port = self.port
-        for host in hosts:
-            port = await self._listener.start(host, port)
-        self.port = port
-        return port
+        self.port = await self._listener.start(hosts, self.port)
+        return self.port
 
     def accept_links(self, record: StartRecord, me: int, key: Signer, suite: Suite) -> None:
         """From now on, prove links for this game (the start record is known)."""
@@ -114,7 +111,7 @@ class Gate:
             kind = wire.unpack(first)[0]
             if kind == AUTH_HELLO and self.lobby is not None:
                 await self.lobby(conn, first)
-                return None
+                return (None, conn)  # the lobby keeps the joiner's connection
             if kind == LINK_HELLO and self.record is not None and self.key is not None:
                 machine = KeyListener(self.record, self.me, self.key, self.suite)
                 conn.send(machine.hello(first))
@@ -124,13 +121,12 @@ class Gate:
             raise LinkClosed(f"unexpected first message {kind!r}")
         except (LinkClosed, LinkAuthError, WireError, PinError) as e:
             log.debug("connection from %s refused: %s", conn.label, reason(e))
-            await conn.close()
-            return None
+            return None  # the listener closes it
 
     def _done(self, result: Any) -> None:
-        if result is None:
-            return
         up, conn = result
+        if up is None:
+            return
         if self.on_link is None:
             asyncio.get_running_loop().create_task(conn.close())
             return
