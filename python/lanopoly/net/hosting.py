@@ -88,7 +88,7 @@ class Gate:
         self.on_link: Callable[[LinkUp, Conn], None] | None = None
         """Gets every link a peer of the game proved (the setup's, then the driver's)."""
         self.reserved_hosts: set[str] = set()
-        self._listener = Listener(self._handshake, self._done, limits or Limits(), reserved=self._reserved)
+        self.listener = Listener(self._handshake, self._done, limits or Limits(), reserved=self._reserved)
 
     def _reserved(self, host: str) -> bool:
         return host in self.reserved_hosts
@@ -96,7 +96,7 @@ class Gate:
     async def open(self) -> int:
         """Listen on every configured address (all when None), the same port on each."""
         hosts = self.interfaces if self.interfaces is not None else ["0.0.0.0"]
-        self.port = await self._listener.start(hosts, self.port)
+        self.port = await self.listener.start(hosts, self.port)
         return self.port
 
     def accept_links(self, record: StartRecord, me: int, key: Signer, suite: Suite) -> None:
@@ -133,7 +133,7 @@ class Gate:
         self.on_link(up, conn)
 
     async def close(self) -> None:
-        await self._listener.close()
+        await self.listener.close()
 
 
 # ----------------------------------------------------------------------------- linking every peer

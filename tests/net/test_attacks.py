@@ -1,0 +1,179 @@
+"""Attacks on the sockets of a LAN game, tried as an outsider would, against the real listener,
+handshakes and drivers (in one process, each peer on its own loopback address).
+
+The outside tester found, against protocol 7: idle connections from a few addresses filling the
+handshake slots (honest joins and rejoins failed); a flood from 256 addresses filling the address
+table; ten wrong PINs locking a listener for the rest of the game (a killed peer could not rejoin);
+a lobby host proving no key. Each is tried here against protocol 8.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.pinauth import PinJoiner, normalize_pin
+from lanopoly.net.core.session import Config
+from lanopoly.net.hosting import HostLobby, Joining, SetupError
+from lanopoly.net.links import Conn, LinkClosed, connect
+from lanopoly.net.play import play, restart
+
+from .inproc import PIN, address, bots, drivers, open_lobby, set_up
+
+
+async def idle(port: int, source: str, host: str = "127.0.0.1") -> asyncio.StreamWriter:
+    """A connection that says nothing (slowloris)."""
+    _, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
+    return writer
+
+
+async def join(lobby: HostLobby, i: int, pin: str = PIN) -> None:
+    joining = Joining(address(0), lobby.gate.port, f"guest{i}", pin, [address(i)], expect_fingerprint=lobby.fingerprint)
+    task = asyncio.create_task(joining.run())
+    await lobby.wait_full(10)
+    starting = asyncio.create_task(lobby.start())
+    started = await asyncio.wait_for(task, 20)
+    await starting
+    assert started.genesis.record.peers[started.me].name == f"guest{i}"
+    await lobby.close()
+    await started.gate.close()
+
+
+def test_idle_connections_from_a_few_addresses_do_not_keep_a_joiner_out() -> None:
+    async def main() -> None:
+        lobby = await open_lobby(2)
+        writers = [await idle(lobby.gate.port, f"127.0.2.{a}") for a in range(1, 5) for _ in range(8)]
+        await lobby.gate.listener.until(lambda s: s.accepted >= 32)
+        assert lobby.gate.listener.pending <= 16  # four slots per address
+        await join(lobby, 1)
+        for w in writers:
+            w.close()
+
+    asyncio.run(main())
+
+
+def test_a_flood_from_256_addresses_does_not_keep_a_joiner_out() -> None:
+    async def main() -> None:
+        lobby = await open_lobby(2)
+        writers = [await idle(lobby.gate.port, f"127.0.3.{a}") for a in range(1, 256)]
+        writers.append(await idle(lobby.gate.port, "127.0.4.1"))
+        await lobby.gate.listener.until(lambda s: s.accepted >= 256)
+        await join(lobby, 1)
+        for w in writers:
+            w.close()
+
+    asyncio.run(main())
+
+
+async def wrong_pin(lobby: HostLobby, source: str, pin: str) -> str:
+    """Try ``pin`` from ``source``; the host's answer (a refusal's reason)."""
+    conn = await connect(address(0), lobby.gate.port, source)
+    machine = PinJoiner(normalize_pin(pin))
+    try:
+        conn.send(machine.hello())
+        conn.send(await asyncio.to_thread(machine.offer, await conn.recv(5)))
+        machine.confirm(await conn.recv(5))
+    except Exception as e:  # the refusal
+        return str(e)
+    finally:
+        await conn.close()
+    return "accepted"
+
+
+def test_ten_wrong_pins_give_the_lobby_a_new_pin_and_nobody_is_locked_out() -> None:
+    async def main() -> None:
+        lobby = await open_lobby(2)
+        pins: list[str] = []
+        lobby.on_pin = pins.append
+        answers = [
+            await wrong_pin(lobby, f"127.0.5.{1 + i // 3}", "000000" if PIN != "000000" else "111111")
+            for i in range(10)
+        ]
+        assert all("wrong PIN" in a for a in answers), answers
+        assert len(pins) == 1 and pins[0] != PIN and lobby.pin == pins[0]
+        assert "too many wrong PINs" in await wrong_pin(lobby, "127.0.5.1", pins[0])  # three wrong from there
+        assert "wrong PIN" in await wrong_pin(lobby, "127.0.6.1", PIN)  # the old PIN no longer works
+        await join(lobby, 1, pins[0])
+
+    asyncio.run(main())
+
+
+def test_a_joiner_refuses_a_lobby_that_does_not_prove_the_advertised_key() -> None:
+    async def main() -> None:
+        real = await open_lobby(2)
+        impostor = await open_lobby(2)  # a lobby by the same name elsewhere, with its own key
+        joining = Joining(
+            address(0), impostor.gate.port, "guest", PIN, [address(1)], expect_fingerprint=real.fingerprint
+        )
+        with pytest.raises(SetupError, match=f"not the advertised {real.fingerprint}"):
+            await joining.run()
+        await real.close()
+        await impostor.close()
+
+    asyncio.run(main())
+
+
+def test_after_the_start_strangers_and_pins_cannot_keep_a_restarted_peer_out(tmp_path: Path) -> None:
+    """A peer killed mid-game comes back by its start-record key while strangers hold idle
+    connections to every other peer and try PINs: no PIN is asked after the start."""
+
+    async def main() -> None:
+        started = await set_up(3, rounds=3)
+        ds = drivers(started, tmp_path)
+        halfway = asyncio.Event()
+        ds[2].subscribe(lambda e: halfway.set() if isinstance(e, fx.StepApplied) and e.step >= 15 else None)
+        tasks = [asyncio.create_task(play(d, s)) for d, s in zip(ds, started, strict=True)]
+        await halfway.wait()
+        tasks[2].cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await tasks[2]
+        writers = []
+        for peer in (0, 1):
+            port = started[peer].gate.port
+            writers += [await idle(port, f"127.0.7.{a}", address(peer)) for a in range(1, 5) for _ in range(8)]
+        for peer in (0, 1):  # the lobby is closed: a stranger's PIN handshake gets nowhere
+            conn = await connect(address(peer), started[peer].gate.port, "127.0.8.1")
+            conn.send(PinJoiner(normalize_pin(PIN)).hello())
+            with pytest.raises(LinkClosed):
+                await conn.recv(5)
+            await conn.close()
+        driver, gate = await restart(
+            tmp_path / "p2.json", bots, Config(step_timeout=10, rejoin_timeout=30), interfaces=[address(2)]
+        )
+        back = await driver.run()
+        await gate.close()
+        results = [await t for t in tasks[:2]] + [back]
+        assert {r.outcome for r in results} == {"over"}
+        assert len({r.state_hash for r in results}) == 1
+        for w in writers:
+            w.close()
+
+    asyncio.run(main())
+
+
+def test_a_stranger_cannot_link_as_a_peer_of_the_game(tmp_path: Path) -> None:
+    """A link handshake in a peer's name without its key gets nowhere, and the game plays on."""
+
+    async def main() -> None:
+        from lanopoly.net.core.linkauth import KeyDialer
+        from lanopoly.net.keys import ED25519
+
+        started = await set_up(2, rounds=1)
+        ds = drivers(started, None)
+        tasks = [asyncio.create_task(play(d, s)) for d, s in zip(ds, started, strict=True)]
+        record = started[0].genesis.record
+        stranger = KeyDialer(record, 1, ED25519.new_signer(None), 0, 40000, ED25519)  # claims to be peer 1
+        conn: Conn = await connect(address(0), started[0].gate.port, "127.0.9.1")
+        conn.send(stranger.hello())
+        answer = await conn.recv(5)
+        proof, _ = stranger.accept(answer)  # the listener proves itself; the stranger cannot
+        conn.send(proof)
+        with pytest.raises(LinkClosed):
+            await conn.recv(5)
+        results = [await t for t in tasks]
+        assert {r.outcome for r in results} == {"over"}
+
+    asyncio.run(main())
