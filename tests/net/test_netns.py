@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from lanopoly.log import GameLog
 from lanopoly.net.verify import verify_text
 
 from . import netns
 from .netns import Lan
-from .peers import run_game
+from .peers import host, join, outcome
 
 
 def test_lan_fixture_isolates_and_cleans_up(lan: Lan) -> None:
@@ -67,15 +66,15 @@ def test_lan_removes_everything_when_setup_fails_half_way(lan: Lan, monkeypatch:
 
 @pytest.mark.parametrize("lan", [3], indirect=True)
 def test_three_hosts_discover_each_other_and_play_to_identical_hashes(tmp_path: Path, lan: Lan) -> None:
-    namespaces = [ns for ns, _ in lan.hosts]
-    addresses = [address for _, address in lan.hosts]
-    runs = run_game(tmp_path, addresses, players=4, rounds=20, timeout=60, join_by_name=True, namespaces=namespaces)
-    for run in runs:
-        assert run.code == 0, f"{run.address} exited {run.code}:\n{run.err}"
-        assert run.result is not None and run.result["outcome"] == "over" and run.result["faults"] == []
-    results = [run.result for run in runs if run.result]
-    assert len({r["state_hash"] for r in results}) == 1 and len({r["step"] for r in results}) == 1
-    assert {r["me"] for r in results} == {0, 1, 2}
-    for run in runs:
-        assert GameLog.load(run.log).replay().state_hash().hex() == results[0]["state_hash"]
-    assert verify_text(runs[1].log.read_text()).final_hash.hex() == results[0]["state_hash"]
+    (ns0, a0), (ns1, a1), (ns2, a2) = lan.hosts
+    p0, _ = host(tmp_path, a0, 3, advertise=True, netns=ns0)
+    table = f"test table {tmp_path.name}"
+    p1 = join(tmp_path, a1, 1, table, p0.pin, netns=ns1)  # type: ignore[attr-defined]
+    p2 = join(tmp_path, a2, 2, table, p0.pin, netns=ns2)  # type: ignore[attr-defined]
+    outcomes = [outcome(tmp_path, p, i) for i, p in enumerate((p0, p1, p2))]
+    for o in outcomes:
+        assert o.code == 0, o.err[-3000:]
+        assert o.result["outcome"] == "over" and o.result["faults"] == []
+    assert len({o.result["state_hash"] for o in outcomes}) == 1
+    assert {o.result["me"] for o in outcomes} == {0, 1, 2}
+    assert verify_text(outcomes[1].save.read_text()).final_hash.hex() == outcomes[0].result["state_hash"]

@@ -81,7 +81,16 @@ def test_signed_messages_survive_the_wire_and_bind_game_step_signer_and_kind() -
 @pytest.mark.parametrize(
     "fields",
     [
-        [p8.Kind.ACTION, 8, GAME, 5, 2, bytes(32), 1, {"type": "roll", "player": 3}],  # the action's player is not the seat
+        [
+            p8.Kind.ACTION,
+            8,
+            GAME,
+            5,
+            2,
+            bytes(32),
+            1,
+            {"type": "roll", "player": 3},
+        ],  # the action's player is not the seat
         [p8.Kind.ACTION, 8, GAME, 5, 9, bytes(32), 1, {"type": "roll", "player": 1}],  # signer out of range
         [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 0, "bot"],  # targets nobody
         [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 1, "burn"],  # unknown choice

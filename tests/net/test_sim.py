@@ -93,3 +93,21 @@ def test_a_cheater_that_acts_is_named_for_what_it_did(behaviour: str, kinds: set
     # Not every misbehaviour is seen: a forged move nested for a step that turns out a chance step is
     # never looked at (it changes nothing either); a withheld move may reach its victim relayed.
     assert named >= acted * 0.8, f"{behaviour}: named in {named} of the {acted} games where it misbehaved"
+
+
+def test_a_rejoin_that_reaches_some_peers_first_does_not_freeze_the_game() -> None:
+    """A restarted peer links to some peers seconds before the others (the outside tester's partial
+    rejoin froze the peers that took it back): every such honest game ends, agreed."""
+    from .sim import run as sim
+
+    seeds = [
+        seed
+        for seed in range(3000)
+        if any(kind == "kill" and args[2] is not None for _, kind, args in sim.draw(seed, cheat=False).faults)
+        and sim.draw(seed, cheat=False).must_finish
+    ][:15]
+    assert len(seeds) == 15
+    for seed in seeds:
+        report = run_game(seed, cheat=False)
+        assert report.ok, report.text()
+        assert "over" in report.outcomes.values()

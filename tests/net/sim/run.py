@@ -125,7 +125,10 @@ def draw(
         else:
             victim = rng.randrange(peers)
             back = rng.choice([rng.uniform(0.2, 5.0), rng.uniform(0.2, 5.0), None])
-            faults.append((when, "kill", (victim, back)))
+            late = None
+            if back is not None and peers >= 3 and rng.random() < 0.3:  # it reaches some peers first
+                late = (rng.choice([p for p in range(peers) if p != victim]), rng.uniform(2.0, 15.0))
+            faults.append((when, "kill", (victim, back, late)))
             if back is None or config.rejoin_timeout <= 0:
                 must_finish = must_finish and config.replace_after is not None and peers >= 2 and back is not None
     if cheat is None:
@@ -347,7 +350,7 @@ def run_game(
             if kind == "break":
                 world.at(when, world.break_link, args[0], args[1], "link broken", True)
             else:
-                world.at(when, world.kill, args[0], args[1])
+                world.at(when, world.kill, args[0], args[1], args[2])
         world.run(SIM_TIME, MAX_EVENTS)
         if world.events >= MAX_EVENTS:
             checker.violations.append(f"event budget of {MAX_EVENTS} exhausted at {world.now:.1f} s (livelock?)")

@@ -180,7 +180,7 @@ class World:
             assert peer.core is not None
             self.process(peer, peer.core.start(self.now))
 
-    def kill(self, index: int, restart_after: float | None) -> None:
+    def kill(self, index: int, restart_after: float | None, late: tuple[int, float] | None = None) -> None:
         peer = self.peers[index]
         if not peer.alive:
             return
@@ -192,9 +192,11 @@ class World:
             if other != index:
                 self.at(self.now + self.rng.uniform(0, 0.01), self.break_link, index, other, "connection reset", False)
         if restart_after is not None:
-            self.at(self.now + restart_after, self.restart, index)
+            self.at(self.now + restart_after, self.restart, index, late)
 
-    def restart(self, index: int) -> None:
+    def restart(self, index: int, late: tuple[int, float] | None = None) -> None:
+        """Bring a killed peer back from its journal; ``late`` = (peer, seconds): its link to that
+        peer comes up only that much later (a rejoin that reaches some peers first)."""
         peer = self.peers[index]
         if peer.alive:
             return
@@ -205,7 +207,10 @@ class World:
         self.process(peer, peer.core.start(self.now))
         for other in self.peers:
             if other.index != index and other.alive:
-                self.at(self.now + self.rng.uniform(*self.reconnect_delay), self.connect, index, other.index)
+                delay = self.rng.uniform(*self.reconnect_delay)
+                if late is not None and late[0] == other.index:
+                    delay += late[1]
+                self.at(self.now + delay, self.connect, index, other.index)
 
     # ----------------------------------------------------------------------------- links
 
