@@ -6,12 +6,15 @@ Real sockets on loopback, real SPAKE2 and ChaCha20-Poly1305, no mocks:
 - a joiner with a wrong PIN is refused by the host, which counts the failure and starts no game;
   an impostor listener that does not know the PIN is refused by the dialer (both sides check);
 - after ``MAX_AUTH_FAILURES`` wrong PINs the lobby refuses even the right PIN and gives up;
-- the CLI: ``lanopoly join --pin <wrong>`` fails with "wrong PIN" and no peer starts a game.
+- the CLI: ``lanopoly join --pin <wrong>`` fails with "wrong PIN" and no peer starts a game;
+- a handshake that times out is logged with its reason (never an empty one).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 import secrets
 from pathlib import Path
 
@@ -19,7 +22,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly import Rules
-from lanopoly.net import secure
+from lanopoly.net import reason, secure
 from lanopoly.net.framing import FramedConnection, FrameError
 from lanopoly.net.mesh import MAX_AUTH_FAILURES, HostLobby, MeshError, MeshJoiner, PeerConfig, dial
 from lanopoly.net.messages import AuthConfirm, AuthOffer, AuthReply, parse
@@ -164,3 +167,27 @@ def test_cli_join_with_a_wrong_pin_fails_and_nobody_plays(tmp_path: Path) -> Non
     assert host.code == 1 and "nobody else joined" in host.err, host.err
     assert "game PIN:" in host.out and "starts" not in host.out + guest.out
     assert "wrong PIN" in host.err and host.result is None and guest.result is None
+
+
+def test_an_error_reason_is_never_empty() -> None:
+    assert reason(TimeoutError()) == "TimeoutError" and reason(ConnectionResetError()) == "ConnectionResetError"
+    assert reason(MeshError("the host refused: full")) == "the host refused: full"
+
+
+def test_a_handshake_that_times_out_is_logged_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    """A dialer that never answers ``AUTH_OFFER`` is dropped at the handshake deadline, and the
+    warning says why (``TimeoutError``, whose message is empty) instead of nothing."""
+
+    async def main() -> None:
+        lobby = HostLobby(PeerConfig("Ada", [ADDR], pin=PIN, handshake_timeout=0.2), 2, 2, "classic", RULES)
+        port = await lobby.open()
+        reader, writer = await asyncio.open_connection(ADDR, port)
+        while await reader.read(4096):  # the offer, then the end: the listener gave up on us
+            pass
+        writer.close()
+        await lobby.close()
+
+    with caplog.at_level(logging.WARNING, logger="lanopoly.net.mesh"):
+        asyncio.run(asyncio.wait_for(main(), 10))
+    dropped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dropping connection from")]
+    assert len(dropped) == 1 and re.fullmatch(r"dropping connection from \S+: TimeoutError", dropped[0]), dropped

@@ -32,6 +32,7 @@ from lanopoly._core import Rules
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
+from lanopoly.net import reason
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     Lobby,
@@ -177,7 +178,7 @@ class HostScreen:
                 mesh = await start_lobby(self.lobby, seats)
             except (MeshError, TimeoutError) as e:
                 self.failed = True
-                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=str(e) or "timeout"))
+                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=reason(e)))
                 await self.lobby.close()
                 self.app.invalidate()
                 return
@@ -389,7 +390,7 @@ class JoinScreen:
             try:
                 mesh = await joiner.join(target.host, target.port, target.game_id, lobby_timeout=LOBBY_TIMEOUT)
             except (MeshError, TimeoutError, OSError) as e:
-                self.message = ("class:error", t(lang, "join.failed", reason=str(e) or "timeout"))
+                self.message = ("class:error", t(lang, "join.failed", reason=reason(e)))
                 await joiner.close()
                 self.joiner = None
                 self.app.invalidate()

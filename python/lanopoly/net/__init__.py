@@ -35,3 +35,10 @@ PROTOCOL_VERSION = 7
 ``bank``), so that every peer's ``--replace-after`` votes the same; 4: votes may choose ``bank``
 (the seats resign, the bank takes their assets) and moves may be ``resign``; 3: out-of-turn
 moves, signed acks, votes; 2: the first LAN protocol."""
+
+
+def reason(error: BaseException) -> str:
+    """An error as a person or a log reads it: its message, or its type's name when the message is
+    empty (``TimeoutError()`` has none, and an exception object is always true, so ``e or ...``
+    never falls back)."""
+    return str(error) or type(error).__name__

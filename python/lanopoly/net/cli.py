@@ -28,6 +28,7 @@ from lanopoly._core import Game, Rules, boards
 from lanopoly.arguments import PORT, ROUNDS, SEATS, seconds
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
+from lanopoly.net import reason
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     LobbyAd,
@@ -332,7 +333,7 @@ async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession]
     try:
         mesh = await joiner.join(host, port, game_id, lobby_timeout=args.timeout)
     except (MeshError, TimeoutError) as e:
-        print(f"could not join: {e or 'timed out'}", file=sys.stderr)
+        print(f"could not join: {reason(e)}", file=sys.stderr)
         await joiner.close()
         return EXIT_SETUP
     chosen = mesh.start.replace_with

@@ -41,7 +41,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lanopoly.net import secure
+from lanopoly.net import reason, secure
 from lanopoly.net.chain import DEFAULT_CHAIN_LENGTH, HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.messages import (
@@ -276,7 +276,7 @@ class Listener:
                 await conn.close()
                 return
             except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-                log.warning("dropping connection from %s: %s", conn.label, e or type(e).__name__)
+                log.warning("dropping connection from %s: %s", conn.label, reason(e))
                 await conn.close()
                 return
             finally:
@@ -319,7 +319,7 @@ async def dial(
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
     except (OSError, TimeoutError) as e:
-        raise MeshError(f"cannot connect to {host}:{port}: {e or type(e).__name__}") from None
+        raise MeshError(f"cannot connect to {host}:{port}: {reason(e)}") from None
     conn = FramedConnection(reader, writer, label=f"{host}:{port}")
     try:
         offered, _ = await asyncio.wait_for(secure.connect(conn, pin, game_id), timeout)
@@ -375,7 +375,7 @@ async def _agree_on_start(mesh: Mesh, timeout: float) -> None:
             _, raw = await link.recv_within(timeout)
             message = parse(raw)
         except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-            raise MeshError(f"{_name_of(mesh.start, index)} did not confirm the start record: {e}") from None
+            raise MeshError(f"{_name_of(mesh.start, index)} did not confirm the start record: {reason(e)}") from None
         if not isinstance(message, StartAck) or message.game_id != mesh.start.game_id:
             raise MeshError(f"{_name_of(mesh.start, index)} sent {type(message).__name__} instead of START_ACK")
         if message.start_hash != mesh.start_hash:
@@ -678,7 +678,7 @@ class MeshJoiner:
             record = parse(raw)
         except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
             await conn.close()
-            raise MeshError(f"lobby handshake with {host}:{port} failed: {e or type(e).__name__}") from None
+            raise MeshError(f"lobby handshake with {host}:{port} failed: {reason(e)}") from None
         except BaseException:
             await conn.close()
             raise
@@ -726,7 +726,7 @@ class MeshJoiner:
                 except KeyProofError as e:
                     raise MeshError(str(e)) from None
                 except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-                    raise MeshError(f"{link.label} did not accept us: {e or type(e).__name__}") from None
+                    raise MeshError(f"{link.label} did not accept us: {reason(e)}") from None
             if len(self._links) == self._expected_links():
                 self._linked.set()
             try:
