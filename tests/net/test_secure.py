@@ -7,15 +7,21 @@ Real sockets on loopback, real SPAKE2 and ChaCha20-Poly1305, no mocks:
   an impostor listener that does not know the PIN is refused by the dialer (both sides check);
 - after ``MAX_AUTH_FAILURES`` wrong PINs the lobby refuses even the right PIN and gives up;
 - the CLI: ``lanopoly join --pin <wrong>`` fails with "wrong PIN" and no peer starts a game;
+- a SPAKE2 message of another side is refused also under ``python -O`` (``spake2`` checks it with
+  an ``assert``), and a point off the curve is refused like any bad message;
 - a handshake that times out is logged with its reason (never an empty one).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -167,6 +173,65 @@ def test_cli_join_with_a_wrong_pin_fails_and_nobody_plays(tmp_path: Path) -> Non
     assert host.code == 1 and "nobody else joined" in host.err, host.err
     assert "game PIN:" in host.out and "starts" not in host.out + guest.out
     assert "wrong PIN" in host.err and host.result is None and guest.result is None
+
+
+def test_a_spake2_message_of_another_side_is_refused_even_under_python_o() -> None:
+    """``spake2`` checks that a symmetric message comes from the symmetric side with an ``assert``,
+    which ``python -O`` removes: ``Pake.finish`` checks it itself, so -O changes nothing."""
+    code = textwrap.dedent(
+        """
+        import asyncio
+        from spake2 import SPAKE2_Symmetric
+        from lanopoly.net.secure import AuthError, Pake
+
+        other = SPAKE2_Symmetric(b"123456", idSymmetric=b"lanopoly/v1|" + bytes(16)).start()
+
+        async def finish(message):
+            pake = Pake(b"123456", bytes(16))
+            await pake.start()
+            try:
+                await pake.finish(message)
+            except AuthError as e:
+                return f"refused: {e}"
+            return "ACCEPTED"
+
+        for side in (b"X", b"\\x00", b"A", b"B", b""):
+            print(side, asyncio.run(finish(side + other[1:])))
+        print("genuine", asyncio.run(finish(other)))
+        """
+    )
+    for flags in (["-O"], []):
+        done = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, timeout=60)
+        lines = done.stdout.splitlines()
+        assert done.returncode == 0 and len(lines) == 6, (flags, done.stdout, done.stderr)
+        assert all("refused: invalid SPAKE2 message" in line for line in lines[:5]), (flags, lines)
+        assert lines[5] == "genuine ACCEPTED", (flags, lines)
+
+
+def test_a_spake2_point_off_the_curve_is_an_auth_error_on_both_sides() -> None:
+    """Half of all 32-byte strings are no curve point: ``spake2`` raises ``NotOnCurve`` (a bare
+    Exception) for them. The handshake refuses such a message like any bad one: the dialer facing a
+    listener that offers one gets a MeshError (``lanopoly join`` says why instead of crashing)."""
+    off_curve = b"S" + b"\x02" * 32
+
+    async def offer_off_curve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = FramedConnection(reader, writer)
+        await conn.send(AuthOffer(b"\x07" * 16, off_curve).to_wire())
+        with contextlib.suppress(Exception):
+            await conn.recv()
+        await conn.close()
+
+    async def main() -> None:
+        pake = secure.Pake(secure.normalize_pin(PIN), b"\x07" * 16)
+        await pake.start()
+        with pytest.raises(secure.AuthError, match="invalid SPAKE2 message: NotOnCurve"):
+            await pake.finish(off_curve)
+        server = await asyncio.start_server(offer_off_curve, ADDR, 0)
+        with pytest.raises(MeshError, match="invalid SPAKE2 message"):
+            await dial(ADDR, server.sockets[0].getsockname()[1], [ADDR], 5, secure.normalize_pin(PIN))
+        server.close()
+
+    asyncio.run(asyncio.wait_for(main(), 20))
 
 
 def test_an_error_reason_is_never_empty() -> None:

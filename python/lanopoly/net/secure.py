@@ -48,10 +48,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_Symmetric  # type: ignore[import-untyped]
-from spake2.spake2 import SPAKEError  # type: ignore[import-untyped]
+from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
+from spake2.spake2 import SideSymmetric, SPAKEError  # type: ignore[import-untyped]
 
 from lanopoly.net.framing import AEAD_OVERHEAD, ConnectionClosed, FramedConnection, FrameError
-from lanopoly.net.messages import AuthConfirm, AuthOffer, AuthReply, ProtocolError, Reject, parse
+from lanopoly.net.messages import PAKE_MSG_LEN, AuthConfirm, AuthOffer, AuthReply, ProtocolError, Reject, parse
 
 PAKE_CONTEXT = b"lanopoly/v1|"
 """Prefix of SPAKE2's ``idSymmetric``; the game id follows, so a PIN's handshake is bound to one game."""
@@ -134,10 +135,16 @@ class Pake:
         return message
 
     async def finish(self, inbound: bytes) -> bytes:
-        """The shared key (the same on both sides only if both used the same PIN)."""
+        """The shared key (the same on both sides only if both used the same PIN).
+
+        AuthError when ``inbound`` is not a valid message: its length and side byte are checked
+        here (``spake2`` checks the side of a symmetric message with an ``assert``, which ``python
+        -O`` removes), and a point off the curve raises ``NotOnCurve``, a bare Exception."""
+        if len(inbound) != PAKE_MSG_LEN or inbound[:1] != SideSymmetric:
+            raise AuthError(f"invalid SPAKE2 message: not {PAKE_MSG_LEN} bytes of the symmetric side")
         try:
             key: bytes = await asyncio.to_thread(self._spake.finish, inbound)
-        except (SPAKEError, ValueError, AssertionError) as e:
+        except (SPAKEError, NotOnCurve, ValueError, AssertionError) as e:
             raise AuthError(f"invalid SPAKE2 message: {type(e).__name__}") from None
         return key
 
