@@ -9,16 +9,20 @@ Real sockets on loopback, real SPAKE2 and ChaCha20-Poly1305, no mocks:
 - the CLI: ``lanopoly join --pin <wrong>`` fails with "wrong PIN" and no peer starts a game;
 - a SPAKE2 message of another side is refused also under ``python -O`` (``spake2`` checks it with
   an ``assert``), and a point off the curve is refused like any bad message;
-- a handshake that times out is logged with its reason (never an empty one).
+- a handshake that times out is logged with its reason (never an empty one);
+- the host's ready file, which holds the PIN, is readable by its owner only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import os
 import re
 import secrets
+import stat
 import subprocess
 import sys
 import textwrap
@@ -28,7 +32,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly import Rules
-from lanopoly.net import reason, secure
+from lanopoly.net import cli, reason, secure
 from lanopoly.net.framing import FramedConnection, FrameError
 from lanopoly.net.mesh import MAX_AUTH_FAILURES, HostLobby, MeshError, MeshJoiner, PeerConfig, dial
 from lanopoly.net.messages import AuthConfirm, AuthOffer, AuthReply, parse
@@ -256,3 +260,25 @@ def test_a_handshake_that_times_out_is_logged_with_its_reason(caplog: pytest.Log
         asyncio.run(asyncio.wait_for(main(), 10))
     dropped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dropping connection from")]
     assert len(dropped) == 1 and re.fullmatch(r"dropping connection from \S+: TimeoutError", dropped[0]), dropped
+
+
+def test_the_ready_file_holding_the_pin_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """``lanopoly host --ready-file`` writes the PIN: mode 0600 from its creation, whatever the
+    umask, and also when a killed host left a world-readable partial file behind."""
+    ready = tmp_path / "ready.json"
+    leftover = tmp_path / "ready.json.partial"
+    leftover.write_text("{}")
+    leftover.chmod(0o644)
+    umask = os.umask(0)  # a file created by ``write_text`` would be 0666
+    try:
+        code = cli.main(
+            ["host", "--no-advertise", "--ready-file", str(ready), "--timeout", "0", "--interfaces", ADDR, "--pin", PIN]
+        )
+    finally:
+        os.umask(umask)
+    assert code == cli.EXIT_SETUP  # nobody joined
+    assert stat.S_IMODE(ready.stat().st_mode) == 0o600 and not leftover.exists()
+    info = json.loads(ready.read_text())
+    assert info["pin"] == PIN, info
+    cli.write_private(ready, "again")  # over an existing file
+    assert stat.S_IMODE(ready.stat().st_mode) == 0o600 and ready.read_text() == "again"

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -106,7 +107,10 @@ def add_commands(subparsers: Any) -> None:
     host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
     host.add_argument("--pin", default=None, help="the game PIN (default: 6 random digits, printed)")
     host.add_argument(
-        "--ready-file", type=Path, default=None, help="write {host, port, game_id, pin} here once open (local file)"
+        "--ready-file",
+        type=Path,
+        default=None,
+        help="write {host, port, game_id, pin} here once open (a local file only you can read)",
     )
     host.set_defaults(net_command="host")
 
@@ -224,6 +228,19 @@ def _report(args: argparse.Namespace, session: LockstepSession, result: SessionR
     sys.stdout.flush()
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by this user only (it may hold the PIN): created with mode
+    0600 (never readable by others, not even for a moment), written whole, then renamed over
+    ``path``, so that a script waiting for the file never reads half of it."""
+    partial = path.with_name(path.name + ".partial")
+    with contextlib.suppress(FileNotFoundError):
+        partial.unlink()  # a leftover keeps its mode: make a new one
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    partial.replace(path)
+
+
 async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession] = LockstepSession) -> int:
     """``lanopoly host``: open a lobby, wait for the peers, start, play; returns the exit code."""
     interfaces = _interfaces(args)
@@ -266,10 +283,7 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
         if args.ready_file:
             ready = {"host": address, "port": port, "game_id": gid, "pin": pin}
-            # Written whole, then renamed: a script waiting for the file never reads half of it.
-            partial = args.ready_file.with_name(args.ready_file.name + ".partial")
-            partial.write_text(json.dumps(ready), encoding="utf-8")
-            partial.replace(args.ready_file)
+            write_private(args.ready_file, json.dumps(ready))
         try:
             await lobby.wait_full(args.timeout)
         except TimeoutError:
