@@ -279,6 +279,6 @@ def test_the_ready_file_holding_the_pin_is_readable_by_its_owner_only(tmp_path: 
     assert code == cli.EXIT_SETUP  # nobody joined
     assert stat.S_IMODE(ready.stat().st_mode) == 0o600 and not leftover.exists()
     info = json.loads(ready.read_text())
-    assert info["pin"] == PIN, info
+    assert info["pin"] == PIN and re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", info["fingerprint"]), info
     cli.write_private(ready, "again")  # over an existing file
     assert stat.S_IMODE(ready.stat().st_mode) == 0o600 and ready.read_text() == "again"

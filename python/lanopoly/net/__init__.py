@@ -9,6 +9,7 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``secure``: the game PIN, the SPAKE2 handshake, encrypted links, signing keys.
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
 - ``discovery``: advertising and browsing lobbies with python-zeroconf.
+- ``adverts``: the checks of what a lobby advertises (TXT fields, names shown safely).
 - ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
 - ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
 - ``outcome``: how a session ends: the result, freeze and fault types, and the action hash.

@@ -32,6 +32,7 @@ from lanopoly.describe import describe
 from lanopoly.net import reason
 from lanopoly.net.discovery import (
     BackgroundAdvert,
+    Lobby,
     LobbyAd,
     LobbyAdvertiser,
     advertised_addresses,
@@ -44,7 +45,7 @@ from lanopoly.net.lockstep import LockstepSession, SessionResult
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
 from lanopoly.net.messages import VOTE_CHOICES
 from lanopoly.net.rejoin import PeerSecrets, rejoin, resume, secret_path
-from lanopoly.net.secure import new_pin, normalize_pin
+from lanopoly.net.secure import fingerprint, new_pin, normalize_pin, public_bytes
 from lanopoly.net.verdict import EXIT_CODES_HELP, Kind, judge_file
 from lanopoly.net.verify import VerifyError
 
@@ -110,13 +111,15 @@ def add_commands(subparsers: Any) -> None:
         "--ready-file",
         type=Path,
         default=None,
-        help="write {host, port, game_id, pin} here once open (a local file only you can read)",
+        help="write {host, port, game_id, pin, fingerprint} here once open (a local file only you can read)",
     )
     host.set_defaults(net_command="host")
 
     join = subparsers.add_parser("join", help="join a LAN game by HOST:PORT or by lobby name or game id")
     _common(join)
-    join.add_argument("target", help="HOST:PORT, or the start of a lobby's name or game id (see `lanopoly list`)")
+    join.add_argument(
+        "target", help="HOST:PORT, or the start of a lobby's name, game id or host key (see `lanopoly list`)"
+    )
     join.add_argument("--pin", required=True, help="the game PIN the host shows")
     join.add_argument("--browse-seconds", type=seconds, default=3.0, help="how long to look for a named lobby")
     join.set_defaults(net_command="join")
@@ -262,8 +265,10 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         if advert is not None:
             advert.update(seats_taken=taken, state="full" if taken >= args.peers else "open")
 
+    config = PeerConfig(name, interfaces, args.port, pin=pin)
+    key = fingerprint(public_bytes(config.sign_key))
     lobby = HostLobby(
-        PeerConfig(name, interfaces, args.port, pin=pin),
+        config,
         args.peers,
         args.players,
         args.board,
@@ -276,13 +281,15 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
         address = advertised_addresses(interfaces)[0]
         gid = lobby.game_id.hex()
         if aiozc is not None:
-            ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
+            table = args.table or f"{name}'s table"
+            ad = LobbyAd(table, gid, 1, args.players, args.rules, args.board, fingerprint=key)
             addresses = advertised_addresses(interfaces)
             advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
         print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
+        print(f"host key: {key}  (players check that `lanopoly list` shows it beside this lobby)", flush=True)
         if args.ready_file:
-            ready = {"host": address, "port": port, "game_id": gid, "pin": pin}
+            ready = {"host": address, "port": port, "game_id": gid, "pin": pin, "fingerprint": key}
             write_private(args.ready_file, json.dumps(ready))
         try:
             await lobby.wait_full(args.timeout)
@@ -310,13 +317,15 @@ async def host_main(args: argparse.Namespace, session_cls: type[LockstepSession]
             await aiozc.async_close()
 
 
-async def _find_lobby(target: str, seconds: float, interfaces: list[str] | None) -> tuple[str, int, bytes] | None:
-    lobbies = await list_lobbies(seconds, interfaces)
-    for lobby in lobbies:
-        if (lobby.table.startswith(target) or lobby.game_id.startswith(target.lower())) and lobby.addresses:
-            with contextlib.suppress(ValueError):
-                return lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id)
-    return None
+async def _find_lobbies(target: str, seconds: float, interfaces: list[str] | None) -> list[Lobby]:
+    """The lobbies seen within ``seconds`` whose name, game id or host key starts with ``target``."""
+    lower = target.lower()
+    return [
+        lobby
+        for lobby in await list_lobbies(seconds, interfaces)
+        if lobby.addresses
+        and (lobby.table.startswith(target) or lobby.game_id.startswith(lower) or lobby.fingerprint.startswith(lower))
+    ]
 
 
 def _split_address(target: str) -> tuple[str, int] | None:
@@ -332,11 +341,16 @@ async def join_main(args: argparse.Namespace, session_cls: type[LockstepSession]
     game_id = b""
     address = _split_address(args.target)
     if address is None:
-        found = await _find_lobby(args.target, args.browse_seconds, interfaces)
-        if found is None:
+        found = await _find_lobbies(args.target, args.browse_seconds, interfaces)
+        if not found:
             print(f"no lobby named {args.target!r} found (try `lanopoly list`)", file=sys.stderr)
             return EXIT_SETUP
-        host, port, game_id = found
+        if len(found) > 1:  # two lobbies may have the same name: never pick one at random
+            print(f"{len(found)} lobbies match {args.target!r}; name one by its host key or game id:", file=sys.stderr)
+            for lobby in found:
+                print(f"  {lobby.table}  host key {lobby.fingerprint}  game {lobby.game_id}", file=sys.stderr)
+            return EXIT_SETUP
+        host, port, game_id = found[0].addresses[0], found[0].port, bytes.fromhex(found[0].game_id)
     else:
         host, port = address
     try:
@@ -385,7 +399,7 @@ async def list_main(args: argparse.Namespace) -> int:
         else:
             print(
                 f"{lobby.table:<30} {lobby.address:<22} {lobby.seats_taken}/{lobby.seats_total} seats  "
-                f"{lobby.state:<8} {lobby.rules} on {lobby.board}  game {lobby.game_id}"
+                f"{lobby.state:<8} {lobby.rules} on {lobby.board}  host key {lobby.fingerprint}  game {lobby.game_id}"
             )
     if not lobbies and not args.json:
         print("no games found", file=sys.stderr)

@@ -191,6 +191,20 @@ def public_bytes(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes_raw()
 
 
+FINGERPRINT_BYTES = 8
+"""Bytes of SHA-256 a key's fingerprint shows (64 bits: 16 hex digits in 4 groups)."""
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A short, readable name of a public signing key, e.g. ``3fa2-91c0-77d4-e2b1``: the first 8
+    bytes of its SHA-256 in groups of 4 hex digits. A lobby advertises its host's; players compare
+    it by voice with what the host's screen shows, and tell apart lobbies with the same name."""
+    if len(public_key) != 32:
+        raise ValueError(f"a public key has 32 bytes, not {len(public_key)}")
+    digits = hashlib.sha256(public_key).digest()[:FINGERPRINT_BYTES].hex()
+    return "-".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
 SIGNATURE_LEN = 64
 """Bytes of an Ed25519 signature."""
 
