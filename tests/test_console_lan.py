@@ -474,7 +474,8 @@ def test_the_join_screen_shows_each_lobby_with_its_host_key_and_never_a_spoofed_
                     and {real.instance, weird.name} <= screen.browser.lobbies.keys()
                     and hostile.name in screen.browser.dropped
                 ):
-                    assert time.monotonic() < deadline and not running.done(), "the lobbies never all showed up"
+                    seen = (screen.browser.lobbies.keys(), screen.browser.dropped) if screen.browser else None
+                    assert time.monotonic() < deadline and not running.done(), f"shown, dropped: {seen}"
                     await asyncio.sleep(0.02)
                 rows = "".join(text for _, text, *_ in screen._games()).splitlines()
                 pipe.send_text("\x1b")  # Esc: back
