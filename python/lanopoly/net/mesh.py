@@ -72,9 +72,10 @@ MAX_AUTH_FAILURES = 10
 HANDSHAKES_PER_HOST = 60
 HANDSHAKE_WINDOW = 10.0
 """At most ``HANDSHAKES_PER_HOST`` handshakes started by one source address in any
-``HANDSHAKE_WINDOW`` seconds: each costs the listener a SPAKE2 computation (5.6 ms here, in pure
-Python), so an address that reconnects in a loop without ever guessing a PIN (guesses lock the
-game after ``MAX_AUTH_FAILURES``) gets 3% of a core, not all of it. Joining, the mesh and
+``HANDSHAKE_WINDOW`` seconds: each costs the listener a SPAKE2 computation (about 4.4 ms of CPU
+for its offer here, in pure Python: ``benches/bench_spake2.py``), so an address that reconnects in
+a loop without ever guessing a PIN (guesses lock the game after ``MAX_AUTH_FAILURES``) gets about
+3% of a core, not all of it. Joining, the mesh and
 rejoining take a few; peers retrying every half second while a game resumes, a few more."""
 MAX_TRACKED_HOSTS = 256
 """Source addresses whose recent handshakes a listener remembers; a new address beyond that

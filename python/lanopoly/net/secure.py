@@ -17,8 +17,8 @@ Both sides then derive, with HKDF-SHA256 over the SPAKE2 key and salted with the
 ChaCha20-Poly1305 key per direction. ``confirm_X = HMAC-SHA256(k_confirm_X, role || T)``, so a
 wrong PIN is refused on both sides, and ``T`` is the channel binding that the identity proofs in
 ``HELLO``/``PEER_HELLO``/``REJOIN`` (the dialer's) and ``ACCEPT`` (the accepting peer's) sign.
-SPAKE2 is pure Python (about 20 ms per side), so it runs in a worker thread, never on the event
-loop.
+SPAKE2 is pure Python (about 11 ms of CPU per side on the shared test machine,
+``benches/bench_spake2.py``), so it runs in a worker thread, never on the event loop.
 
 **Links.** Every frame after the handshake is ``counter (u64 BE) || ChaCha20-Poly1305(payload)``
 with the counter as the nonce (4 zero bytes || counter); each direction has its own key and
@@ -27,7 +27,8 @@ failed tag raises ``FrameError``: the caller closes that connection and logs it.
 
 **Signing keys.** Each peer makes an Ed25519 key per game; the public key is in its ``HELLO``
 (with a proof of possession bound to the channel) and in the start record, and every peer signs
-the start record's hash. ACTION and REVEAL bodies are signed (see ``messages``).
+the start record's hash (``START_SIG_TAG || hash``). ACTION and REVEAL bodies are signed (see
+``messages``). A lobby advertises its host's key as a short ``fingerprint``, shown to players.
 """
 
 from __future__ import annotations
