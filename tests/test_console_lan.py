@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from zeroconf.asyncio import AsyncServiceInfo
 
 import lanopoly.console
 from lanopoly import IllegalAction, Rules
@@ -31,13 +32,16 @@ from lanopoly.bots import SimpleBot
 from lanopoly.console import session
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.commands import CommandError
-from lanopoly.console.lobby import lobby_names, start_lobby
+from lanopoly.console.lobby import HostScreen, JoinScreen, lobby_names, start_lobby
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.rejoin import open_saved
 from lanopoly.console.saves import unfinished
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.log import GameLog
+from lanopoly.net import PROTOCOL_VERSION
+from lanopoly.net.discovery import LobbyAd, LobbyAdvertiser, make_zeroconf
 from lanopoly.net.mesh import HostLobby, MeshJoiner, PeerConfig
+from lanopoly.net.secure import fingerprint, public_bytes
 from lanopoly.net.verify import verify_text
 from lanopoly.refusals import explain
 
@@ -429,6 +433,67 @@ def test_rejoining_from_the_start_screen_when_nobody_plays_on_says_why_and_comes
     assert f"Rejoining the game saved in {games / 'guest.json'}..." in out
 
 
+def test_the_host_screen_shows_its_key_fingerprint():
+    """The host reads its key's fingerprint out to the players, who see it beside its lobby."""
+    screen = HostScreen(Setup(name="ann"), advertise=False, input=None, output=DummyOutput())
+    shown = "".join(text for _, text, *_ in screen._text())
+    assert screen.fingerprint == fingerprint(public_bytes(screen.lobby.config.sign_key))
+    assert f"Host key: {screen.fingerprint}   (the players compare it aloud with theirs)" in shown, shown
+
+
+def test_the_join_screen_shows_each_lobby_with_its_host_key_and_never_a_spoofed_one():
+    """A real lobby and a valid advert with an escape sequence and a bidi override in its name are
+    listed, each with the host key it advertises, the name neutralised; an advert with a hostile
+    TXT field (``taken=-5``) never shows."""
+    stype = TEST_SERVICE_TYPE
+    fp, other = "3fa2-91c0-77d4-e2b1", "0bad-0bad-0bad-0bad"
+
+    def spoofed(label: str, **changes: bytes) -> AsyncServiceInfo:
+        txt = {b"txtvers": b"1", b"v": str(PROTOCOL_VERSION).encode(), b"gid": b"66" * 16, b"taken": b"1"}
+        txt |= {b"seats": b"3", b"rules": b"official", b"board": b"classic", b"state": b"open", b"fp": other.encode()}
+        props = txt | {key.encode(): value for key, value in changes.items()}
+        return AsyncServiceInfo(stype, f"{label}.{stype}", port=40021, properties=props, parsed_addresses=["127.0.0.1"])
+
+    async def run() -> None:
+        host_zc, spoof_zc = make_zeroconf(["127.0.0.1"]), make_zeroconf(["127.0.0.1"])
+        ad = LobbyAd("Ada's table", "55" * 16, 1, 3, "official", "classic", fp)
+        real = LobbyAdvertiser(host_zc, ad, ["127.0.0.1"], 40020, stype)
+        weird, hostile = spoofed("\u009b2JEve\u202e's table 0001"), spoofed("hostile 0002", taken=b"-5")
+
+        async def publish(info: AsyncServiceInfo) -> None:
+            await (await spoof_zc.async_register_service(info))
+
+        try:
+            await asyncio.gather(real.register(), publish(weird), publish(hostile))
+            with create_pipe_input() as pipe:
+                screen = JoinScreen(Setup(name="bob"), input=pipe, output=DummyOutput())
+                running = asyncio.create_task(screen.run())
+                deadline = time.monotonic() + 10
+                while not (
+                    screen.browser is not None
+                    and {real.instance, weird.name} <= screen.browser.lobbies.keys()
+                    and hostile.name in screen.browser.dropped
+                ):
+                    seen = (screen.browser.lobbies.keys(), screen.browser.dropped) if screen.browser else None
+                    assert time.monotonic() < deadline and not running.done(), f"shown, dropped: {seen}"
+                    await asyncio.sleep(0.02)
+                rows = "".join(text for _, text, *_ in screen._games()).splitlines()
+                pipe.send_text("\x1b")  # Esc: back
+                assert await asyncio.wait_for(running, 10) is None
+        finally:
+            await real.close()
+            await spoof_zc.async_unregister_all_services()
+            await asyncio.gather(host_zc.async_close(), spoof_zc.async_close())
+        assert not any("hostile" in row for row in rows), rows
+        ada = [i for i, row in enumerate(rows) if row[2:].startswith("Ada's table ")]
+        eve = [i for i, row in enumerate(rows) if row[2:].startswith("?Eve?'s table 0001")]
+        assert len(ada) == len(eve) == 1, rows
+        assert rows[ada[0] + 1] == f"    host key {fp}" and rows[eve[0] + 1] == f"    host key {other}", rows
+        assert all(ch.isprintable() for row in rows for ch in row), rows
+
+    asyncio.run(asyncio.wait_for(run(), 40))
+
+
 # -- two console peers in real terminals ---------------------------------------------------------
 
 
@@ -520,11 +585,13 @@ def _lan_game(host: Terminal, *guests: Terminal) -> None:
         guest.keys(*name, "F3")
     pin = re.search(r"Game PIN: (\d{6})", host.wait_for(r"Game PIN: \d{6}"))
     assert pin is not None
+    key = re.search(r"Host key: ([0-9a-f]{4}(-[0-9a-f]{4}){3})", host.screen())  # read out to the players
+    assert key is not None, host.screen()
     assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
     assert "1  ann (you)" in host.screen() and f"{seats}  a bot" in host.screen()
     for taken, (guest, name) in enumerate(zip(guests, names, strict=True), 1):
         listed = guest.wait_for(rf"> ann's table.*127\.0\.0\.2:\d+ +{taken}/{seats} seats +open +official/classic")
-        assert "Game PIN" in listed
+        assert "Game PIN" in listed and f"host key {key.group(1)}" in listed, listed
         guest.type(pin.group(1))
         guest.wait_for("waiting for the host to start")
         host.wait_for(rf"{taken + 1}  {name} \(joined\)")

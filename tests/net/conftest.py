@@ -15,7 +15,20 @@ import pytest
 from .netns import in_test_subnet
 from .netns import lan as lan  # the network namespace fixture, for every test here
 
-TEST_SERVICE_TYPE = "_lanopoly-test._tcp.local."
+
+def _test_service_type() -> str:
+    """``LANOPOLY_SERVICE_TYPE`` when it names a test type (``_lanopoly-NAME._tcp.local.``, at most
+    15 characters between ``_`` and ``._tcp`` as DNS-SD allows: each checkout its own, so that test
+    runs side by side on one machine never see each other's lobbies), else
+    ``_lanopoly-test._tcp.local.``; never the real type."""
+    value = os.environ.get("LANOPOLY_SERVICE_TYPE", "")
+    name = value.removeprefix("_").removesuffix("._tcp.local.")
+    if value.startswith("_lanopoly-") and value.endswith("._tcp.local.") and len(name) <= 15:
+        return value
+    return "_lanopoly-test._tcp.local."
+
+
+TEST_SERVICE_TYPE = _test_service_type()
 
 
 @pytest.fixture(autouse=True)

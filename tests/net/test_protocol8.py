@@ -265,7 +265,7 @@ def test_a_fingerprint_is_short_readable_and_tells_keys_apart() -> None:
 
 
 def test_journal_lines_round_trip_and_a_cut_last_line_is_ignored(tmp_path: Path) -> None:
-    rec, keys, secrets = record(2)
+    rec, keys, _ = record(2)
     genesis = Genesis(rec.encode(), rec, ((), ()), (b"\x00" * 64, b"\x00" * 64))
     key = keys[0]
     move = p8.sign_action(key, GAME, 1, 0, bytes(32), 0, {"type": "roll", "player": 0})  # type: ignore[arg-type]

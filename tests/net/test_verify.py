@@ -133,7 +133,9 @@ def test_a_correctly_signed_move_by_a_peer_that_does_not_control_the_seat_fails(
         move = p8.decode_signed(body, bytes(64))
         if isinstance(move, p8.Action):
             thief = next(i for i in range(3) if i != record.controllers[move.seat])
-            forged = p8.sign_action(started[thief].key, move.game_id, move.step, thief, move.prev, move.seat, move.action)
+            forged = p8.sign_action(
+                started[thief].key, move.game_id, move.step, thief, move.prev, move.seat, move.action
+            )
             steps[k - 1] = [[base64.b64encode(x).decode() for x in forged.pair()]]
             break
     code, out = verify(write(tmp_path, data), capsys)
@@ -165,7 +167,7 @@ def test_a_rolled_die_rewritten_without_the_network_record_is_only_unsigned(
     k = next(i for i, a in enumerate(log.inputs) if a["type"] == "dice" and i > 5)
     forged = GameLog(log.names, log.board, log.rules)
     replay = log.new_game()
-    for i, action in enumerate(log.inputs[:k]):
+    for action in log.inputs[:k]:
         replay.apply(action)
         forged.record(action, replay)
     die = dict(log.inputs[k])

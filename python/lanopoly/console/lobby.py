@@ -1,11 +1,12 @@
 """The LAN screens before a game: hosting a lobby, and finding and joining one.
 
 ``HostScreen`` opens a lobby (listening and advertised on the configured interfaces), shows the
-game PIN and the lobby's address, fills the seats live as peers join; Left/Right choose how many
-free seats bots take, Enter starts. ``JoinScreen`` lists the lobbies discovered on the network as
-they appear, change and vanish (name, host, seats, rules, board); the person picks one (or types
-``host:port``), types the PIN and presses Enter. Both give the agreed :class:`Mesh` (or None when
-the person went back) for a :class:`~lanopoly.console.net_session.NetTable`.
+game PIN, the lobby's address and the host's key fingerprint, fills the seats live as peers join;
+Left/Right choose how many free seats bots take, Enter starts. ``JoinScreen`` lists the lobbies
+discovered on the network as they appear, change and vanish (name, host, seats, rules, board, and
+under each the host key it advertises, so that two lobbies with the same name are told apart); the
+person picks one (or types ``host:port``), types the PIN and presses Enter. Both give the agreed
+:class:`Mesh` (or None when the person went back) for a :class:`~lanopoly.console.net_session.NetTable`.
 
 The network layer is used as it is; the few things it does not offer yet are wrapped here (the
 names of the peers in a lobby, starting with fewer seats than opened).
@@ -32,6 +33,7 @@ from lanopoly._core import Rules
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
+from lanopoly.net import reason
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     Lobby,
@@ -44,7 +46,7 @@ from lanopoly.net.discovery import (
 )
 from lanopoly.net.interfaces import configured_interfaces
 from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
-from lanopoly.net.secure import new_pin
+from lanopoly.net.secure import fingerprint, new_pin, public_bytes
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,7 @@ class HostScreen:
             rules.to_dict(),
             on_change=self._changed,
         )
+        self.fingerprint = fingerprint(public_bytes(self.lobby.config.sign_key))
         self.advertise = advertise
         self.advert: BackgroundAdvert | None = None
         self.address = ""
@@ -128,9 +131,8 @@ class HostScreen:
             self.address = f"{addresses[0]}:{port}"
             if self.advertise:
                 aiozc = make_zeroconf(self.interfaces)
-                ad = LobbyAd(
-                    self.table_name, self.lobby.game_id.hex(), 1, self.seats, self.setup.rules, self.setup.board
-                )
+                game_id, rules, board = self.lobby.game_id.hex(), self.setup.rules, self.setup.board
+                ad = LobbyAd(self.table_name, game_id, 1, self.seats, rules, board, fingerprint=self.fingerprint)
                 self.advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
             mesh = await self.app.run_async()
             return mesh
@@ -177,7 +179,7 @@ class HostScreen:
                 mesh = await start_lobby(self.lobby, seats)
             except (MeshError, TimeoutError) as e:
                 self.failed = True
-                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=str(e) or "timeout"))
+                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=reason(e)))
                 await self.lobby.close()
                 self.app.invalidate()
                 return
@@ -226,6 +228,7 @@ class HostScreen:
         out += _line("", "")
         out += _line("class:value", " " + t(lang, "lobby.pin", pin=self.pin))
         out += _line("class:value", " " + t(lang, "lobby.address", address=self.address or "..."))
+        out += _line("class:value", " " + t(lang, "lobby.key", fingerprint=self.fingerprint))
         out += _line("", " " + t(lang, "lobby.game", board=s.board, rules=s.rules))
         out += _line("", "")
         out += _line("", " " + t(lang, "lobby.seats", taken=self.lobby.taken, seats=self.seats))
@@ -389,7 +392,7 @@ class JoinScreen:
             try:
                 mesh = await joiner.join(target.host, target.port, target.game_id, lobby_timeout=LOBBY_TIMEOUT)
             except (MeshError, TimeoutError, OSError) as e:
-                self.message = ("class:error", t(lang, "join.failed", reason=str(e) or "timeout"))
+                self.message = ("class:error", t(lang, "join.failed", reason=reason(e)))
                 await joiner.close()
                 self.joiner = None
                 self.app.invalidate()
@@ -421,11 +424,14 @@ class JoinScreen:
         focused = (key == "join.pin") == self.app.layout.has_focus(self.pin)
         return [("class:selected" if focused else "", f" {t(self.lang, key)}:"), ("", " ")]
 
-    def lobby_line(self, lobby: Lobby) -> str:
+    def lobby_lines(self, lobby: Lobby) -> tuple[str, str]:
+        """A lobby's two lines: what it is (name, address, seats, state, rules and board), and
+        the host key it advertises (80 columns hold no more on one line)."""
         lang = self.lang
-        state = t(lang, f"join.state.{lobby.state}") if lobby.state in ("open", "full", "playing") else lobby.state
+        state = t(lang, f"join.state.{lobby.state}")
         seats = t(lang, "join.seats", taken=lobby.seats_taken, seats=lobby.seats_total)
-        return f"{lobby.table[:18]:<18} {lobby.address:<21} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
+        line = f"{lobby.table[:18]:<18} {lobby.address:<21} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
+        return line, "  " + t(lang, "join.key", fingerprint=lobby.fingerprint)
 
     def _games(self) -> StyleAndTextTuples:
         lang = self.lang
@@ -437,5 +443,7 @@ class JoinScreen:
             out += _line("class:hint", "   " + t(lang, "join.none"))
         for index, lobby in enumerate(lobbies):
             chosen = index == min(self.selected, len(lobbies) - 1) and not self.address.text.strip()
-            out += _line("class:selected" if chosen else "", ("> " if chosen else "  ") + self.lobby_line(lobby))
+            what, key = self.lobby_lines(lobby)
+            out += _line("class:selected" if chosen else "", ("> " if chosen else "  ") + what)
+            out += _line("class:selected" if chosen else "class:hint", "  " + key)
         return out

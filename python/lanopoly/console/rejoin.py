@@ -30,6 +30,7 @@ from lanopoly.console.net_session import (
 )
 from lanopoly.console.start import Setup
 from lanopoly.i18n import t
+from lanopoly.net import reason
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces
 from lanopoly.net.mesh import Mesh, MeshError
 from lanopoly.net.rejoin import rejoin, resume
@@ -77,7 +78,7 @@ async def open_saved(
             rejoin_timeout=rejoin_timeout,
         )
     except (ValueError, MeshError, VerifyError, TimeoutError) as e:
-        raise CannotRejoin(str(e) or type(e).__name__) from None
+        raise CannotRejoin(reason(e)) from None
     assert isinstance(session, ConsoleSession)
     return NetTable(session, lang=lang, save=path)
 
@@ -111,8 +112,8 @@ async def take_up(
             timeout=timeout,
         )
     except (CannotRejoin, InterfaceConfigError) as e:
-        reason = str(e).rstrip(".")
-        return t(setup.lang, "start.cannot_resume" if resume_all else "start.cannot_rejoin", reason=reason)
+        why = str(e).rstrip(".")
+        return t(setup.lang, "start.cannot_resume" if resume_all else "start.cannot_rejoin", reason=why)
 
 
 async def play_saved(

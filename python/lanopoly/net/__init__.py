@@ -9,6 +9,7 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``secure``: the game PIN, the SPAKE2 handshake, encrypted links, signing keys.
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
 - ``discovery``: advertising and browsing lobbies with python-zeroconf.
+- ``adverts``: the checks of what a lobby advertises (TXT fields, names shown safely).
 - ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
 - ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
 - ``outcome``: how a session ends: the result, freeze and fault types, and the action hash.
@@ -26,12 +27,18 @@ other peer; there is no server and no trusted host. Modules, one concept each:
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
-PROTOCOL_VERSION = 7
-"""Version of the wire protocol, sent in every message and in the lobby's TXT record.
+PROTOCOL_VERSION = 8
+"""Version of the wire protocol, in every message and in the lobby's TXT record (``docs/lan.md``).
 
-7: ``REJOIN`` says which port the rejoining peer listens on now (it may not get its old one back);
-6: ``SYNC`` says which peers the answering peer is waiting for (several peers may rejoin at once);
-5: the start record carries the host's choice for automatic replacement votes (``bot`` or
-``bank``), so that every peer's ``--replace-after`` votes the same; 4: votes may choose ``bank``
-(the seats resign, the bank takes their assets) and moves may be ``resign``; 3: out-of-turn
-moves, signed acks, votes; 2: the first LAN protocol."""
+8: a sans-I/O session core; every signed message verified on arrival (acks too); chain secrets
+shared so a removed peer's reveals are rebuilt; two-phase votes (vote, then a binding commit);
+links after the start proven by start-record keys, not the PIN; the lobby host proves its key;
+a peer's own signed messages journaled before they are sent. Earlier versions (2 to 7) do not
+interoperate with it; their saved games replay (``lanopoly replay``) and verify as unsigned."""
+
+
+def reason(error: BaseException) -> str:
+    """An error as a person or a log reads it: its message, or its type's name when the message is
+    empty (``TimeoutError()`` has none, and an exception object is always true, so ``e or ...``
+    never falls back)."""
+    return str(error) or type(error).__name__

@@ -29,6 +29,7 @@ from lanopoly._core import Rules, boards
 from lanopoly.arguments import PORT, ROUNDS, SEATS, seconds
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
+from lanopoly.net import reason
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.outcome import SessionResult
 from lanopoly.net.core.pinauth import normalize_pin
@@ -36,6 +37,7 @@ from lanopoly.net.core.session import Config, Session
 from lanopoly.net.desync import build_report, report_path
 from lanopoly.net.discovery import (
     BackgroundAdvert,
+    Lobby,
     LobbyAd,
     LobbyAdvertiser,
     advertised_addresses,
@@ -117,7 +119,9 @@ def add_commands(subparsers: Any) -> None:
 
     join = subparsers.add_parser("join", help="join a LAN game by HOST:PORT or by lobby name or game id")
     _common(join)
-    join.add_argument("target", help="HOST:PORT, or the start of a lobby's name or game id (see `lanopoly list`)")
+    join.add_argument(
+        "target", help="HOST:PORT, or the start of a lobby's name, game id or host key (see `lanopoly list`)"
+    )
     join.add_argument("--pin", required=True, help="the game PIN the host shows")
     join.add_argument("--browse-seconds", type=seconds, default=3.0, help="how long to look for a named lobby")
     join.set_defaults(net_command="join")
@@ -284,13 +288,17 @@ async def host_main(args: argparse.Namespace) -> int:
         address = advertised_addresses(interfaces)[0]
         gid = lobby.game_id.hex()
         if aiozc is not None:
-            ad = LobbyAd(args.table or f"{name}'s table", gid, 1, args.players, args.rules, args.board)
+            table = args.table or f"{name}'s table"
+            ad = LobbyAd(table, gid, 1, args.players, args.rules, args.board, fingerprint=lobby.fingerprint)
             advert = BackgroundAdvert(
                 LobbyAdvertiser(aiozc, ad, advertised_addresses(interfaces), port, service_type())
             )
         print(f"lobby open at {address}:{port}, game {gid}; waiting for {args.peers - 1} more peer(s)", flush=True)
         print(f"game PIN: {pin}  (tell it to the other players: lanopoly join ... --pin {pin})", flush=True)
-        print(f"host key fingerprint: {lobby.fingerprint}  (joiners see it too: compare them)", flush=True)
+        print(
+            f"host key: {lobby.fingerprint}  (players check that `lanopoly list` shows it beside this lobby)",
+            flush=True,
+        )
         if args.ready_file:
             ready = {"host": address, "port": port, "game_id": gid, "pin": pin, "fingerprint": lobby.fingerprint}
             _write_ready(args.ready_file, ready)
@@ -316,15 +324,15 @@ async def host_main(args: argparse.Namespace) -> int:
             await aiozc.async_close()
 
 
-async def _find_lobby(
-    target: str, seconds: float, interfaces: list[str] | None
-) -> tuple[str, int, bytes, str | None] | None:
-    lobbies = await list_lobbies(seconds, interfaces)
-    for lobby in lobbies:
-        if (lobby.table.startswith(target) or lobby.game_id.startswith(target.lower())) and lobby.addresses:
-            with contextlib.suppress(ValueError):
-                return lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id), getattr(lobby, "fingerprint", None)
-    return None
+async def _find_lobbies(target: str, seconds: float, interfaces: list[str] | None) -> list[Lobby]:
+    """The lobbies seen within ``seconds`` whose name, game id or host key starts with ``target``."""
+    lower = target.lower()
+    return [
+        lobby
+        for lobby in await list_lobbies(seconds, interfaces)
+        if lobby.addresses
+        and (lobby.table.startswith(target) or lobby.game_id.startswith(lower) or lobby.fingerprint.startswith(lower))
+    ]
 
 
 def _split_address(target: str) -> tuple[str, int] | None:
@@ -340,11 +348,22 @@ async def join_main(args: argparse.Namespace) -> int:
     game_id, expected = b"", None
     address = _split_address(args.target)
     if address is None:
-        found = await _find_lobby(args.target, args.browse_seconds, interfaces)
-        if found is None:
+        found = await _find_lobbies(args.target, args.browse_seconds, interfaces)
+        if not found:
             print(f"no lobby named {args.target!r} found (try `lanopoly list`)", file=sys.stderr)
             return EXIT_SETUP
-        host, port, game_id, expected = found
+        if len(found) > 1:  # two lobbies may have the same name: never pick one at random
+            print(f"{len(found)} lobbies match {args.target!r}; name one by its host key or game id:", file=sys.stderr)
+            for lobby in found:
+                print(f"  {lobby.table}  host key {lobby.fingerprint}  game {lobby.game_id}", file=sys.stderr)
+            return EXIT_SETUP
+        chosen = found[0]
+        host, port, game_id, expected = (
+            chosen.addresses[0],
+            chosen.port,
+            bytes.fromhex(chosen.game_id),
+            chosen.fingerprint,
+        )
     else:
         host, port = address
     try:
@@ -352,17 +371,20 @@ async def join_main(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"bad --pin: {e}", file=sys.stderr)
         return EXIT_SETUP
-    joining = Joining(host, port, args.name or "guest", args.pin, interfaces, game_id, expected or None)
+    joining = Joining(host, port, args.name or "guest", args.pin, interfaces, game_id, expected)
     try:
         async with asyncio.timeout(args.timeout):
             started = await joining.run()
     except (SetupError, TimeoutError) as e:
-        print(f"could not join: {e or 'timed out in the lobby'}", file=sys.stderr)
+        why = "timed out in the lobby" if isinstance(e, TimeoutError) else reason(e)
+        print(f"could not join: {why}", file=sys.stderr)
         return EXIT_SETUP
     print(f"joined the lobby of host key {joining.fingerprint}", flush=True)
-    chosen = started.genesis.record.replace_with
-    if args.replace_with not in (None, chosen):
-        print(f"note: the host chose --replace-with {chosen} for this game: every peer votes that", file=sys.stderr)
+    replace_with = started.genesis.record.replace_with
+    if args.replace_with not in (None, replace_with):
+        print(
+            f"note: the host chose --replace-with {replace_with} for this game: every peer votes that", file=sys.stderr
+        )
     return await _play(args, started, interfaces)
 
 
@@ -394,7 +416,7 @@ async def list_main(args: argparse.Namespace) -> int:
         else:
             print(
                 f"{lobby.table:<30} {lobby.address:<22} {lobby.seats_taken}/{lobby.seats_total} seats  "
-                f"{lobby.state:<8} {lobby.rules} on {lobby.board}  game {lobby.game_id}"
+                f"{lobby.state:<8} {lobby.rules} on {lobby.board}  host key {lobby.fingerprint}  game {lobby.game_id}"
             )
     if not lobbies and not args.json:
         print("no games found", file=sys.stderr)

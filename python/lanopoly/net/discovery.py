@@ -2,9 +2,11 @@
 
 A hosting peer advertises one DNS-SD service per lobby: a unique instance name (the table name and
 a random suffix, since name conflicts are not reliably detected) and a small TXT record (protocol
-version, game id, seats taken and total, rules preset, board, lobby state; never a secret). Others
-browse and see lobbies appear, change and vanish. Everything learnt this way is a hint: it only
-says where to connect; the handshake decides the rest.
+version, game id, seats taken and total, rules preset, board, lobby state, the fingerprint of the
+host's signing key; never a secret). Others browse and see lobbies appear, change and vanish.
+Anyone on the LAN can advertise, so every field is checked (``adverts``) before a lobby is shown,
+and one that fails is dropped and logged. Everything learnt this way is a hint: it only says where
+to connect; the handshake decides the rest.
 
 Zeroconf is always created on explicit interfaces when ``LANOPOLY_INTERFACES`` is set, IPv4 only,
 and the service type can be changed (``LANOPOLY_SERVICE_TYPE``) so that tests never show up in
@@ -26,14 +28,22 @@ import ifaddr
 from zeroconf import BadTypeInNameException, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from lanopoly.net import PROTOCOL_VERSION
+from lanopoly.net import PROTOCOL_VERSION, reason
+from lanopoly.net.adverts import (
+    TXT_VERSION,
+    AdvertError,
+    LobbyState,
+    check_txt,
+    display_text,
+    service_port,
+    table_name,
+)
 from lanopoly.net.interfaces import configured_interfaces
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SERVICE_TYPE = "_lanopoly._tcp.local."
 SERVICE_TYPE_ENV = "LANOPOLY_SERVICE_TYPE"
-LobbyState = Literal["open", "full", "playing"]
 
 
 def service_type(environ: Mapping[str, str] | None = None) -> str:
@@ -71,7 +81,9 @@ def advertised_addresses(interfaces: list[str] | None) -> list[str]:
 
 @dataclass(frozen=True)
 class LobbyAd:
-    """What a lobby says about itself in its TXT record (all public)."""
+    """What a lobby says about itself in its TXT record (all public). ``fingerprint`` is
+    ``keys.fingerprint`` of the host's public signing key. Checked as browsers check it, so a
+    lobby never advertises what every browser would drop (AdvertError, a ValueError)."""
 
     table: str
     game_id: str
@@ -79,12 +91,16 @@ class LobbyAd:
     seats_total: int
     rules: str
     board: str
+    fingerprint: str
     state: LobbyState = "open"
+
+    def __post_init__(self) -> None:
+        check_txt({key.encode(): value.encode() for key, value in self.txt().items()})
 
     def txt(self) -> dict[str, str]:
         """TXT keys (at most 9 characters each, RFC 6763 section 6.4), ``txtvers`` first."""
         return {
-            "txtvers": "1",
+            "txtvers": TXT_VERSION,
             "v": str(PROTOCOL_VERSION),
             "gid": self.game_id,
             "taken": str(self.seats_taken),
@@ -92,12 +108,16 @@ class LobbyAd:
             "rules": self.rules,
             "board": self.board,
             "state": self.state,
+            "fp": self.fingerprint,
         }
 
 
 @dataclass(frozen=True)
 class Lobby:
-    """A lobby seen on the network (a hint: nothing here is authenticated)."""
+    """A lobby seen on the network, every field checked (a hint: nothing here is authenticated).
+
+    ``instance`` and ``table`` are shown safely (``adverts.display_text``); ``fingerprint`` is the
+    one its host advertises for its signing key (not proven yet: anyone may copy it)."""
 
     instance: str
     table: str
@@ -109,7 +129,8 @@ class Lobby:
     seats_total: int
     rules: str
     board: str
-    state: str
+    state: LobbyState
+    fingerprint: str
 
     @property
     def address(self) -> str:
@@ -123,6 +144,12 @@ class LobbyEvent:
 
     kind: Literal["added", "updated", "removed"]
     lobby: Lobby
+
+
+MAX_INSTANCE = 63 + 1 + 64
+"""Characters of an instance name as shown: a label, a dot, a service type."""
+MAX_DROPPED = 256
+"""Names of dropped adverts a browser remembers (each is warned about once)."""
 
 
 def _instance_label(table: str) -> str:
@@ -187,27 +214,23 @@ class LobbyAdvertiser:
                 log.debug("unregistering %s failed", self.instance, exc_info=True)
 
 
-def _lobby_from_info(info: AsyncServiceInfo, stype: str) -> Lobby | None:
-    """A Lobby from a resolved service, or None if its TXT record does not parse (logged)."""
-    props = info.decoded_properties
-    try:
-        table = info.name[: -len(stype) - 1] if info.name.endswith("." + stype) else info.name
-        return Lobby(
-            instance=info.name,
-            table=table,
-            addresses=tuple(info.parsed_addresses(IPVersion.V4Only)),
-            port=int(info.port or 0),
-            version=int(props.get("v") or 0),
-            game_id=str(props.get("gid") or ""),
-            seats_taken=int(props.get("taken") or 0),
-            seats_total=int(props.get("seats") or 0),
-            rules=str(props.get("rules") or ""),
-            board=str(props.get("board") or ""),
-            state=str(props.get("state") or ""),
-        )
-    except (ValueError, TypeError) as e:
-        log.info("ignoring lobby %s with a malformed TXT record: %s", info.name, e)
-        return None
+def lobby_from_info(info: AsyncServiceInfo, stype: str) -> Lobby:
+    """A Lobby from a resolved service, every field checked; AdvertError when one fails."""
+    txt = check_txt(info.properties)
+    return Lobby(
+        instance=display_text(info.name, MAX_INSTANCE),
+        table=table_name(info.name, stype),
+        addresses=tuple(info.parsed_addresses(IPVersion.V4Only)),
+        port=service_port(info.port),
+        version=txt.version,
+        game_id=txt.game_id,
+        seats_taken=txt.seats_taken,
+        seats_total=txt.seats_total,
+        rules=txt.rules,
+        board=txt.board,
+        state=txt.state,
+        fingerprint=txt.fingerprint,
+    )
 
 
 class LobbyBrowser:
@@ -226,6 +249,8 @@ class LobbyBrowser:
         self._tasks: set[asyncio.Task[None]] = set()
         self._browser: AsyncServiceBrowser | None = None
         self._present: set[str] = set()
+        self.dropped: set[str] = set()
+        """The names of the adverts dropped because a field failed its check (never in ``lobbies``)."""
 
     async def start(self) -> None:
         self._browser = AsyncServiceBrowser(self._aiozc.zeroconf, [self.service_type], handlers=[self._on_change])
@@ -246,19 +271,35 @@ class LobbyBrowser:
         try:
             info = AsyncServiceInfo(self.service_type, name)
             if not await info.async_request(self._aiozc.zeroconf, self._resolve_ms):
-                log.debug("could not resolve %s", name)
+                log.debug("could not resolve %r", name)
                 return
         except (BadTypeInNameException, OSError) as e:
-            log.info("could not resolve %s: %s", name, e)
+            log.info("could not resolve %r: %s", name, reason(e))
             return
-        lobby = _lobby_from_info(info, self.service_type)
-        if lobby is None or name not in self._present:  # gone while we resolved it
+        try:
+            lobby = lobby_from_info(info, self.service_type)
+        except AdvertError as e:
+            self._drop(name, e)
+            return
+        if name not in self._present:  # gone while we resolved it
             return
         kind: Literal["added", "updated"] = "updated" if name in self.lobbies else "added"
         if self.lobbies.get(name) == lobby:
             return
         self.lobbies[name] = lobby
         self._queue.put_nowait(LobbyEvent(kind, lobby))
+
+    def _drop(self, name: str, error: AdvertError) -> None:
+        """Forget a lobby whose advert fails a check (it may have been valid before): a warning the
+        first time for a name, debug after (a hostile advert may repeat itself, or flood names)."""
+        first = name not in self.dropped and len(self.dropped) < MAX_DROPPED
+        level = logging.WARNING if first else logging.DEBUG
+        if first:
+            self.dropped.add(name)
+        log.log(level, "ignoring the lobby advertised as %r: %s", name, error)
+        lobby = self.lobbies.pop(name, None)
+        if lobby is not None:
+            self._queue.put_nowait(LobbyEvent("removed", lobby))
 
     async def next_event(self, timeout: float) -> LobbyEvent | None:
         """The next change within ``timeout`` seconds, or None."""
@@ -323,7 +364,7 @@ class BackgroundAdvert:
                 coro.close()  # never started: no "never awaited" warning
                 raise
             except Exception as e:
-                log.warning("lobby advertisement failed: %s", e)
+                log.warning("lobby advertisement failed: %s", reason(e))
 
         task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.add(task)

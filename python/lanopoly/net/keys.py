@@ -82,8 +82,15 @@ class Suite:
 ED25519 = Suite("ed25519", Ed25519Signer, ed25519_verify)
 
 
+FINGERPRINT_BYTES = 8
+
+
 def fingerprint(public: bytes) -> str:
-    """A short, readable fingerprint of a public key (8 bytes of SHA-256, as 4 groups of 4 hex digits),
-    shown on screens so that people can tell two keys apart by voice."""
-    digest = hashlib.sha256(b"lanopoly/fingerprint/v1\x00" + public).hexdigest()[:16]
-    return "-".join(digest[i : i + 4] for i in range(0, 16, 4))
+    """A short, readable name of a public signing key, e.g. ``3fa2-91c0-77d4-e2b1``: the first 8
+    bytes of its SHA-256 in groups of 4 hex digits. A lobby advertises its host's; players compare
+    it by voice with what the host's screen shows, and tell apart lobbies with the same name (the
+    lobby's handshake proves the key, ``WELCOME``)."""
+    if len(public) != PUBLIC_LEN:
+        raise ValueError(f"a public key has {PUBLIC_LEN} bytes, not {len(public)}")
+    digits = hashlib.sha256(public).digest()[:FINGERPRINT_BYTES].hex()
+    return "-".join(digits[i : i + 4] for i in range(0, len(digits), 4))

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 
+from lanopoly.net import reason
 from lanopoly.net.cipher import OVERHEAD, Cipher
 from lanopoly.net.wire import HEADER, WireError, frame
 
@@ -26,11 +27,6 @@ MAX_BUFFERED = 4 * 1024 * 1024
 
 class LinkClosed(Exception):
     """The connection is gone (closed, broken, or it carried something that is no frame)."""
-
-
-def reason(error: BaseException) -> str:
-    """An error as a log or report says it: its message, else its type (never empty)."""
-    return str(error) or type(error).__name__
 
 
 class Conn:

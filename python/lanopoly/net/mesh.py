@@ -41,7 +41,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from lanopoly.net import secure
+from lanopoly.net import reason, secure
 from lanopoly.net.chain import DEFAULT_CHAIN_LENGTH, HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, pack
 from lanopoly.net.messages import (
@@ -72,9 +72,10 @@ MAX_AUTH_FAILURES = 10
 HANDSHAKES_PER_HOST = 60
 HANDSHAKE_WINDOW = 10.0
 """At most ``HANDSHAKES_PER_HOST`` handshakes started by one source address in any
-``HANDSHAKE_WINDOW`` seconds: each costs the listener a SPAKE2 computation (5.6 ms here, in pure
-Python), so an address that reconnects in a loop without ever guessing a PIN (guesses lock the
-game after ``MAX_AUTH_FAILURES``) gets 3% of a core, not all of it. Joining, the mesh and
+``HANDSHAKE_WINDOW`` seconds: each costs the listener a SPAKE2 computation (about 4.4 ms of CPU
+for its offer here, in pure Python: ``benches/bench_spake2.py``), so an address that reconnects in
+a loop without ever guessing a PIN (guesses lock the game after ``MAX_AUTH_FAILURES``) gets about
+3% of a core, not all of it. Joining, the mesh and
 rejoining take a few; peers retrying every half second while a game resumes, a few more."""
 MAX_TRACKED_HOSTS = 256
 """Source addresses whose recent handshakes a listener remembers; a new address beyond that
@@ -276,7 +277,7 @@ class Listener:
                 await conn.close()
                 return
             except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-                log.warning("dropping connection from %s: %s", conn.label, e or type(e).__name__)
+                log.warning("dropping connection from %s: %s", conn.label, reason(e))
                 await conn.close()
                 return
             finally:
@@ -319,7 +320,7 @@ async def dial(
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
     except (OSError, TimeoutError) as e:
-        raise MeshError(f"cannot connect to {host}:{port}: {e or type(e).__name__}") from None
+        raise MeshError(f"cannot connect to {host}:{port}: {reason(e)}") from None
     conn = FramedConnection(reader, writer, label=f"{host}:{port}")
     try:
         offered, _ = await asyncio.wait_for(secure.connect(conn, pin, game_id), timeout)
@@ -375,7 +376,7 @@ async def _agree_on_start(mesh: Mesh, timeout: float) -> None:
             _, raw = await link.recv_within(timeout)
             message = parse(raw)
         except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-            raise MeshError(f"{_name_of(mesh.start, index)} did not confirm the start record: {e}") from None
+            raise MeshError(f"{_name_of(mesh.start, index)} did not confirm the start record: {reason(e)}") from None
         if not isinstance(message, StartAck) or message.game_id != mesh.start.game_id:
             raise MeshError(f"{_name_of(mesh.start, index)} sent {type(message).__name__} instead of START_ACK")
         if message.start_hash != mesh.start_hash:
@@ -678,7 +679,7 @@ class MeshJoiner:
             record = parse(raw)
         except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
             await conn.close()
-            raise MeshError(f"lobby handshake with {host}:{port} failed: {e or type(e).__name__}") from None
+            raise MeshError(f"lobby handshake with {host}:{port} failed: {reason(e)}") from None
         except BaseException:
             await conn.close()
             raise
@@ -726,7 +727,7 @@ class MeshJoiner:
                 except KeyProofError as e:
                     raise MeshError(str(e)) from None
                 except (FrameError, ProtocolError, ConnectionClosed, TimeoutError) as e:
-                    raise MeshError(f"{link.label} did not accept us: {e or type(e).__name__}") from None
+                    raise MeshError(f"{link.label} did not accept us: {reason(e)}") from None
             if len(self._links) == self._expected_links():
                 self._linked.set()
             try:

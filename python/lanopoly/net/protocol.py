@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from lanopoly.net import wire
+from lanopoly.net import PROTOCOL_VERSION, wire
 from lanopoly.net.keys import SIGNATURE_LEN, Signer
 from lanopoly.net.wire import WireError
 
-PROTOCOL = 8
+PROTOCOL = PROTOCOL_VERSION
 HASH_LEN = 32
 ID_LEN = 16
 MAX_PEERS = 8

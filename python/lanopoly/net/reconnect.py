@@ -29,7 +29,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lanopoly.net import secure
+from lanopoly.net import reason, secure
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.membership import targets
 from lanopoly.net.mesh import KeyProofError, MeshError, dial, read_accept
@@ -174,7 +174,7 @@ class Reconnects:
                 log.warning("%s not reached: %s", self.session.peer_label(peer), e)
                 continue
             except (MeshError, ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
-                log.debug("%s not reached yet: %s", self.session.peer_label(peer), e or type(e).__name__)
+                log.debug("%s not reached yet: %s", self.session.peer_label(peer), reason(e))
                 continue
             if answer is not None and not self.session.catch_up.adopt(peer, *answer):
                 await answer[0].close()

@@ -40,7 +40,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly.log import GameLog
-from lanopoly.net import PROTOCOL_VERSION, secure
+from lanopoly.net import PROTOCOL_VERSION, reason, secure
 from lanopoly.net.chain import HashChain
 from lanopoly.net.framing import MAX_FRAME, ConnectionClosed, FramedConnection, FrameError, unpack
 from lanopoly.net.lockstep import LockstepSession
@@ -341,7 +341,7 @@ async def _sync_from(me: _Restart, index: int, timeout: float) -> tuple[FramedCo
         except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
             await conn.close()
             if time.monotonic() > deadline:
-                raise MeshError(f"{me.name(index)} did not take us back: {e or type(e).__name__}") from None
+                raise MeshError(f"{me.name(index)} did not take us back: {reason(e)}") from None
         except BaseException:
             await conn.close()
             raise
@@ -496,7 +496,7 @@ async def resume(
             await conn.send(me.rejoin_message(conn).to_wire())
             linked(message.index, conn, await exchange(conn, message))
         except (ConnectionClosed, FrameError, ProtocolError, TimeoutError, MeshError) as e:
-            log.warning("%s could not resume with us: %s", conn.label, e)
+            log.warning("%s could not resume with us: %s", conn.label, reason(e))
             return False
         return True
 
@@ -513,7 +513,7 @@ async def resume(
             linked(index, conn, await exchange(conn, theirs))
         except (ConnectionClosed, FrameError, ProtocolError, TimeoutError) as e:
             await conn.close()
-            raise MeshError(f"{me.name(index)} did not resume with us: {e or type(e).__name__}") from None
+            raise MeshError(f"{me.name(index)} did not resume with us: {reason(e)}") from None
 
     listener = await me.listen(accept)
     try:

@@ -17,8 +17,8 @@ Both sides then derive, with HKDF-SHA256 over the SPAKE2 key and salted with the
 ChaCha20-Poly1305 key per direction. ``confirm_X = HMAC-SHA256(k_confirm_X, role || T)``, so a
 wrong PIN is refused on both sides, and ``T`` is the channel binding that the identity proofs in
 ``HELLO``/``PEER_HELLO``/``REJOIN`` (the dialer's) and ``ACCEPT`` (the accepting peer's) sign.
-SPAKE2 is pure Python (about 20 ms per side), so it runs in a worker thread, never on the event
-loop.
+SPAKE2 is pure Python (about 11 ms of CPU per side on the shared test machine,
+``benches/bench_spake2.py``), so it runs in a worker thread, never on the event loop.
 
 **Links.** Every frame after the handshake is ``counter (u64 BE) || ChaCha20-Poly1305(payload)``
 with the counter as the nonce (4 zero bytes || counter); each direction has its own key and
@@ -27,7 +27,8 @@ failed tag raises ``FrameError``: the caller closes that connection and logs it.
 
 **Signing keys.** Each peer makes an Ed25519 key per game; the public key is in its ``HELLO``
 (with a proof of possession bound to the channel) and in the start record, and every peer signs
-the start record's hash. ACTION and REVEAL bodies are signed (see ``messages``).
+the start record's hash (``START_SIG_TAG || hash``). ACTION and REVEAL bodies are signed (see
+``messages``). A lobby advertises its host's key as a short ``fingerprint``, shown to players.
 """
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_Symmetric  # type: ignore[import-untyped]
-from spake2.spake2 import SPAKEError  # type: ignore[import-untyped]
+from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
+from spake2.spake2 import SideSymmetric, SPAKEError  # type: ignore[import-untyped]
 
 from lanopoly.net.framing import AEAD_OVERHEAD, ConnectionClosed, FramedConnection, FrameError
-from lanopoly.net.messages import AuthConfirm, AuthOffer, AuthReply, ProtocolError, Reject, parse
+from lanopoly.net.messages import PAKE_MSG_LEN, AuthConfirm, AuthOffer, AuthReply, ProtocolError, Reject, parse
 
 PAKE_CONTEXT = b"lanopoly/v1|"
 """Prefix of SPAKE2's ``idSymmetric``; the game id follows, so a PIN's handshake is bound to one game."""
@@ -134,10 +136,16 @@ class Pake:
         return message
 
     async def finish(self, inbound: bytes) -> bytes:
-        """The shared key (the same on both sides only if both used the same PIN)."""
+        """The shared key (the same on both sides only if both used the same PIN).
+
+        AuthError when ``inbound`` is not a valid message: its length and side byte are checked
+        here (``spake2`` checks the side of a symmetric message with an ``assert``, which ``python
+        -O`` removes), and a point off the curve raises ``NotOnCurve``, a bare Exception."""
+        if len(inbound) != PAKE_MSG_LEN or inbound[:1] != SideSymmetric:
+            raise AuthError(f"invalid SPAKE2 message: not {PAKE_MSG_LEN} bytes of the symmetric side")
         try:
             key: bytes = await asyncio.to_thread(self._spake.finish, inbound)
-        except (SPAKEError, ValueError, AssertionError) as e:
+        except (SPAKEError, NotOnCurve, ValueError, AssertionError) as e:
             raise AuthError(f"invalid SPAKE2 message: {type(e).__name__}") from None
         return key
 
@@ -182,6 +190,20 @@ class Cipher:
 def public_bytes(key: Ed25519PrivateKey) -> bytes:
     """The 32 raw bytes of a signing key's public half (what the start record lists)."""
     return key.public_key().public_bytes_raw()
+
+
+FINGERPRINT_BYTES = 8
+"""Bytes of SHA-256 a key's fingerprint shows (64 bits: 16 hex digits in 4 groups)."""
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A short, readable name of a public signing key, e.g. ``3fa2-91c0-77d4-e2b1``: the first 8
+    bytes of its SHA-256 in groups of 4 hex digits. A lobby advertises its host's; players compare
+    it by voice with what the host's screen shows, and tell apart lobbies with the same name."""
+    if len(public_key) != 32:
+        raise ValueError(f"a public key has 32 bytes, not {len(public_key)}")
+    digits = hashlib.sha256(public_key).digest()[:FINGERPRINT_BYTES].hex()
+    return "-".join(digits[i : i + 4] for i in range(0, len(digits), 4))
 
 
 SIGNATURE_LEN = 64
