@@ -96,6 +96,6 @@ def step_seed(game_id: bytes, step: int, prev_hash: bytes, reveals: list[bytes])
     return h.digest()
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def _cached(length: int, secret: bytes) -> HashChain:
     return HashChain(length, secret)

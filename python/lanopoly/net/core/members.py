@@ -80,6 +80,8 @@ class Members:
         return True
 
     def _latest(self, box: dict[tuple[int, int, int], Vote], voter: int, step: int) -> Vote | None:
+        if not box:
+            return None
         found = [v for (p, s, _), v in box.items() if p == voter and s == step]
         return max(found, key=lambda v: v.round) if found else None
 

@@ -196,6 +196,8 @@ class Session:
         self.wait = _Waiting(0.0)
         self.voted_silent: dict[int, float] = {}
         self._awaited: dict[tuple[int, str], float] = {}
+        self._waiting_now: dict[int, str] = {}
+        """What ``_waiting`` said when the last input was handled (``deadline`` reads it)."""
         """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
         self.ports: dict[int, int] = {}
         """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
@@ -377,7 +379,7 @@ class Session:
             times.append(self.wait.since + c.bye_wait)
         if self.bot_due is not None:
             times.append(self.bot_due)
-        for peer in self.waiting_for():
+        for peer in self._waiting_now:
             if peer in self.away:
                 since = self.away[peer]
                 times.append(since + c.rejoin_timeout)
@@ -391,7 +393,7 @@ class Session:
 
     def _silent_since(self, peer: int) -> float:
         """Since when this peer has waited for what it waits for now from ``peer`` (see ``_flush``)."""
-        return self._awaited.get((peer, self._waiting().get(peer, "")), self._now)
+        return self._awaited.get((peer, self._waiting_now.get(peer, "")), self._now)
 
     def waiting_for(self) -> dict[int, str]:
         """The peers whose messages the session waits for now, with what it waits for."""
@@ -412,10 +414,9 @@ class Session:
 
     def _flush(self) -> list[fx.Effect]:
         """The effects so far; and the wait is timed: since when each awaited thing is awaited."""
-        if self.phase not in (Phase.OVER, Phase.FROZEN):
-            waiting = self._waiting()
-            now_awaited = {(peer, what): self._awaited.get((peer, what), self._now) for peer, what in waiting.items()}
-            self._awaited = now_awaited
+        waiting = self._waiting() if self.phase not in (Phase.OVER, Phase.FROZEN) else {}
+        self._awaited = {(peer, what): self._awaited.get((peer, what), self._now) for peer, what in waiting.items()}
+        self._waiting_now = waiting
         out, self._out = self._out, []
         return out
 
