@@ -256,6 +256,20 @@ def test_a_spake2_message_from_another_side_is_refused_without_relying_on_assert
         joiner.offer(wire.pack(fields))
 
 
+def test_a_spake2_message_off_the_curve_is_a_refusal_not_a_crash() -> None:
+    host = PinHost(normalize_pin("123456"), GAME)
+    joiner = PinJoiner(normalize_pin("123456"))
+    fields = wire.unpack(host.hello(joiner.hello()))
+    refused = 0
+    for last in range(40):  # about half of all 32-byte strings are no point of the group
+        fields[3] = b"S" + bytes(31) + bytes([last])
+        try:
+            PinJoiner(normalize_pin("123456")).offer(wire.pack(fields))
+        except PinError:
+            refused += 1
+    assert refused > 0
+
+
 def test_a_fingerprint_is_short_readable_and_tells_keys_apart() -> None:
     a, b = ED25519.new_signer(b"\x01" * 32).public, ED25519.new_signer(b"\x02" * 32).public
     assert len(fingerprint(a)) == 19 and fingerprint(a) != fingerprint(b) and fingerprint(a) == fingerprint(a)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_Symmetric  # type: ignore[import-untyped]
+from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
 from spake2.spake2 import SPAKEError  # type: ignore[import-untyped]
 
 from lanopoly.net import wire
@@ -87,7 +88,7 @@ def _finish(spake: SPAKE2_Symmetric, message: bytes) -> bytes:
         raise PinError("not a symmetric SPAKE2 message")
     try:
         key: bytes = spake.finish(message)
-    except (SPAKEError, ValueError, AssertionError) as e:
+    except (SPAKEError, NotOnCurve, ValueError, AssertionError) as e:  # NotOnCurve is a bare Exception
         raise PinError(f"invalid SPAKE2 message: {type(e).__name__}") from None
     return key
 
