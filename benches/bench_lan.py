@@ -1,28 +1,30 @@
-"""LAN play benchmark: step latency (p50, p99) and steps per second of full bot games over the network.
+"""LAN play benchmark: step latency (p50, p99), steps per second and CPU per step, protocol 8.
 
-    python benches/bench_lan.py                      # 2, 4 and 8 peers, one full game each
-    python benches/bench_lan.py --peers 4 --profile  # also profile the host peer (cProfile, top functions)
-    python benches/bench_lan.py --in-turn-only       # bots never act out of turn (signed acks only)
+    python benches/bench_lan.py                       # 2, 4 and 8 peers, one game each
+    python benches/bench_lan.py --peers 4 --games 3   # three games of 4 peers
+    python benches/bench_lan.py --peers 4 --profile   # also profile the host (cProfile, top functions)
 
-Every peer is a separate process on its own loopback address (127.0.0.1xx), exactly as in a real
-game: PIN handshake, encrypted links, signed actions, reveals, an ack from every peer on every
-step. Joiners join by address (``--no-advertise``): no mDNS at all, and ``LANOPOLY_INTERFACES`` is
-set to each peer's loopback address, so nothing is sent beyond loopback.
+Every peer is a separate process on its own loopback address (127.0.0.1xx), as in a real game:
+the lobby's PIN handshake, links proven by start-record keys, encrypted frames, every message
+signed and verified (Ed25519), a journal line before every signed message, an ack from every peer
+on every step. Joiners join by address (no mDNS), and ``LANOPOLY_INTERFACES`` is each peer's own
+loopback address, so nothing is sent beyond loopback.
 
-A step's latency is the wall time of one lockstep step on one peer, from its start to every peer's
-ack agreeing (it includes the acting bot's choice and, at chance nodes, the reveal round); the
-figures pool every peer's steps. Steps per second is the host's steps over its session time (the
-lobby and the mesh setup are not counted). "CPU ms" is the CPU time one peer process spends per
-step (session CPU time over steps, averaged over the peers): with more peers than cores, a step
-cannot be faster than peers x CPU ms / cores. Speed is measured here, never asserted in tests.
+A step's latency is the wall time between two steps applied on one peer (``StepApplied`` events of
+the driver): deciding the step (the acting bot's choice, or every peer's reveal), applying it and
+every peer's ack agreeing. The figures pool every peer's steps. Steps per second is the host's
+steps over its game time (lobby and setup not counted); CPU ms is the CPU time a peer process
+spends per step, averaged over the peers: with more peers than cores, a step cannot be faster than
+peers x CPU ms / cores. Speed is measured here, never asserted in tests.
 
-The same file is the peer entry point (``--peer host|join ...``): it runs the real CLI with a
-session that also records each step's duration to ``LANOPOLY_BENCH_TIMINGS``.
+The same file is the peer entry point (``--peer ...``): the real CLI, with a subscriber that
+timestamps every step applied and writes the times (and the process's CPU time) at the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import cProfile
 import io
 import json
@@ -37,165 +39,138 @@ import time
 from pathlib import Path
 from typing import Any
 
-SERVICE_TYPE = "_lanopoly-bench._tcp.local."
 TIMINGS_ENV = "LANOPOLY_BENCH_TIMINGS"
 PROFILE_ENV = "LANOPOLY_BENCH_PROFILE"
-IN_TURN_ENV = "LANOPOLY_BENCH_IN_TURN_ONLY"
 
 
 def peer_main(argv: list[str]) -> int:
-    """Run one peer (the real CLI) with a session that times every step."""
-    from lanopoly.net import cli
-    from lanopoly.net.lockstep import LockstepSession, SessionResult
+    """Run one peer (the real CLI), timestamping every step its driver applies."""
+    from lanopoly.net import cli, driver
+    from lanopoly.net.core import effects as fx
 
-    class TimedSession(LockstepSession):
-        """A lockstep session that records each step's wall time (perf_counter) and writes them at the end."""
+    times: list[float] = []
+    cpu: list[float] = []
+    run = driver.Driver.run
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.times: list[float] = []
+    def seen(event: fx.Event) -> None:
+        if isinstance(event, fx.StepApplied):
+            times.append(time.perf_counter())
+            if not cpu:
+                cpu.append(time.process_time())  # CPU used before the first step (imports, setup) is not counted
 
-        def next_interjection(self) -> tuple[int, dict[str, Any]] | None:
-            if os.environ.get(IN_TURN_ENV):
-                return None  # --in-turn-only: the bots never act out of turn (signed acks, no interjections)
-            return super().next_interjection()
+    async def timed_run(self: driver.Driver, *args: Any, **kwargs: Any) -> Any:
+        self.subscribe(seen)
+        return await run(self, *args, **kwargs)
 
-        async def play_step(self) -> None:
-            t = time.perf_counter()
-            await super().play_step()
-            self.times.append(time.perf_counter() - t)
+    driver.Driver.run = timed_run  # type: ignore[method-assign]
 
-        async def run(self) -> SessionResult:
-            cpu = time.process_time()
-            result = await super().run()
-            cpu = time.process_time() - cpu
-            data = {"me": self.me, "steps": result.step, "seconds": result.seconds, "cpu": cpu}
-            Path(os.environ[TIMINGS_ENV]).write_text(json.dumps(data | {"times": self.times}))
-            return result
+    def write() -> None:
+        used = time.process_time() - cpu[0] if cpu else 0.0  # from the first step applied to the end
+        Path(os.environ[TIMINGS_ENV]).write_text(json.dumps({"times": times, "cpu": used}))
 
-    profile_path = os.environ.get(PROFILE_ENV)
-    if not profile_path:
-        return cli.main(argv, TimedSession)
-    profiler = cProfile.Profile()
-    code = profiler.runcall(cli.main, argv, TimedSession)
-    profiler.dump_stats(profile_path)
-    return code
+    atexit.register(write)
+    profile_to = os.environ.get(PROFILE_ENV)
+    if profile_to:
+        profiler = cProfile.Profile()
+        code = profiler.runcall(cli.main, argv)
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+        Path(profile_to).write_text(out.getvalue())
+        return int(code)
+    return int(cli.main(argv))
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by the nearest-rank method."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+class Peer:
+    def __init__(self, args: list[str], address: str, workdir: Path, tag: str, profile: bool) -> None:
+        env = dict(os.environ, LANOPOLY_INTERFACES=address, PYTHONUNBUFFERED="1")
+        env[TIMINGS_ENV] = str(workdir / f"{tag}.times.json")
+        if profile:
+            env[PROFILE_ENV] = str(workdir / f"{tag}.profile.txt")
+        self.timings = workdir / f"{tag}.times.json"
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--peer", *args],
+            env=env,
+            cwd=workdir,
+            stdout=subprocess.PIPE,
+            stderr=open(workdir / f"{tag}.err", "w"),  # noqa: SIM115 (the child keeps it)
+            text=True,
+        )
+
+    def line(self, start: str) -> str:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith(start):
+                return line
+        raise RuntimeError(f"the peer ended before printing {start!r}")
 
 
-def run_game(peers: int, players: int, rounds: int, workdir: Path, timeout: float, profile: bool) -> dict[str, Any]:
-    """Play one game with ``peers`` processes on 127.0.0.101.. ; returns the pooled figures."""
+def one_game(peers: int, rounds: int, workdir: Path, profile: bool) -> dict[str, Any]:
+    common = ["--step-timeout", "30", "--timeout", "60", "--rounds", str(rounds)]
     addresses = [f"127.0.0.{101 + i}" for i in range(peers)]
-    procs: list[subprocess.Popen[bytes]] = []
-    ready = workdir / "ready.json"
-    ready.unlink(missing_ok=True)
-    common = ["--step-timeout", "20", "--timeout", str(timeout), "--report-dir", str(workdir)]
-
-    def spawn(i: int, args: list[str]) -> None:
-        env = dict(os.environ)
-        env |= {"LANOPOLY_INTERFACES": addresses[i], "LANOPOLY_SERVICE_TYPE": SERVICE_TYPE}
-        env[TIMINGS_ENV] = str(workdir / f"t{i}.json")
-        env.pop(PROFILE_ENV, None)
-        if profile and i == 0:
-            env[PROFILE_ENV] = str(workdir / "host.prof")
-        with open(workdir / f"p{i}.err", "wb") as err:
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, __file__, "--peer", *args, *common],
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=err,
-                )
-            )
-
-    deadline = time.monotonic() + timeout
-    try:
-        host = ["host", "--peers", str(peers), "--players", str(players), "--rounds", str(rounds)]
-        spawn(0, [*host, "--no-advertise", "--ready-file", str(ready)])
-        while not ready.exists():
-            if time.monotonic() > deadline or procs[0].poll() is not None:
-                raise RuntimeError(f"the host did not open its lobby: {(workdir / 'p0.err').read_text()}")
-            time.sleep(0.05)
-        time.sleep(0.05)
-        info = json.loads(ready.read_text())
-        for i in range(1, peers):
-            spawn(i, ["join", f"{info['host']}:{info['port']}", "--pin", info["pin"], "--name", f"g{i}"])
-        for proc in procs:
-            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(5)
-    if any(p.returncode != 0 for p in procs):
-        raise RuntimeError(f"a peer failed: {[p.returncode for p in procs]} {(workdir / 'p0.err').read_text()}")
-    timings = [json.loads((workdir / f"t{i}.json").read_text()) for i in range(peers)]
-    times = [t for peer in timings for t in peer["times"]]
-    host_run = timings[0]
-    cpu = sum(t["cpu"] for t in timings) / sum(t["steps"] for t in timings)
+    host = Peer(
+        ["host", "--peers", str(peers), "--players", str(max(4, peers)), "--no-advertise", *common],
+        addresses[0],
+        workdir,
+        "p0",
+        profile,
+    )
+    where = host.line("lobby open at ").split()[3].rstrip(",")
+    pin = host.line("game PIN: ").split()[2]
+    joiners = [
+        Peer(["join", where, "--pin", pin, "--name", f"j{i}", *common[:4]], a, workdir, f"p{i}", False)
+        for i, a in enumerate(addresses[1:], 1)
+    ]
+    for peer in [host, *joiners]:
+        assert peer.proc.stdout is not None
+        peer.proc.stdout.read()
+        peer.proc.wait(300)
+    intervals: list[float] = []
+    cpu_per_step: list[float] = []
+    host_rate = 0.0
+    for i, peer in enumerate([host, *joiners]):
+        data = json.loads(peer.timings.read_text())
+        times = data["times"]
+        steps = len(times)
+        intervals += [b - a for a, b in zip(times, times[1:], strict=False)]
+        if steps > 1:
+            cpu_per_step.append(data["cpu"] / (steps - 1))
+        if i == 0 and steps > 1:
+            host_rate = (steps - 1) / (times[-1] - times[0])
+    intervals.sort()
     return {
-        "cpu_ms": 1000 * cpu,
         "peers": peers,
-        "players": players,
-        "steps": host_run["steps"],
-        "p50_ms": 1000 * statistics.median(times),
-        "p99_ms": 1000 * percentile(times, 0.99),
-        "max_ms": 1000 * max(times),
-        "steps_per_s": host_run["steps"] / host_run["seconds"],
-        "seconds": host_run["seconds"],
+        "steps": len(json.loads(host.timings.read_text())["times"]),
+        "p50_ms": 1000 * statistics.median(intervals),
+        "p99_ms": 1000 * intervals[int(0.99 * (len(intervals) - 1))],
+        "steps_per_s": host_rate,
+        "cpu_ms_per_step": 1000 * statistics.mean(cpu_per_step),
+        "profile": (workdir / "p0.profile.txt").read_text() if profile else "",
     }
 
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--peer":
         return peer_main(sys.argv[2:])
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--peers", type=int, nargs="+", default=[2, 4, 8], help="peer counts (default 2 4 8)")
-    parser.add_argument("--players", type=int, default=0, help="seats (default: max(4, peers))")
-    parser.add_argument("--rounds", type=int, default=0, help="round limit (default 0: play to the end)")
-    parser.add_argument("--repeat", type=int, default=1, help="games per peer count (figures pool them)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds before a game is killed")
-    parser.add_argument("--profile", action="store_true", help="profile the host peer and print the top functions")
-    parser.add_argument(
-        "--in-turn-only", action="store_true", help="bots never act out of turn (to compare with in-turn-only play)"
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--peers", type=int, nargs="*", default=[2, 4, 8])
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    if args.in_turn_only:
-        os.environ[IN_TURN_ENV] = "1"  # inherited by every peer process
-    print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}")
-    heads = ("peers", "seats", "steps", "p50 ms", "p99 ms", "max ms", "steps/s", "CPU ms")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(heads, (5, 5, 6, 7, 7, 7, 8, 7), strict=True)))
-    with tempfile.TemporaryDirectory(prefix="bench-lan-") as tmp:
-        for peers in args.peers:
-            players = args.players or max(4, peers)
-            runs = []
-            for r in range(args.repeat):
-                workdir = Path(tmp) / f"{peers}-{r}"
-                workdir.mkdir()
-                runs.append(run_game(peers, players, args.rounds, workdir, args.timeout, args.profile))
-            steps = sum(r["steps"] for r in runs)
-            row = {
-                "p50": statistics.median(r["p50_ms"] for r in runs),
-                "p99": statistics.median(r["p99_ms"] for r in runs),
-                "max": max(r["max_ms"] for r in runs),
-                "sps": steps / sum(r["seconds"] for r in runs),
-                "cpu": statistics.median(r["cpu_ms"] for r in runs),
-            }
+    load = os.getloadavg()
+    print(f"# {platform.machine()} {os.cpu_count()} cpus, Python {platform.python_version()}, load {load[0]:.2f}")
+    print("peers  steps   p50 ms   p99 ms   steps/s   CPU ms/step/peer")
+    for peers in args.peers:
+        for _ in range(args.games):
+            with tempfile.TemporaryDirectory() as folder:
+                r = one_game(peers, args.rounds, Path(folder), args.profile)
             print(
-                f"{peers:>5} {players:>5} {steps:>6} {row['p50']:>7.2f} {row['p99']:>7.2f} "
-                f"{row['max']:>7.1f} {row['sps']:>8.0f} {row['cpu']:>7.2f}",
-                flush=True,
+                f"{r['peers']:>5}  {r['steps']:>5}  {r['p50_ms']:>7.2f}  {r['p99_ms']:>7.2f}  {r['steps_per_s']:>8.0f}"
+                f"   {r['cpu_ms_per_step']:>6.2f}"
             )
-            if args.profile:
-                out = io.StringIO()
-                stats = pstats.Stats(str(Path(tmp) / f"{peers}-{args.repeat - 1}" / "host.prof"), stream=out)
-                stats.sort_stats("tottime").print_stats(20)
-                print(out.getvalue())
+            if r["profile"]:
+                print(r["profile"])
+    print(f"# load after: {os.getloadavg()[0]:.2f}")
     return 0
 
 
