@@ -28,8 +28,8 @@ signatures in one slot are proof of equivocation (``core/evidence.py``).
 The unsigned messages are link-level (each link is authenticated, see ``core/linkauth.py``):
 ``OFFER`` (a signed move sent to the leader), ``RELAY`` (another peer's signed messages passed
 on), ``EVIDENCE`` (signed messages of a step whose inputs diverged), ``FREEZE``, ``BYE``,
-``STATUS`` (where a peer stands, on every new link) and ``SYNC`` (the signed steps and changes a
-peer behind lacks).
+``STATUS`` (where a peer stands, on every new link), ``SYNC`` (the signed steps and changes a peer
+behind lacks) and ``WANT`` (a peer waits for another's messages and cannot reach it: pass them on).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ class Kind(IntEnum):
     BYE = 54
     STATUS = 55
     SYNC = 56
+    WANT = 57
 
 
 _KINDS = {int(k): k for k in Kind}
@@ -419,6 +420,15 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Want:
+    """The sender waits for ``peer``'s messages of ``step`` and its link to that peer is down: whoever
+    holds them passes them on (``RELAY``)."""
+
+    peer: int
+    step: int
+
+
+@dataclass(frozen=True)
 class StepRecord:
     """The signed messages that decided one step: a move (``ACTION`` or ``FORWARD``) or the reveals."""
 
@@ -444,7 +454,7 @@ class Sync:
     last: bool
 
 
-Message = Signed | Offer | Relay | Evidence | Freeze | Bye | Status | Sync
+Message = Signed | Offer | Relay | Evidence | Freeze | Bye | Status | Sync | Want
 
 
 def _pairs(value: Any, what: str, max_len: int, allowed: Sequence[Kind] = tuple(TAGS)) -> tuple[Signed, ...]:
@@ -489,6 +499,8 @@ def encode(game_id: bytes, message: Message) -> bytes:
         head = [Kind.BYE, message.step, message.state_hash]
     elif isinstance(message, Status):
         head = [Kind.STATUS, message.step, message.changes, [list(p) for p in message.ports]]
+    elif isinstance(message, Want):
+        head = [Kind.WANT, message.peer, message.step]
     else:
         steps = [encode_step_record(r) for r in message.steps]
         changes = [encode_change_record(c) for c in message.changes]
@@ -522,7 +534,16 @@ def _parse(payload: bytes, game_id: bytes) -> Message:
     if len(f) < 3 or f[2] != game_id:
         raise WireError(f"{kind.name} for another game")
     rest = f[3:]
-    sizes = {Kind.OFFER: 1, Kind.RELAY: 1, Kind.EVIDENCE: 2, Kind.FREEZE: 2, Kind.BYE: 2, Kind.STATUS: 3, Kind.SYNC: 3}
+    sizes = {
+        Kind.OFFER: 1,
+        Kind.RELAY: 1,
+        Kind.EVIDENCE: 2,
+        Kind.FREEZE: 2,
+        Kind.BYE: 2,
+        Kind.STATUS: 3,
+        Kind.SYNC: 3,
+        Kind.WANT: 2,
+    }
     if len(rest) != sizes[kind]:
         raise WireError(f"{kind.name}: expected {sizes[kind]} fields")
     if kind is Kind.OFFER:
@@ -537,6 +558,8 @@ def _parse(payload: bytes, game_id: bytes) -> Message:
         return Freeze(wire.int_field(rest[0], "step"), wire.str_field(rest[1], "reason", MAX_REASON, allow_empty=True))
     if kind is Kind.BYE:
         return Bye(wire.int_field(rest[0], "step"), wire.bin_field(rest[1], "state hash", HASH_LEN))
+    if kind is Kind.WANT:
+        return Want(wire.int_field(rest[0], "peer", 0, MAX_PEERS - 1), wire.int_field(rest[1], "step"))
     if kind is Kind.STATUS:
         ports = []
         for item in wire.list_field(rest[2], "ports", MAX_PEERS):

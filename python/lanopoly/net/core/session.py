@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -69,6 +69,7 @@ from lanopoly.net.protocol import (
     StepRecord,
     Sync,
     Vote,
+    Want,
     action_hash,
 )
 from lanopoly.net.wire import WireError
@@ -104,14 +105,6 @@ class Phase(Enum):
     FINISHING = "finishing"
     OVER = "over"
     FROZEN = "frozen"
-
-
-@dataclass
-class _Waiting:
-    """What a freeze, a vote or a timer is about: the peers awaited and since when."""
-
-    since: float
-    peers: dict[int, str] = field(default_factory=dict)
 
 
 class Session:
@@ -193,12 +186,14 @@ class Session:
         self.byes: dict[int, Bye] = {}
         self.pending_change: Change | None = None
         self._seats_changed: dict[int, int] = {}
-        self.wait = _Waiting(0.0)
+        self.finishing_since = 0.0
         self.voted_silent: dict[int, float] = {}
         self._awaited: dict[tuple[int, str], float] = {}
+        """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
         self._waiting_now: dict[int, str] = {}
         """What ``_waiting`` said when the last input was handled (``deadline`` reads it)."""
-        """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
+        self.wants: dict[int, dict[int, int]] = {}
+        """peer -> {asker: step}: whoever asked (``WANT``) for that peer's messages from that step on."""
         self.ports: dict[int, int] = {}
         """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
         self._now = 0.0
@@ -220,7 +215,10 @@ class Session:
             raise ValueError(f"step {record.step} recorded after step {self.game.step}")
         before = len(self.faults)
         if not self._replay(-1, record):
-            raise ValueError(self.faults[before].detail if len(self.faults) > before else "the step does not hold")
+            if len(self.faults) > before:
+                raise ValueError(self.faults[before].detail)
+            freeze = self.result.freeze if self.result is not None else None
+            raise ValueError(freeze.reason if freeze is not None else "the step does not hold")
 
     def check_change(self, record: ChangeRecord) -> None:
         """Observer: make one recorded change of membership, checked; ValueError if it does not hold."""
@@ -240,7 +238,6 @@ class Session:
     def start(self, now: float) -> list[fx.Effect]:
         """Begin (or go on after a restart): every other peer counts as away until its link is up."""
         self._now = now
-        self.wait = _Waiting(now)
         for peer in self.members.others(self.me):
             if peer not in self.links:
                 self.away.setdefault(peer, now)
@@ -260,10 +257,16 @@ class Session:
         self.links.add(peer)
         self.broken.pop(peer, None)
         self.auto.discard(peer)
+        # A peer is silent only while its link is up: whatever it owes is awaited from now.
+        self._awaited = {k: since for k, since in self._awaited.items() if k[0] != peer}
+        self.voted_silent.pop(peer, None)
         if self.away.pop(peer, None) is not None and self.phase not in (Phase.OVER, Phase.FROZEN):
             self._notify(fx.PeerBack(peer))
         ports = tuple(sorted(self.ports.items()))
         self._send(peer, p8.encode(self.game_id, Status(self.game.step, len(self.members.changes), ports)))
+        for other in self._waiting_now:  # the new link may hold what this peer waits for from one it cannot reach
+            if other in self.away and other != peer:
+                self._send(peer, p8.encode(self.game_id, Want(other, self.game.step)))
         return self._flush()
 
     def _tell_removed(self, peer: int) -> None:
@@ -283,7 +286,10 @@ class Session:
         if not self.members.is_present(peer) or peer in self.away or self.phase in (Phase.OVER, Phase.FROZEN):
             return self._flush()
         self.away[peer] = now
+        for asked in self.wants.values():
+            asked.pop(peer, None)
         self._notify(fx.PeerAway(peer, now, reason))
+        self._awaited = {k: since for k, since in self._awaited.items() if k[0] != peer}  # asked for anew
         held = self.inbox.held_by(peer, max(self.game.step - 1, 0))
         if held:
             relay = p8.encode(self.game_id, Relay(tuple(held)))
@@ -376,7 +382,7 @@ class Session:
         if self.phase is Phase.EVIDENCE:
             times.append(self.evidence_until)
         if self.phase is Phase.FINISHING:
-            times.append(self.wait.since + c.bye_wait)
+            times.append(self.finishing_since + c.bye_wait)
         if self.bot_due is not None:
             times.append(self.bot_due)
         for peer in self._waiting_now:
@@ -415,10 +421,21 @@ class Session:
     def _flush(self) -> list[fx.Effect]:
         """The effects so far; and the wait is timed: since when each awaited thing is awaited."""
         waiting = self._waiting() if self.phase not in (Phase.OVER, Phase.FROZEN) else {}
+        for peer, what in waiting.items():
+            if (peer, what) not in self._awaited and peer in self.away:
+                self._want(peer)
         self._awaited = {(peer, what): self._awaited.get((peer, what), self._now) for peer, what in waiting.items()}
         self._waiting_now = waiting
         out, self._out = self._out, []
         return out
+
+    def _want(self, peer: int) -> None:
+        """This peer waits for ``peer``'s messages and cannot reach it: ask the others to pass them on
+        (one of them may hold what ``peer`` sent before its link to this peer broke)."""
+        want = p8.encode(self.game_id, Want(peer, self.game.step))
+        for other in self.members.others(self.me):
+            if other != peer:
+                self._send(other, want)
 
     def _send(self, peer: int, payload: bytes) -> None:
         if peer in self.links and peer != self.me and not self._restoring:
@@ -486,6 +503,11 @@ class Session:
             self._take_status(link, message)
         elif isinstance(message, Sync):
             self._take_sync(link, message)
+        elif isinstance(message, Want) and message.peer != link and message.peer != self.me:
+            held = self.inbox.held_by(message.peer, max(message.step - 1, 0))
+            if held:
+                self._send(link, p8.encode(self.game_id, Relay(tuple(held[-p8.MAX_BATCH :]))))
+            self.wants.setdefault(message.peer, {})[link] = message.step  # and what it sends later
 
     def _verified(self, link: int, message: Signed) -> bool:
         """Check every signature in ``message`` (nested ones too). An honest peer passes on only
@@ -514,6 +536,10 @@ class Session:
         return True
 
     def _take_signed(self, link: int, message: Signed, direct: bool) -> None:
+        if self.inbox.seen(message):
+            if direct and isinstance(message, Ack):
+                self.inbox.add_ack(message, direct)  # now known to have come on its own link too
+            return  # a message already taken (repeated after a new link, or passed on twice): nothing new
         if not self._verified(link, message):
             return
         if not self.members.is_present(message.signer):
@@ -527,6 +553,10 @@ class Session:
                 self._proven(proof)
                 if m is message:
                     return
+        self.inbox.taken(message)
+        for asker, since in self.wants.get(message.signer, {}).items():
+            if message.step + 1 >= since and asker != link:
+                self._send(asker, p8.encode(self.game_id, Relay((message,))))
         if isinstance(message, Action | Forward):
             self.inbox.add_move(message)
         elif isinstance(message, Reveal):
@@ -546,6 +576,9 @@ class Session:
 
     def _take_ack(self, link: int, ack: Ack, direct: bool) -> None:
         self.inbox.add_ack(ack, direct)
+        for asked in self.wants.values():  # the asker moved on: it has what it wanted
+            if asked.get(ack.signer, ack.step + 1) < ack.step:
+                del asked[ack.signer]
 
     def _withheld(self, peer: int, step: int, what: str) -> bool:
         """Whether ``peer`` acked ``step`` on its own link without sending this peer ``what`` first
@@ -610,7 +643,7 @@ class Session:
         good = [m for m in evidence.messages if self._verified(link, m)]
         self.evidence.setdefault(link, []).extend(good)
         if self.phase in (Phase.DECIDING, Phase.AGREEING, Phase.FINISHING):
-            self._start_evidence(evidence.step, {})
+            self._start_evidence(evidence.step)
 
     # ----------------------------------------------------------------------------- the step machine
 
@@ -686,7 +719,7 @@ class Session:
         step = self.game.step + 1
         if self.game.is_over:
             self.phase = Phase.FINISHING
-            self.wait = _Waiting(self._now)
+            self.finishing_since = self._now
             self._broadcast(p8.encode(self.game_id, Bye(self.game.step, self.game.state_hash())))
             return True
         if self.game.step >= self.config.max_steps:
@@ -879,8 +912,9 @@ class Session:
         if signed is not None:
             self._send(leader, p8.encode(self.game_id, Offer(signed)))
 
-    def _sign_queued(self, step: int) -> Action | None:
-        """Sign the person's first queued out-of-turn move that is legal now, for ``step``."""
+    def _sign_queued(self, step: int, to: str = "leader") -> Action | None:
+        """Sign the person's first queued out-of-turn move that is legal now, for ``step`` (to offer it
+        to the leader, or ``nested`` in this peer's ack)."""
         current = self.game.current_player
         for seat in sorted(self.person_queue):
             action = self.person_queue[seat]
@@ -894,7 +928,7 @@ class Session:
                 continue
             del self.person_queue[seat]
             move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
-            self._sign_and_keep(move, "leader")
+            self._sign_and_keep(move, to)
             self.offered[step] = (seat, action)
             return move
         return None
@@ -938,10 +972,14 @@ class Session:
             self._acknowledge(step)
 
     def _settle_person(self, step: int, messages: tuple[Signed, ...]) -> None:
-        """Tell the person when its out-of-turn move signed for ``step`` was not the one played."""
+        """The person's out-of-turn move signed for ``step`` that another move went before is tried
+        again: it goes out with this peer's next ack (out-of-turn moves there come before the leader's),
+        unless a newer one for that seat was queued meanwhile; it is dropped (``MoveDropped``, with
+        the engine's reason) only once it is no longer legal."""
         offered = self.offered.pop(step, None)
         if offered is not None and self.mine.get("move", step) not in expand(messages):
-            self._notify(fx.MoveDropped(offered[0], offered[1], "another move was played first"))
+            seat, action = offered
+            self.person_queue.setdefault(seat, action)
 
     def _acknowledge(self, step: int) -> None:
         """Sign (or repeat) this peer's ack of ``step`` and send it; the session then agrees."""
@@ -960,7 +998,6 @@ class Session:
         self.inbox.add_ack(ack)
         self._broadcast(ack.wire())
         self.phase = Phase.AGREEING
-        self.wait = _Waiting(self._now)
 
     def _may_interject(self, step: int) -> bool:
         return (
@@ -972,7 +1009,7 @@ class Session:
 
     def _interjection(self, step: int) -> Action | None:
         """This peer's out-of-turn move for ``step``: the person's queued one, else a bot's."""
-        signed = self._sign_queued(step)
+        signed = self._sign_queued(step, "nested")
         if signed is not None:
             return signed
         current = self.game.current_player
@@ -1007,10 +1044,9 @@ class Session:
         if all(h == mine for h in hashes.values()):
             self._out_of_turn_faults(step)
             self.phase = Phase.DECIDING
-            self.wait = _Waiting(self._now)
             self.voted_silent.clear()
             return True
-        return self._disagree(step, hashes)
+        return self._disagree(step)
 
     def _out_of_turn_faults(self, step: int) -> None:
         """Moves sent directly for ``step`` by peers that did not lead it were out of turn."""
@@ -1019,11 +1055,11 @@ class Session:
             if move not in decided:
                 self._fault(peer, "out_of_turn", f"sent a move for step {step} when it was not its turn")
 
-    def _disagree(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> bool:
+    def _disagree(self, step: int) -> bool:
         """Acks of ``step`` differ: first look for proof of equivocation with every peer (evidence round)."""
         if self.outvoting == step:
             return False  # the minority is being voted out: the change settles it
-        self._start_evidence(step, hashes)
+        self._start_evidence(step)
         return True
 
     def _after_evidence(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
@@ -1045,19 +1081,24 @@ class Session:
             self.intent_choice = "bot"
             self.outvoting = step
             self.phase = Phase.AGREEING
-            self.wait = _Waiting(self._now)
+            return
+        if not same_inputs:
+            # Different inputs come only from a signed equivocation (a move, or an ack's nested
+            # move); without its proof (a peer's evidence did not reach this one) nobody is blamed:
+            # the peers whose input differs may be the ones the equivocator lied to.
+            reason = f"inputs diverged at step {step}, and the evidence that reached this peer proves no equivocation"
+            self._freeze(FreezeInfo(step, reason, (), hashes))
             return
         basis = top if majority else mine
         blamed = tuple(p for p, h in sorted(hashes.items()) if h != basis)
         names = ", ".join(self.peer_label(p) for p in blamed)
-        what = "state" if same_inputs else "input"
         by = "the majority" if majority else f"{self.peer_label(self.me)} (no majority)"
-        reason = f"desync at step {step}: {what} hashes differ (no proof of equivocation); {names} diverged from {by}"
+        reason = f"desync at step {step}: state hashes differ after the same input; {names} diverged from {by}"
         self._freeze(FreezeInfo(step, reason, blamed, hashes, cause="desync"))
 
     # ----------------------------------------------------------------------------- evidence
 
-    def _start_evidence(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
+    def _start_evidence(self, step: int) -> None:
         """The inputs of ``step`` diverged: exchange every signed message held for it and the step before."""
         self.phase = Phase.EVIDENCE
         self.evidence_step = step
@@ -1135,6 +1176,8 @@ class Session:
         else:
             self._maybe_commit(mine)
             return
+        while self.mine.get(f"vote{round_}", step) is not None:  # a vote signed before a restart holds its round
+            round_ += 1
         vote = p8.sign_vote(self.key, self.game_id, step, self.me, prev, round_, targets, choice)
         self._sign_and_keep(vote)
         self.members.take(vote)
@@ -1266,7 +1309,7 @@ class Session:
 
     def _try_finish(self) -> bool:
         others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
-        if not all(p in self.byes for p in others) and self._now < self.wait.since + self.config.bye_wait:
+        if not all(p in self.byes for p in others) and self._now < self.finishing_since + self.config.bye_wait:
             return False
         final = self.game.state_hash()
         for peer, bye in self.byes.items():
@@ -1435,6 +1478,8 @@ class Session:
                 if isinstance(entry, SignedEntry):
                     self.mine.keep(entry.message, entry.to)
                     self.slots.file(entry.message)
+                    if isinstance(entry.message, Vote):
+                        self.members.take(entry.message)  # so that this peer never signs another in its slot
                 elif isinstance(entry, ChangeEntry):
                     if not self._catch_up_change(self.me, entry.record):
                         raise ValueError(f"the journal's change at step {entry.record.step} does not hold")

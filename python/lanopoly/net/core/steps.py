@@ -30,6 +30,15 @@ class Inbox:
         self.offers: dict[int, dict[int, Action]] = {}
         self.direct: set[tuple[int, int]] = set()
         """(step, signer) of the acks that came on their signer's own link."""
+        self._seen: dict[int, set[Signed]] = {}
+
+    def seen(self, message: Signed) -> bool:
+        """Whether ``message`` was taken already (``taken``)."""
+        return message in self._seen.get(message.step, ())
+
+    def taken(self, message: Signed) -> None:
+        """Remember that ``message`` was verified and filed (it is not taken again)."""
+        self._seen.setdefault(message.step, set()).add(message)
 
     def add_move(self, message: Action | Forward) -> None:
         self.moves.setdefault(message.step, {}).setdefault(message.signer, message)
@@ -73,6 +82,8 @@ class Inbox:
             for s in [s for s in box if s < step]:
                 del box[s]
         self.direct = {d for d in self.direct if d[0] >= step}
+        for s in [s for s in self._seen if s < step]:
+            del self._seen[s]
 
     def drop_from(self, peer: int) -> None:
         """Forget a removed peer's messages."""
