@@ -1148,3 +1148,38 @@ def test_replace_votes_only_where_there_are_others_to_agree():
     solo = LocalTable(["ann", "bea", "cid"], me=0)
     with pytest.raises(CommandError, match="Only in a LAN game"):
         solo.replace(1)
+
+
+@needs_tmux
+def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Path):
+    """Issue 14, item 1: `lanopoly host` and `lanopoly join` in a terminal open the console's lobby
+    screens (both show the host key's fingerprint), then the game; outside a terminal they stay
+    headless, and --help says which is which."""
+    helped = subprocess.run([sys.executable, "-m", "lanopoly", "host", "--help"], capture_output=True, text=True)
+    assert "In a terminal: the console's lobby screen" in " ".join(helped.stdout.split()), helped.stdout
+    headless = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "host", "--no-advertise", "--timeout", "0.2", "--pin", PIN],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
+        stdin=subprocess.DEVNULL,
+    )
+    assert headless.returncode == 1 and "lobby open at 127.0.0.1:" in headless.stdout, headless
+    server = _tmux_server()
+    try:
+        host = Terminal(server, "host", "127.0.0.2", tmp_path, f"host --name ann --players 2 --pin {PIN} --lang en")
+        screen = host.wait_for(rf"Game PIN: {PIN}")
+        key = re.search(r"Host key: ([0-9a-f-]{19})", screen)
+        assert key is not None, screen
+        guest = Terminal(server, "guest", "127.0.0.3", tmp_path, f"join ann --pin {PIN} --name bob --lang en")
+        guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open")
+        guest.keys("Enter")
+        joined = guest.wait_for(r"In the lobby: ann, bob \(2 of 2 seats\)")
+        assert "waiting for the host to start" in joined and f"Host key: {key.group(1)}" in joined, joined
+        host.wait_for(r"2  bob \(joined\)")
+        host.keys("Enter")
+        host.wait_for(r"LAN: ann \(you\), bob")
+        guest.wait_for(r"LAN: ann, bob \(you\)")
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
