@@ -3,6 +3,7 @@
 lanopoly                      # the console (in a terminal); else 4 bots, classic board, official rules
 lanopoly --players 3 --board paris --rules paris-quick --seed 7
 lanopoly replay game.json     # replay a saved log and verify every state hash
+lanopoly host / join ...      # a LAN game: the console's lobby screens in a terminal, else bots (--bots)
 lanopoly rejoin FILE          # back into a LAN game: the console in a terminal, else bots (--bots)
 lanopoly verify FILE          # what a saved game proves: complete and signed (0), unfinished (3), unsigned (4)
 """
@@ -131,6 +132,47 @@ def console_rejoin(args: argparse.Namespace) -> int:
             rejoin_timeout=args.rejoin_timeout,
         )
     )
+
+
+def console_lan(args: argparse.Namespace) -> int:
+    """``lanopoly host`` / ``join`` in a terminal: the console's lobby screen (hosting, or the
+    lobbies found on the network with the target picked), then the game; this peer's other seats
+    are bots of ``--difficulty``."""
+    from lanopoly.console import LanOptions, Setup, play_console
+    from lanopoly.console.lobby import split_address
+    from lanopoly.i18n import default_board, detect
+    from lanopoly.net.interfaces import InterfaceConfigError, parse_interfaces
+
+    lang = args.lang or detect()
+    try:
+        chosen = parse_interfaces(args.interfaces) if args.interfaces else None
+    except InterfaceConfigError as e:
+        print(f"lanopoly {args.net_command}: {e}", file=sys.stderr)
+        return 1
+    interfaces = tuple(chosen) if chosen is not None else None
+    hosting = args.net_command == "host"
+    setup = Setup(
+        name=args.name or "",
+        bots=max(1, min(7, args.players - 1)) if hosting else 3,
+        difficulty=args.difficulty,
+        board=args.board if hosting else default_board(lang),
+        rules=args.rules if hosting else "official",
+        lang=lang,
+        mode=args.net_command,
+    )
+    target = "" if hosting else str(args.target)
+    address = target if split_address(target) else ""
+    lan = LanOptions(
+        port=args.port if hosting else 0,
+        advertise=not args.no_advertise if hosting else True,
+        table=(args.table or "") if hosting else "",
+        choose="" if address else target,
+        interfaces=interfaces,
+        rejoin_timeout=args.rejoin_timeout,
+    )
+    save = Path(args.save) if args.save else None
+    rounds = args.rounds if hosting else 0
+    return play_console(setup, ask=False, rounds=rounds, address=address, pin=args.pin or "", save=save, lan=lan)
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -270,7 +312,11 @@ def _console_lan_options(p: argparse.ArgumentParser, defaults: bool) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="lanopoly", description="The property-trading board game.")
+    p = argparse.ArgumentParser(
+        prog="lanopoly",
+        description="The property-trading board game. In a terminal, lanopoly, play, host, join, rejoin and resume"
+        " open the full-screen console; outside one (scripts, pipes) they play with bots and print the log.",
+    )
     _table_options(p, defaults=True)
     _console_lan_options(p, defaults=True)
     sub = p.add_subparsers(dest="command")
@@ -284,15 +330,25 @@ def parser() -> argparse.ArgumentParser:
     from lanopoly.net import cli as net_cli
 
     net_cli.add_commands(sub)
-    for name in ("rejoin", "resume"):
-        back = sub.choices[name]
-        back.add_argument(
+    for name in ("host", "join", "rejoin", "resume"):
+        lan = sub.choices[name]
+        lan.add_argument(
             "--bots",
             action="store_true",
             help="play your seats with bots and print the log (the default outside a terminal)",
         )
-        back.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
-        back.add_argument("--difficulty", default="normal", choices=list(DIFFICULTIES), help="console bots")
+        lan.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
+        lan.add_argument("--difficulty", default="normal", choices=list(DIFFICULTIES), help="console bots")
+    sub.choices["host"].description = (
+        "Host a LAN game. In a terminal: the console's lobby screen (the PIN, the seats filling as"
+        " players join; Enter starts), then the game. Outside a terminal (scripts, pipes) or with"
+        " --bots: headless, every seat of this peer played by a bot, the log printed with -v."
+    )
+    sub.choices["join"].description = (
+        "Join a LAN game. In a terminal: the console's join screen (the lobbies found on the network,"
+        " TARGET picked or typed, the PIN filled in: Enter joins), then the game. Outside a terminal"
+        " (scripts, pipes) or with --bots: headless, your seat played by a bot."
+    )
     c = sub.add_parser("continue", help="continue a game against bots left unfinished (the last one, or FILE)")
     c.add_argument("file", nargs="?", help="a game the console saved (default: the last unfinished one)")
     c.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
@@ -335,6 +391,8 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
     if getattr(args, "net_command", None):
         if args.net_command in ("rejoin", "resume") and interactive and not args.bots:
             return console_rejoin(args)
+        if args.net_command in ("host", "join") and interactive and not args.bots:
+            return console_lan(args)
         from lanopoly.net import cli as net_cli
 
         return net_cli.run(args)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prompt_toolkit.input import Input
@@ -23,20 +23,22 @@ from lanopoly._core import Rules
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
-from lanopoly.console.net_session import NetTable
+from lanopoly.console.net_session import REJOIN_TIMEOUT, NetTable
 from lanopoly.console.rejoin import play_saved, take_up
 from lanopoly.console.saves import default_save, last_local, new_local_save, read_local, shown_path, unfinished
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.start import Setup, StartScreen
 from lanopoly.i18n import default_board, t
 from lanopoly.log import ReplayMismatch
-from lanopoly.net.mesh import Mesh
+from lanopoly.net.hosting import Started
+from lanopoly.net.interfaces import configured_interfaces
 
 __all__ = [
     "DIFFICULTIES",
     "ConsoleApp",
     "HostScreen",
     "JoinScreen",
+    "LanOptions",
     "LocalTable",
     "NetTable",
     "Setup",
@@ -46,6 +48,24 @@ __all__ = [
     "play_solo",
     "session",
 ]
+
+
+@dataclass(frozen=True)
+class LanOptions:
+    """How ``lanopoly host`` / ``join`` in a terminal set up the lobby screens and the game (the
+    start screen's F2 and F3 take the defaults): the port and name of the lobby, whether it is
+    advertised, which discovered lobby to pick, the interfaces, the patience for a dropped peer."""
+
+    port: int = 0
+    advertise: bool = True
+    table: str = ""
+    choose: str = ""
+    interfaces: tuple[str, ...] | None = None
+    rejoin_timeout: float = REJOIN_TIMEOUT
+
+    def addresses(self) -> list[str] | None:
+        """The interfaces to listen and discover on: these, else the configured ones."""
+        return list(self.interfaces) if self.interfaces is not None else configured_interfaces()
 
 
 def table_for(setup: Setup, seed: int | None = None, rounds: int = 0, save: Path | None = None) -> LocalTable:
@@ -91,6 +111,7 @@ async def session(
     pin: str = "",
     save: Path | None = None,
     saved_wait: float | None = None,
+    lan: LanOptions | None = None,
 ) -> int:
     """The start screen (when ``ask``, pre-filled with ``setup``), then the game; the exit status.
     A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
@@ -98,7 +119,9 @@ async def session(
     default in the console's folder of saved games. ``rejoin`` and ``resume`` take up the saved
     game the start screen picked (waiting ``saved_wait`` seconds for the others, default as the
     commands do), back to the start screen with the reason when that fails. ``started`` sees the
-    game screen as it opens (tests drive it through it)."""
+    game screen as it opens (tests drive it through it); ``lan`` sets the lobby up (``lanopoly
+    host``/``join``)."""
+    lan = lan or LanOptions()
     table: Table
     message = ""
     while True:
@@ -113,7 +136,7 @@ async def session(
         if setup.mode in ("rejoin", "resume"):
             taken = await take_up(setup, DIFFICULTIES[setup.difficulty], bot_delay=delay, timeout=saved_wait)
             if isinstance(taken, NetTable):
-                table, delay = taken, min(delay, 0.05)
+                table = taken
                 break
             if not ask:
                 print(taken)
@@ -134,16 +157,17 @@ async def session(
         if setup.mode not in ("host", "join"):
             table = table_for(setup, seed, rounds, save=save or new_local_save())
             break
-        mesh = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, input=input, output=output)
-        if mesh is not None:
+        ready = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, lan=lan, input=input, output=output)
+        if ready is not None:
             table = NetTable.new(
-                mesh,
+                ready,
                 bot=DIFFICULTIES[setup.difficulty],
                 lang=setup.lang,
                 bot_delay=delay,
-                save=save or default_save(mesh.start.game_id),
+                rejoin_timeout=lan.rejoin_timeout,
+                save=save or default_save(ready.genesis.game_id),
+                interfaces=lan.addresses(),
             )
-            delay = min(delay, 0.05)  # the session paces the bots; the screen follows at once
             break
         if not ask:
             return 0
@@ -162,13 +186,29 @@ async def lan_lobby(
     rounds: int = 0,
     address: str = "",
     pin: str = "",
+    lan: LanOptions | None = None,
     input: Input | None = None,
     output: Output | None = None,
-) -> Mesh | None:
-    """The host's or the joiner's lobby screen; the agreed mesh, or None if the person left."""
+) -> Started | None:
+    """The host's or the joiner's lobby screen; the game set up, or None if the person left."""
+    lan = lan or LanOptions()
     if setup.mode == "host":
-        return await HostScreen(setup, rounds=rounds, pin=pin or None, input=input, output=output).run()
-    return await JoinScreen(setup, address=address, pin=pin, input=input, output=output).run()
+        host = HostScreen(
+            setup,
+            rounds=rounds,
+            pin=pin or None,
+            port=lan.port,
+            advertise=lan.advertise,
+            table=lan.table,
+            interfaces=lan.addresses(),
+            input=input,
+            output=output,
+        )
+        return await host.run()
+    join = JoinScreen(
+        setup, address=address, pin=pin, choose=lan.choose, interfaces=lan.addresses(), input=input, output=output
+    )
+    return await join.run()
 
 
 def play_console(
@@ -181,12 +221,13 @@ def play_console(
     address: str = "",
     pin: str = "",
     save: Path | None = None,
+    lan: LanOptions | None = None,
 ) -> int:
     """The console in this terminal: start screen (if ``ask``) and game; returns the exit status."""
     quiet_logs()
     try:
         return asyncio.run(
-            session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save)
+            session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save, lan=lan)
         )
     except KeyboardInterrupt:
         return 130  # Ctrl-C while no screen is up: waiting for the others to take a saved game up again

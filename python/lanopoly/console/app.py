@@ -38,7 +38,8 @@ from lanopoly.console.commands import (
 )
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
-from lanopoly.console.session import Table, summary_lines
+from lanopoly.console.net_session import NetTable
+from lanopoly.console.session import LocalTable, Table, summary_lines
 from lanopoly.i18n import ALIASES, clock, money, t
 from lanopoly.refusals import explain
 
@@ -100,6 +101,9 @@ class CommandCompleter(Completer):
                 yield Completion(name, -len(rest))
 
 
+AWAY_TICK = 1.0
+"""Seconds between two redraws of a LAN game while a peer is away (its clock runs on the screen)."""
+
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
 
@@ -160,10 +164,17 @@ class ConsoleApp:
             await self.table.close()
 
     async def _drive(self) -> None:
+        """Move the game on: a local table one step at a time (``_step``), a LAN table by its
+        session, the screen following its events (``_follow``)."""
+        if isinstance(self.table, NetTable):
+            await self._follow(self.table)
+        elif isinstance(self.table, LocalTable):
+            await self._step(self.table)
+
+    async def _step(self, table: LocalTable) -> None:
         """Move the game on one step at a time, pausing ``delay`` seconds after each so the person
         sees every move (and may act out of turn meanwhile: bid, build, mortgage, answer an
         offer); never pausing at a pending chance event, when nobody may act."""
-        table = self.table
         while True:
             if table.step():
                 self.app.invalidate()
@@ -171,6 +182,19 @@ class ConsoleApp:
                     await asyncio.sleep(self.delay)
             else:
                 await asyncio.sleep(0.02)
+
+    async def _follow(self, table: NetTable) -> None:
+        """Run the LAN table's session and redraw whenever it tells of an event; while a peer is
+        away, also every second (its clock on the screen). Nothing is polled otherwise."""
+        table.start()
+        while True:
+            self.app.invalidate()
+            wake = asyncio.ensure_future(table.changed.wait())
+            try:
+                await asyncio.wait([wake], timeout=AWAY_TICK if table.away() else None)
+            finally:
+                wake.cancel()
+            table.changed.clear()
 
     def _keys(self) -> KeyBindings:
         keys = KeyBindings()

@@ -1,15 +1,14 @@
 """The LAN screens before a game: hosting a lobby, and finding and joining one.
 
 ``HostScreen`` opens a lobby (listening and advertised on the configured interfaces), shows the
-game PIN, the lobby's address and the host's key fingerprint, fills the seats live as peers join;
-Left/Right choose how many free seats bots take, Enter starts. ``JoinScreen`` lists the lobbies
-discovered on the network as they appear, change and vanish (name, host, seats, rules, board, and
-under each the host key it advertises, so that two lobbies with the same name are told apart); the
-person picks one (or types ``host:port``), types the PIN and presses Enter. Both give the agreed
-:class:`Mesh` (or None when the person went back) for a :class:`~lanopoly.console.net_session.NetTable`.
-
-The network layer is used as it is; the few things it does not offer yet are wrapped here (the
-names of the peers in a lobby, starting with fewer seats than opened).
+game PIN, the lobby's address and the fingerprint of the host's key, fills the seats live as peers
+join and frees them as they leave; Left/Right choose how many free seats bots take, Enter starts
+(with the peers there, not waiting for every seat). ``JoinScreen`` lists the lobbies discovered on
+the network as they appear, change and vanish (name, host, seats, rules, board, and under each the
+host key it advertises, so that two lobbies with the same name are told apart); the person picks
+one (or types ``host:port``), types the PIN and presses Enter, then sees the fingerprint of the key
+the host proved and who is in the lobby until the host starts. Both give the game set up (:class:`Started`, or
+None when the person went back) for a :class:`~lanopoly.console.net_session.NetTable`.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -34,6 +32,7 @@ from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
 from lanopoly.net import reason
+from lanopoly.net.core.pinauth import normalize_pin
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     Lobby,
@@ -44,9 +43,8 @@ from lanopoly.net.discovery import (
     make_zeroconf,
     service_type,
 )
+from lanopoly.net.hosting import HostLobby, Joining, SetupError, Started, new_pin
 from lanopoly.net.interfaces import configured_interfaces
-from lanopoly.net.mesh import HostLobby, Mesh, MeshError, MeshJoiner, PeerConfig
-from lanopoly.net.secure import fingerprint, new_pin, public_bytes
 
 log = logging.getLogger(__name__)
 
@@ -54,27 +52,13 @@ LOBBY_TIMEOUT = 3600.0
 """Seconds a joiner waits in a lobby for the host to start."""
 
 
-def lobby_names(lobby: HostLobby) -> list[str]:
-    """The names of the peers in a host's lobby, the host first (wraps the lobby's private list
-    until the network layer offers it)."""
-    joiners: list[Any] = getattr(lobby, "_joiners", [])
-    return [lobby.config.name] + [str(j.hello.name) for j in joiners]
-
-
-async def start_lobby(lobby: HostLobby, seats: int) -> Mesh:
-    """Start the game with ``seats`` seats: the peers in the lobby, bots in the others (the
-    network layer opens a lobby for a fixed number of seats; this starts it with fewer)."""
-    lobby.seats = max(seats, lobby.taken)
-    return await lobby.start()
-
-
 def _line(style: str, text: str) -> StyleAndTextTuples:
     return [(style, text), ("", "\n")]
 
 
 class HostScreen:
-    """Host a LAN game: the PIN, the address, the seats filling live; ``run()`` gives the mesh
-    once the person started the game, or None if they went back."""
+    """Host a LAN game: the PIN, the address, the host key's fingerprint, the seats filling (and
+    freed) live; ``run()`` gives the game set up once the person started it, or None if they went back."""
 
     def __init__(
         self,
@@ -84,6 +68,8 @@ class HostScreen:
         port: int = 0,
         pin: str | None = None,
         advertise: bool = True,
+        table: str = "",
+        interfaces: list[str] | None = None,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
@@ -92,24 +78,28 @@ class HostScreen:
         self.seats = max(2, setup.bots + 1)
         self.bots = self.seats - 1
         self.pin = pin or new_pin()
-        self.interfaces = configured_interfaces()
+        self.interfaces = interfaces if interfaces is not None else configured_interfaces()
+        self.name = table
         rules = Rules.preset(setup.rules, **({"round_limit": rounds} if rounds else {}))
         self.lobby = HostLobby(
-            PeerConfig(setup.player_name(), self.interfaces, port, pin=self.pin),
+            setup.player_name(),
             self.seats,
             self.seats,
             setup.board,
             rules.to_dict(),
+            self.pin,
+            interfaces=self.interfaces,
+            port=port,
             on_change=self._changed,
+            on_pin=self._new_pin,
         )
-        self.fingerprint = fingerprint(public_bytes(self.lobby.config.sign_key))
         self.advertise = advertise
         self.advert: BackgroundAdvert | None = None
         self.address = ""
         self.message: tuple[str, str] = ("class:hint", "")
         self.starting: asyncio.Task[None] | None = None
         self.failed = False
-        self.app: Application[Mesh | None] = Application(
+        self.app: Application[Started | None] = Application(
             layout=Layout(HSplit([Window(FormattedTextControl(self._text), wrap_lines=True)])),
             key_bindings=self._keys(),
             style=STYLE,
@@ -120,11 +110,16 @@ class HostScreen:
 
     @property
     def table_name(self) -> str:
-        return t(self.lang, "lobby.table", name=self.setup.player_name())
+        return self.name or t(self.lang, "lobby.table", name=self.setup.player_name())
 
-    async def run(self) -> Mesh | None:
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the host's key: the joiners' screens show the key they reached."""
+        return self.lobby.fingerprint
+
+    async def run(self) -> Started | None:
         aiozc = None
-        mesh: Mesh | None = None
+        started: Started | None = None
         try:
             port = await self.lobby.open()
             addresses = advertised_addresses(self.interfaces)
@@ -134,8 +129,8 @@ class HostScreen:
                 game_id, rules, board = self.lobby.game_id.hex(), self.setup.rules, self.setup.board
                 ad = LobbyAd(self.table_name, game_id, 1, self.seats, rules, board, fingerprint=self.fingerprint)
                 self.advert = BackgroundAdvert(LobbyAdvertiser(aiozc, ad, addresses, port, service_type()))
-            mesh = await self.app.run_async()
-            return mesh
+            started = await self.app.run_async()
+            return started
         finally:
             if self.starting is not None and not self.starting.done():
                 self.starting.cancel()
@@ -145,18 +140,31 @@ class HostScreen:
                 await self.advert.close()
             if aiozc is not None:
                 await aiozc.async_close()
-            if mesh is None:
+            if started is None:
                 await self.lobby.close()
 
     # -- the lobby ------------------------------------------------------------------------------
 
-    def _changed(self, taken: int) -> None:
-        if self.advert is not None:
+    @property
+    def taken(self) -> int:
+        """The seats taken by people: the host's and each joiner's still in the lobby."""
+        return len(self.lobby.roster)
+
+    def _changed(self, roster: list[str]) -> None:
+        """Someone joined or left: the seats are drawn again (and advertised)."""
+        taken = len(roster)
+        if self.advert is not None and self.starting is None:
             self.advert.update(seats_taken=taken, state="full" if taken >= self.seats else "open")
         self.app.invalidate()
 
+    def _new_pin(self, pin: str) -> None:
+        """Wrong guesses made the lobby take a new PIN: show it (the players who join need it)."""
+        self.pin = pin
+        self.message = ("class:error", t(self.lang, "lobby.new_pin", pin=pin))
+        self.app.invalidate()
+
     def free(self) -> int:
-        return self.seats - self.lobby.taken
+        return self.seats - self.taken
 
     def bots_at_start(self) -> int:
         return min(self.bots, self.free())
@@ -165,7 +173,7 @@ class HostScreen:
         """Start the game with the peers in the lobby and the chosen bots."""
         if self.starting is not None or self.failed:
             return
-        taken = self.lobby.taken
+        taken = self.taken
         if taken < 2:
             self.message = ("class:error", t(self.lang, "lobby.need_player"))
             return
@@ -176,14 +184,14 @@ class HostScreen:
 
         async def go() -> None:
             try:
-                mesh = await start_lobby(self.lobby, seats)
-            except (MeshError, TimeoutError) as e:
+                started = await self.lobby.start(seats)
+            except (SetupError, ValueError, OSError) as e:
                 self.failed = True
                 self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=reason(e)))
                 await self.lobby.close()
                 self.app.invalidate()
                 return
-            self.app.exit(result=mesh)
+            self.app.exit(result=started)
 
         self.starting = asyncio.get_running_loop().create_task(go())
 
@@ -207,7 +215,7 @@ class HostScreen:
     def seat_lines(self) -> list[str]:
         """One line per seat: the host, the peers who joined, the bots, the free seats."""
         lang = self.lang
-        names = lobby_names(self.lobby)
+        names = self.lobby.roster
         lines = []
         for seat in range(self.seats):
             if seat == 0:
@@ -231,7 +239,7 @@ class HostScreen:
         out += _line("class:value", " " + t(lang, "lobby.key", fingerprint=self.fingerprint))
         out += _line("", " " + t(lang, "lobby.game", board=s.board, rules=s.rules))
         out += _line("", "")
-        out += _line("", " " + t(lang, "lobby.seats", taken=self.lobby.taken, seats=self.seats))
+        out += _line("", " " + t(lang, "lobby.seats", taken=self.taken, seats=self.seats))
         for text in self.seat_lines():
             out += _line("", text)
         out += _line("", "")
@@ -243,11 +251,13 @@ class HostScreen:
 
 @dataclass(frozen=True)
 class Target:
-    """Where to join: an address, and the game id when known from discovery."""
+    """Where to join: an address, and the game id and the host key's fingerprint when discovery
+    told them (a joiner then refuses a host whose key has another fingerprint)."""
 
     host: str
     port: int
     game_id: bytes = b""
+    fingerprint: str = ""
 
 
 def split_address(text: str) -> tuple[str, int] | None:
@@ -259,8 +269,9 @@ def split_address(text: str) -> tuple[str, int] | None:
 
 
 class JoinScreen:
-    """Find a LAN game and join it; ``run()`` gives the mesh once the host started the game, or
-    None if the person went back."""
+    """Find a LAN game and join it; ``run()`` gives the game set up once the host started it, or
+    None if the person went back. ``choose`` preselects the first lobby whose name or game id
+    starts with it (``lanopoly join NAME``)."""
 
     def __init__(
         self,
@@ -268,21 +279,26 @@ class JoinScreen:
         *,
         address: str = "",
         pin: str = "",
+        choose: str = "",
+        interfaces: list[str] | None = None,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
         self.setup = setup
         self.lang = setup.lang
-        self.interfaces = configured_interfaces()
+        self.interfaces = interfaces if interfaces is not None else configured_interfaces()
         self.browser: LobbyBrowser | None = None
         self.selected = 0
+        self.choose = choose
         self.pin = Buffer(multiline=False, accept_handler=self._accept)
         self.pin.text = pin
         self.address = Buffer(multiline=False, accept_handler=self._accept)
         self.address.text = address
         self.message: tuple[str, str] = ("class:hint", "")
         self.joining: asyncio.Task[None] | None = None
-        self.joiner: MeshJoiner | None = None
+        self.joiner: Joining | None = None
+        self.seats = 0
+        """The seats of the lobby joined, as its host said."""
         self.pin_control = BufferControl(self.pin)
         self.address_control = BufferControl(self.address)
         body = HSplit(
@@ -300,11 +316,11 @@ class JoinScreen:
                         Window(self.pin_control, height=1),
                     ]
                 ),
-                Window(FormattedTextControl(lambda: [self.message]), height=2, wrap_lines=True),
+                Window(FormattedTextControl(self._status), height=4, wrap_lines=True),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "join.keys"))]), height=1),
             ]
         )
-        self.app: Application[Mesh | None] = Application(
+        self.app: Application[Started | None] = Application(
             layout=Layout(body, focused_element=self.pin),
             key_bindings=self._keys(),
             style=STYLE,
@@ -313,31 +329,37 @@ class JoinScreen:
             output=output,
         )
 
-    async def run(self) -> Mesh | None:
+    async def run(self) -> Started | None:
         aiozc = make_zeroconf(self.interfaces)
         self.browser = LobbyBrowser(aiozc, service_type())
         watcher: asyncio.Task[None] | None = None
-        mesh: Mesh | None = None
         try:
             await self.browser.start()
             watcher = asyncio.get_running_loop().create_task(self._watch(self.browser))
-            mesh = await self.app.run_async()
-            return mesh
+            return await self.app.run_async()
         finally:
             if watcher is not None:
                 watcher.cancel()
             if self.joining is not None and not self.joining.done():
-                self.joining.cancel()
+                self.joining.cancel()  # leaving the lobby: its connection closes, the host frees the seat
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self.joining
-            if mesh is None and self.joiner is not None:
-                await self.joiner.close()
             await self.browser.close()
             await aiozc.async_close()
 
     async def _watch(self, browser: LobbyBrowser) -> None:
         async for _ in browser.events():
+            if self.choose:
+                self._preselect()
             self.app.invalidate()
+
+    def _preselect(self) -> None:
+        """Select the first lobby whose name or game id starts with ``choose`` (once it is seen)."""
+        for index, lobby in enumerate(self.lobbies()):
+            if lobby.table.startswith(self.choose) or lobby.game_id.startswith(self.choose.lower()):
+                self.selected = index
+                self.choose = ""
+                return
 
     def lobbies(self) -> list[Lobby]:
         """The lobbies seen now, open ones first."""
@@ -361,7 +383,7 @@ class JoinScreen:
         game_id = b""
         with contextlib.suppress(ValueError):
             game_id = bytes.fromhex(lobby.game_id)
-        return Target(lobby.addresses[0], lobby.port, game_id)
+        return Target(lobby.addresses[0], lobby.port, game_id, lobby.fingerprint)
 
     def _accept(self, buffer: Buffer) -> bool:
         self.join()
@@ -380,24 +402,35 @@ class JoinScreen:
         if target is None:
             self.message = ("class:error", t(lang, "join.choose"))
             return
+        pin = self.pin.text.strip()
         try:
-            joiner = MeshJoiner(PeerConfig(self.setup.player_name(), self.interfaces, pin=self.pin.text.strip()))
+            normalize_pin(pin)
         except ValueError as e:
             self.message = ("class:error", t(lang, "join.bad_pin", reason=str(e)))
             return
+        joiner = Joining(
+            target.host,
+            target.port,
+            self.setup.player_name(),
+            pin,
+            self.interfaces,
+            target.game_id,
+            target.fingerprint or None,
+            on_roster=self._roster,
+        )
         self.joiner = joiner
         self.message = ("class:hint", t(lang, "join.waiting", address=f"{target.host}:{target.port}"))
 
         async def go() -> None:
             try:
-                mesh = await joiner.join(target.host, target.port, target.game_id, lobby_timeout=LOBBY_TIMEOUT)
-            except (MeshError, TimeoutError, OSError) as e:
+                async with asyncio.timeout(LOBBY_TIMEOUT):
+                    started = await joiner.run()
+            except (SetupError, TimeoutError, OSError) as e:
                 self.message = ("class:error", t(lang, "join.failed", reason=reason(e)))
-                await joiner.close()
                 self.joiner = None
                 self.app.invalidate()
                 return
-            self.app.exit(result=mesh)
+            self.app.exit(result=started)
 
         self.joining = asyncio.get_running_loop().create_task(go())
 
@@ -419,6 +452,24 @@ class JoinScreen:
         self.selected = max(self.selected - 1, 0)
 
     # -- drawing --------------------------------------------------------------------------------
+
+    def _status(self) -> StyleAndTextTuples:
+        """The message, and while in a lobby the host key's fingerprint and who is there."""
+        out: StyleAndTextTuples = [self.message]
+        joiner = self.joiner
+        if joiner is not None:
+            if joiner.fingerprint:
+                out += [("", "\n"), ("class:value", t(self.lang, "join.fingerprint", fingerprint=joiner.fingerprint))]
+            if joiner.roster:
+                names = ", ".join(joiner.roster)
+                roster = t(self.lang, "join.roster", names=names, taken=len(joiner.roster), seats=self.seats)
+                out += [("", "\n"), ("", roster)]
+        return out
+
+    def _roster(self, roster: list[str], seats: int) -> None:
+        """The host told who is in the lobby (someone joined or left)."""
+        self.seats = seats
+        self.app.invalidate()
 
     def _label(self, key: str) -> StyleAndTextTuples:
         focused = (key == "join.pin") == self.app.layout.has_focus(self.pin)

@@ -1,13 +1,14 @@
 """Back into a saved LAN game from the console: ``lanopoly rejoin FILE`` and ``lanopoly resume FILE``.
 
-A console LAN game is saved continuously with this peer's secrets next to it
+A console LAN game is saved continuously with this peer's journal and secrets next to it
 (:mod:`lanopoly.console.saves`). When the console stopped while the others play on (a crash, a
 closed terminal, ``quit``), ``rejoin`` takes the seat again: the others wait for it up to their
 rejoin timeout. When every peer stopped, each runs ``resume`` with its own file and the game goes
-on once all are back. Both replay the saved log, every step checked (the network layer's
-:func:`~lanopoly.net.rejoin.rejoin` and :func:`~lanopoly.net.rejoin.resume`), then open the game
-screen on the table of that session, its log retold from the start. The start screen offers the
-same for the unfinished games saved here (F4 rejoins, F5 resumes: :func:`take_up`).
+on once all are back. Both rebuild the session from the journal (:func:`lanopoly.net.play.restart`)
+and run it: it dials the other peers, and a peer behind gets the steps it lacks, every one checked;
+once the others are reached (one for ``rejoin``, every one for ``resume``), the game screen opens
+on the table of that session, its log retold from the start. The start screen offers the same for
+the unfinished games saved here (F4 rejoins, F5 resumes: :func:`take_up`).
 """
 
 from __future__ import annotations
@@ -21,23 +22,15 @@ from prompt_toolkit.output import Output
 
 from lanopoly.bots import Policy
 from lanopoly.console.app import ConsoleApp
-from lanopoly.console.net_session import (
-    REJOIN_TIMEOUT,
-    STEP_TIMEOUT,
-    ConsoleSession,
-    NetTable,
-    console_policies,
-)
+from lanopoly.console.net_session import REJOIN_TIMEOUT, NetTable
 from lanopoly.console.start import Setup
 from lanopoly.i18n import t
 from lanopoly.net import reason
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces
-from lanopoly.net.mesh import Mesh, MeshError
-from lanopoly.net.rejoin import rejoin, resume
-from lanopoly.net.verify import VerifyError
+from lanopoly.net.store import StoreError
 
 REJOIN_DIAL_TIMEOUT = 30.0
-"""Seconds ``rejoin`` keeps trying to reach the other peers."""
+"""Seconds ``rejoin`` keeps trying to reach another peer before it gives up."""
 
 RESUME_TIMEOUT = 600.0
 """Seconds ``resume`` waits for every other peer to resume too."""
@@ -59,28 +52,20 @@ async def open_saved(
     timeout: float | None = None,
 ) -> NetTable:
     """The table of the game saved at ``path``, this peer back in it (``resume_all``: every peer
-    restarts it). Raises CannotRejoin with the reason."""
-    back_in = resume if resume_all else rejoin
+    restarts it, and every one is waited for). Raises CannotRejoin with the reason."""
     wait = timeout if timeout is not None else (RESUME_TIMEOUT if resume_all else REJOIN_DIAL_TIMEOUT)
-
-    def policies(mesh: Mesh) -> dict[int, Policy]:
-        return console_policies(mesh, bot)
-
     try:
-        session = await back_in(
-            path,
-            policies,
-            interfaces=interfaces,
-            timeout=wait,
-            session_cls=ConsoleSession,
-            bot_delay=bot_delay,
-            step_timeout=STEP_TIMEOUT,
-            rejoin_timeout=rejoin_timeout,
+        table = await NetTable.restarted(
+            path, bot=bot, lang=lang, bot_delay=bot_delay, rejoin_timeout=rejoin_timeout, interfaces=interfaces
         )
-    except (ValueError, MeshError, VerifyError, TimeoutError) as e:
+    except (StoreError, OSError) as e:
         raise CannotRejoin(reason(e)) from None
-    assert isinstance(session, ConsoleSession)
-    return NetTable(session, lang=lang, save=path)
+    missing = await table.reach(every=resume_all, timeout=wait)
+    if missing:
+        await table.stop()
+        names = ", ".join(table.peer_names()[peer] for peer in missing)
+        raise CannotRejoin(t(lang, "net.unreachable", peers=names, seconds=f"{wait:g}"))
+    return table
 
 
 def announcement(path: Path, resume_all: bool, lang: str) -> str:

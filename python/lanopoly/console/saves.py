@@ -4,12 +4,12 @@ A game against bots is saved as it is played, as a game log (``lanopoly replay F
 it) that also says which seat is the person's and how strong the bots are: ``lanopoly continue``
 or F6 on the start screen takes the last unfinished one up again (``local-<time>.json``).
 
-A console LAN game is saved continuously (the signed log, and next to it the peer's ``.secret``
-file) so that a player whose console stopped can take the seat again with ``lanopoly rejoin FILE``
-(the others are still playing and wait for it) or restart a stopped game with ``lanopoly resume
-FILE`` (everyone does). By default the file is ``$XDG_DATA_HOME/lanopoly/games/<game id>.json``
-(``~/.local/share/...`` without ``XDG_DATA_HOME``); ``--save FILE`` chooses another. The start
-screen lists the unfinished ones found there.
+A console LAN game is saved continuously (the signed log, and next to it the peer's ``.journal``
+and ``.secret`` files: :mod:`lanopoly.net.store`) so that a player whose console stopped can take
+the seat again with ``lanopoly rejoin FILE`` (the others are still playing and wait for it) or
+restart a stopped game with ``lanopoly resume FILE`` (everyone does). By default the file is
+``$XDG_DATA_HOME/lanopoly/games/<game id>.json`` (``~/.local/share/...`` without ``XDG_DATA_HOME``);
+``--save FILE`` chooses another. The start screen lists the unfinished ones found there.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lanopoly.log import GameLog, ReplayMismatch
-from lanopoly.net.rejoin import load_saved, secret_path
+from lanopoly.net.core.record import EndEntry, StepEntry
+from lanopoly.net.store import Journal, StoreError, journal_path, secret_path
 
 MAX_LISTED = 20
-"""The most recent saved games looked at for the start screen (each is replayed to see if it is over)."""
+"""The most recent saved games looked at for the start screen (each one's journal is read)."""
 
 
 def games_dir() -> Path:
@@ -52,7 +53,9 @@ class SavedLanGame:
 
 def unfinished(folder: Path | None = None) -> list[SavedLanGame]:
     """The saved LAN games in ``folder`` (default: ``games_dir()``) that are not over and have their
-    ``.secret`` file, most recent first. Files that do not load or replay are skipped."""
+    ``.journal`` and ``.secret`` files, most recent first. Their journals say it without replaying
+    anything: the steps are counted, and a game over ends with its end entry. Files whose journal
+    does not read are skipped."""
     folder = folder or games_dir()
     if not folder.is_dir():
         return []
@@ -61,11 +64,11 @@ def unfinished(folder: Path | None = None) -> list[SavedLanGame]:
     for path in files:
         if not secret_path(path).exists():
             continue
-        with contextlib.suppress(ValueError, ReplayMismatch):
-            saved = load_saved(path)
-            log: GameLog = saved.log
-            if not log.replay().is_over:
-                found.append(SavedLanGame(path, tuple(saved.start.names), len(log.inputs)))
+        with contextlib.suppress(StoreError, ValueError):
+            genesis, entries = Journal.read(journal_path(path))
+            if not any(isinstance(e, EndEntry) and e.outcome == "over" for e in entries):
+                steps = sum(isinstance(e, StepEntry) for e in entries)
+                found.append(SavedLanGame(path, tuple(genesis.record.names), steps))
     return found
 
 

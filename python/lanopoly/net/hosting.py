@@ -397,8 +397,16 @@ class HostLobby:
             replace_with=self.replace_with,
         )
 
-    async def start(self) -> Started:
-        """Close the lobby, send the start record, link every peer and agree (call when full)."""
+    async def start(self, seats: int | None = None) -> Started:
+        """Close the lobby, send the start record, link every peer and agree. ``seats`` (default: as
+        opened) may be fewer, not fewer than the peers in the lobby: the game starts without waiting
+        for the lobby to fill, bots in the seats no peer took (ValueError when it does not fit)."""
+        if seats is not None:
+            if not max(2, len(self.roster)) <= seats <= self.seats:
+                raise ValueError(f"{seats} seats for {len(self.roster)} peers in a lobby of {self.seats} seats")
+            self.seats = seats
+        if len(self.roster) < 2:
+            raise ValueError("nobody joined the lobby")
         self._open = False
         self.gate.lobby = None
         for joiner in self.joiners:
@@ -470,6 +478,10 @@ class Joining:
             await conn.close()
             await gate.close()
             raise SetupError(f"could not join: {reason(e)}") from None
+        except BaseException:  # cancelled (the person left the lobby): the host sees the seat free again
+            await conn.close()
+            await gate.close()
+            raise
         await conn.close()
         record = parse_start(start)
         me = next((i for i, p in enumerate(record.peers) if p.key == key.public), None)
