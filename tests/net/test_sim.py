@@ -111,3 +111,22 @@ def test_a_rejoin_that_reaches_some_peers_first_does_not_freeze_the_game() -> No
         report = run_game(seed, cheat=False)
         assert report.ok, report.text()
         assert "over" in report.outcomes.values()
+
+
+@pytest.mark.parametrize("seed", [1826, 3992, 7082, 8997, 9996])
+def test_a_lie_about_the_final_state_to_a_peer_back_from_a_crash_still_ends_its_game(seed: int) -> None:
+    """Found by the 10,000-game run: a cheater acks the last step with a false state hash to a peer
+    that restarted; the others have finished. The peer back must end too (no later step to vote the
+    liar out of), the liar named, not wait forever for a vote the finished peers never cast."""
+    from lanopoly.net.core import effects as fx
+
+    named: list[str] = []
+
+    def watch(world: object, peer: int, item: object) -> None:
+        if isinstance(item, fx.FaultSeen) and item.fault.kind == "diverged":
+            named.append(item.fault.detail)
+
+    report = run_game(seed, watch=watch)
+    assert report.ok, report.text()
+    assert set(report.outcomes.values()) == {"over"}
+    assert any("final state" in detail for detail in named), report.text()

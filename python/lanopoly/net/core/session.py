@@ -46,12 +46,12 @@ from lanopoly.net.core import effects as fx
 from lanopoly.net.core.chance import Chance, Recovery, step_seed
 from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
 from lanopoly.net.core.members import Change, Members
+from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
 from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
 from lanopoly.net.core.steps import Inbox, Mine
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import ED25519, Signer, Suite
-from lanopoly.net.order import interjection_order
 from lanopoly.net.protocol import (
     Ack,
     Action,
@@ -1075,6 +1075,13 @@ class Session:
         majority = 2 * n > len(hashes)
         if same_inputs and majority and top == mine and len(hashes) >= 3:
             diverged = [p for p, h in sorted(hashes.items()) if h != top]
+            if self.game.is_over:
+                # The step ended the game: no later step to remove them from. The majority's final
+                # state stands; the diverged peers are named, and the session says goodbye.
+                for peer in diverged:
+                    self._fault(peer, "diverged", f"announced another final state at step {step}")
+                self._try_decide()
+                return
             for peer in diverged:
                 self._fault(peer, "diverged", f"announced another state at step {step}: voted out")
             self.condemned.update(diverged)
