@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +132,7 @@ def one_game(peers: int, rounds: int, workdir: Path, profile: bool) -> dict[str,
         data = json.loads(peer.timings.read_text())
         times = data["times"]
         steps = len(times)
-        intervals += [b - a for a, b in zip(times, times[1:], strict=False)]
+        intervals += [b - a for a, b in pairwise(times)]
         if steps > 1:
             cpu_per_step.append(data["cpu"] / (steps - 1))
         if i == 0 and steps > 1:

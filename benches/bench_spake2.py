@@ -1,6 +1,6 @@
 """What a SPAKE2 handshake costs one side: ``start()`` (the message a listener offers before any
-reply) and ``start()`` + ``finish()`` (a whole side), as ``secure.Pake`` runs them in its worker
-thread (``spake2`` in symmetric mode, pure Python).
+reply) and ``start()`` + ``finish()`` (a whole side), as the lobby's PIN handshake runs them
+(``net/core/pinauth.py``; ``spake2`` in symmetric mode, pure Python).
 
 Run: python benches/bench_spake2.py   (figures go in benches/README.md and docs/lan.md).
 CPU time of this process and wall time, each the best and the median of 7 repeats of 50 calls:
@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from spake2 import SPAKE2_Symmetric  # type: ignore[import-untyped]
 
-from lanopoly.net.secure import PAKE_CONTEXT
+from lanopoly.net.core.pinauth import PAKE_CONTEXT
 
 PIN = b"123456"
 CONTEXT = PAKE_CONTEXT + bytes(16)

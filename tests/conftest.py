@@ -164,9 +164,3 @@ def check_invariants(game: lanopoly.Game, houses: int = 32, hotels: int = 12, li
 def game3() -> lanopoly.Game:
     return started(3)
 
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Print why a test is run again (pytest-rerunfailures keeps only the name): a timing race
-    on the LAN suite must leave its traceback in the CI log, so that it can be fixed."""
-    if report.outcome == "rerun":
-        sys.stderr.write(f"\n== rerun of {report.nodeid} ({report.when}), first failure:\n{report.longreprtext}\n")

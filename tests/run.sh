@@ -31,7 +31,8 @@ python3 -m mypy.stubtest lanopoly._core --allowlist tests/stubtest_allowlist.txt
 step "python: tests"
 python3 -m pytest -q tests --ignore=tests/net --ignore=tests/test_console_lan.py
 
+step "python: LAN protocol in simulation (10,000 seeded games with faults and cheaters, no sockets)"
+LANOPOLY_SIM_GAMES="${LANOPOLY_SIM_GAMES:-10000}" python3 -m pytest -q tests/net/test_sim.py
+
 step "python: LAN tests (real peers as processes on loopback and in network namespaces)"
-# Several processes per test on 2 cores: a test that loses a timing race under load gets one
-# more try (pytest-rerunfailures); a failure that repeats fails the run.
-python3 -m pytest -q --reruns 1 tests/net tests/test_console_lan.py
+python3 -m pytest -q tests/net tests/test_console_lan.py --ignore=tests/net/test_sim.py

@@ -13,9 +13,9 @@ import pytest
 
 from lanopoly.net import protocol as p8
 from lanopoly.net.core.evidence import Proof, check_proof, find_proofs
+from lanopoly.net.core.order import interjection_order, interjections_open
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import ED25519
-from lanopoly.net.order import interjection_order, interjections_open
 
 from .test_protocol8 import GAME, record
 

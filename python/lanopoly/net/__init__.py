@@ -1,28 +1,26 @@
-"""Serverless LAN play: discovery (mDNS/DNS-SD), framed msgpack transport, a full-mesh lockstep session.
+"""Serverless LAN play: discovery (mDNS/DNS-SD), encrypted links, a full-mesh signed lockstep.
 
 Every peer runs the same deterministic rules core and checks the state hash of every step with every
-other peer; there is no server and no trusted host. Modules, one concept each:
+other peer; there is no server and no trusted host (``docs/lan.md`` is the protocol). The protocol
+logic is sans-I/O in ``core/``; the modules here hold the wire formats, the cryptography and the
+asyncio around it. One concept each:
 
 - ``interfaces``: which local addresses discovery and listening may use (``LANOPOLY_INTERFACES``).
-- ``framing``: length-prefixed msgpack frames with hard size caps and strict decoding.
-- ``messages``: the positional wire messages and their validation.
-- ``secure``: the game PIN, the SPAKE2 handshake, encrypted links, signing keys.
+- ``wire``: strict msgpack, length-prefixed frames with hard size caps, checked field readers.
+- ``protocol``: the session messages after the start (signed inputs, acks, votes; link messages).
+- ``keys``: signing keys and the suite that signs and verifies (Ed25519), key fingerprints.
+- ``cipher``: the encryption of a link (ChaCha20-Poly1305, a counter per direction).
 - ``chain``: hash-chain commit-reveal randomness and the per-step seed.
-- ``discovery``: advertising and browsing lobbies with python-zeroconf.
-- ``adverts``: the checks of what a lobby advertises (TXT fields, names shown safely).
-- ``mesh``: the lobby handshake, the start record every peer agrees on, and the full TCP mesh.
-- ``lockstep``: the step loop (actions, reveals, acks) and desync detection.
-- ``outcome``: how a session ends: the result, freeze and fault types, and the action hash.
-- ``interjections``: the session's out-of-turn actions (queued, offered, carried on acks, taken).
-- ``order``: which out-of-turn action takes a step (a fixed rule on data every peer holds).
-- ``evidence``: proof of equivocation (two messages one peer signed for the same slot).
-- ``evidence_round``: the session's ``EVIDENCE`` round after the inputs of a step diverged.
-- ``membership``: which peers still play, and the votes that replace one by a bot.
-- ``voting``: the session's votes to replace peers, and the change made when they agree.
-- ``catchup``: the session's side of drops and rejoins (relays, ``REJOIN``/``SYNC``, resuming).
-- ``reconnect``: a session dialing a peer that is away (the higher index of the two dials).
-- ``rejoin``: taking a seat again after a drop (``lanopoly rejoin``), restarting a stopped game (``resume``).
-- ``verify``: offline verification of a saved networked game (``lanopoly verify``).
+- ``shares``: verifiable sharing of each chain secret, so a withheld reveal can be rebuilt.
+- ``genesis``: the start record every peer signs.
+- ``discovery``, ``adverts``: advertising and browsing lobbies (python-zeroconf), checking adverts.
+- ``listener``: accepting connections under limits (slots per address, deadlines, eviction).
+- ``links``: TCP connections carrying frames, plain in a handshake and encrypted after it.
+- ``hosting``: the host's lobby, joining it, linking every peer, agreeing on the start.
+- ``driver``: the asyncio driver of a running game (sockets, timers, the journal).
+- ``play``: playing a game from its start, or again after a crash (``lanopoly rejoin``/``resume``).
+- ``store``: the saved game, its journal and its secrets on disk.
+- ``verify``, ``verdict``: offline verification of a saved game (``lanopoly verify``).
 - ``desync``: the desync report written when peers disagree.
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """

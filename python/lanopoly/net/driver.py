@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from lanopoly.net import links as links_
+from lanopoly.net import reason
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError, LinkUp
 from lanopoly.net.core.outcome import SessionResult
 from lanopoly.net.core.session import Session
 from lanopoly.net.keys import ED25519, Signer, Suite
-from lanopoly.net.links import Conn, LinkClosed, reason
+from lanopoly.net.links import Conn, LinkClosed
 from lanopoly.net.store import Journal, save_text, write_atomic
 from lanopoly.net.wire import WireError
 

@@ -26,14 +26,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lanopoly.net import shares, wire
+from lanopoly.net import reason, shares, wire
 from lanopoly.net.chain import DEFAULT_CHAIN_LENGTH, HashChain
 from lanopoly.net.core import lobby as lm
 from lanopoly.net.core.linkauth import LINK_HELLO, KeyDialer, KeyListener, LinkAuthError, LinkUp
 from lanopoly.net.core.pinauth import AUTH_HELLO, PinError, PinHost, PinJoiner, normalize_pin, reject
 from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, Signer, Suite, fingerprint
-from lanopoly.net.links import Conn, LinkClosed, connect, reason
+from lanopoly.net.links import Conn, LinkClosed, connect
 from lanopoly.net.listener import Limits, Listener
 from lanopoly.net.protocol import VOTE_CHOICES
 from lanopoly.net.wire import WireError

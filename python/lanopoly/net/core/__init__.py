@@ -11,7 +11,13 @@ the test suite drives the same machines with a seeded scheduler instead.
 - ``chance``    reveals of the hash chains, and the recovery of a removed peer's secret;
 - ``members``   who still plays: votes, changes of membership, who controls each seat;
 - ``evidence``  proofs of equivocation (two different signed messages for one slot);
-- ``catchup``   where a peer stands on a new link, and the steps a peer behind lacks;
+- ``order``     which out-of-turn action takes a step (a fixed rule on data every peer holds);
 - ``record``    what a peer keeps to prove its game (saved with the log, checked by ``verify``);
 - ``effects``   the effects and the events the machines return; ``outcome``: results and freezes.
+
+Before the game, three handshakes, each a machine of its own:
+
+- ``pinauth``   the lobby's PIN handshake (SPAKE2), so a short PIN cannot be guessed offline;
+- ``lobby``     the lobby's messages (hello, welcome, start, deal, signatures) and the agreement;
+- ``linkauth``  a link between two players, proven by the keys of the start record.
 """
