@@ -171,10 +171,9 @@ def _play_in_python(
     game = Game(players, board=board, rules=rules, seed=chance)
     data = _empty(players)
     actions = 0
+    applied = 0
     rolled = False
-    for _ in range(max_inputs):
-        if game.is_over:
-            break
+    while applied < max_inputs and not game.is_over:
         if game.is_chance_node:
             pending_move_roll = _is_move_roll(game)
             game.resolve_chance()
@@ -184,10 +183,14 @@ def _play_in_python(
             assert seat is not None
             game.apply(policies[seat].choose(game, seat, game.legal_actions(seat)))
             actions += 1
+        applied += 1
         if rolled and not _card_pending(game):
             mover = game.player(game.turn_player)
             data["landings"][IN_JAIL if mover["in_jail"] else mover["position"]] += 1
             rolled = False
+        moved = _interjections(game, policies, max_inputs - applied)
+        actions += moved
+        applied += moved
     winner = game.winner
     data["winners"].append(-1 if winner is None else winner)
     data["rounds"].append(game.round)
@@ -197,6 +200,29 @@ def _play_in_python(
     data["truncated"].append(not game.is_over)
     data["net_worths"].append([game.net_worth(s) for s in range(players)])
     return data
+
+
+def _interjections(game: Game, policies: list[Policy], budget: int) -> int:
+    """One round of out-of-turn moves after an input, as the Rust run plays them
+    (``lanopoly_sim::play::interjections``): each seat still in but the one to act, in seat order
+    after it, may move once if its policy has ``interject`` (the built-in bots claim the rent
+    owed to them). Returns the number of moves applied."""
+    actor = game.current_player
+    if game.is_over or actor is None or actor < 0 or budget <= 0:
+        return 0
+    n = game.num_players
+    applied = 0
+    for seat in ((actor + d) % n for d in range(1, n)):
+        if applied == budget or game.is_over or game.is_chance_node:
+            break
+        interject = getattr(policies[seat], "interject", None)
+        if game.player(seat)["bankrupt"] or interject is None:
+            continue
+        action = interject(game, seat, game.legal_actions(seat))
+        if action is not None:
+            game.apply(action)
+            applied += 1
+    return applied
 
 
 def _is_move_roll(game: Game) -> bool:

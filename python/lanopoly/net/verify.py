@@ -285,10 +285,14 @@ def _start(net: dict[str, Any], log: GameLog, version: int = PROTOCOL_VERSION) -
     if list(record.names) != log.names or record.board != log.board:
         raise VerifyError(0, "the log's seats or board differ from the signed start record's")
     try:
-        rules = Rules(**record.rules).to_dict()
+        rules = Rules.recorded(record.rules)
     except (TypeError, ValueError) as e:
         raise VerifyError(0, f"the start record's rules are not valid: {e}") from None
-    if dict(rules) != log.rules:
+    try:
+        logged = Rules.recorded(log.rules)
+    except (TypeError, ValueError):
+        logged = None
+    if rules != logged:
         raise VerifyError(0, "the log's rules differ from the signed start record's")
     return record, keys
 
