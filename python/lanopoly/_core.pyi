@@ -270,7 +270,9 @@ class VecGame:
     from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
     the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
     ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
-    set, the bots of ``opponents`` (names or specs) play the other seats inside the step.
+    set, the bots of ``opponents`` (names or specs) play the other seats inside the step. Rent
+    owed to a seat the game does not wait for is claimed for it at once (rules where rent must be
+    claimed: a claim is never a decision worth learning).
     """
 
     observation_size: Final[int]

@@ -8,7 +8,11 @@ The result is the same for the same seed whatever the number of threads. Built-i
 entirely in Rust with the GIL released. A Python policy (an object with ``choose``) may sit at
 any seats, built-in bots at the others: the games then run in Python, one step at a time, with
 the seeds the Rust run would give them (``_core.simulation_seeds``), so a Python policy that
-chooses as a built-in bot does gives exactly the results of the all-Rust run.
+chooses as a built-in bot does gives exactly the results of the all-Rust run. After every input
+each seat not to act is asked once for a move out of turn, as in Rust, if its policy has
+``interject`` (``lanopoly.bots.Interjecting``): the built-in bots claim their rent there (under
+the printed books' rules rent must be claimed in time), so a policy without it lets the rent owed
+to it lapse unless it is to act.
 """
 
 from __future__ import annotations
