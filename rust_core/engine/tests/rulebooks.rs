@@ -365,3 +365,28 @@ fn an_outbid_asker_who_wins_back_places_on_a_street_it_can_still_pay_for() {
     assert_eq!((level(&game, 6), cash(&game, 0)), (1, 0));
     game.validate().unwrap();
 }
+
+// 7. What the books leave open, as documented: a bankrupt's debt to the jackpot pays the bank.
+
+#[test]
+fn a_bankrupt_who_owed_the_jackpot_gives_its_cash_to_the_bank() {
+    let mut game = started(3, preset("paris-quick"));
+    game.jackpot = 300;
+    set_cash(&mut game, 0, 120);
+    land(&mut game, 0, 1, 3); // income tax 200, into the jackpot: a debt
+    assert_eq!(game.debts, vec![Debt { debtor: 0, creditor: Party::Jackpot, amount: 200, reason: Reason::Tax }]);
+    act(&mut game, 0, Action::DeclareBankruptcy);
+    assert_eq!(game.jackpot, 300, "the jackpot gets nothing");
+    assert_eq!((cash(&game, 0), cash(&game, 1), cash(&game, 2)), (0, 1500, 1500));
+}
+
+#[test]
+fn the_norwegian_variants_open_auctions_at_10_and_charge_for_their_dealt_deeds() {
+    for name in ["speed", "timed"] {
+        let mut game = dealt(2, preset(name), &[39, 1, 6, 3]);
+        assert_eq!((cash(&game, 0), cash(&game, 1)), (1500 - 400 - 100, 1500 - 60 - 60), "{name}");
+        land(&mut game, 14, 1, 3); // Tennessee Avenue, declined
+        act(&mut game, 0, Action::Decline);
+        assert_eq!(game.bid_range(0).map(|r| r.0), Some(10), "{name}");
+    }
+}
