@@ -11,7 +11,7 @@
 //!
 //! When the game ends with debts open (a timed game ended, a speed game's last bankruptcy), they
 //! are not forgotten: they stay on record and count in the net worths that name the winner (see
-//! [`Game::finish_game`]). A debtor cannot end a timed game. A bankrupt's debt to the Free
+//! `finish_game`). A debtor cannot end a timed game. A bankrupt's debt to the Free
 //! Parking jackpot gives its cash to the bank, as any debt not owed to a player does.
 //!
 //! A player may also resign (leave the game) at any time but a chance event: the bank takes
@@ -254,7 +254,7 @@ impl Game {
         }
     }
 
-    /// The game is over: what is under way is wound up ([`Game::wind_up`]), then the richest
+    /// The game is over: what is under way is wound up (`wind_up`), then the richest
     /// active player wins (the only one, if one is left). Net worth counts the debts still owed
     /// (see [`Game::net_worth`]). Ties go to more cash, then to the earlier seat in play order.
     pub(crate) fn finish_game(&mut self) {

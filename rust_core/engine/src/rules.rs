@@ -176,7 +176,7 @@ impl Rules {
         Some(rules)
     }
 
-    /// The default rules as they were before the options of [`legacy`] existed: automatic rent
+    /// The default rules as they were before the options added since existed: automatic rent
     /// and a fresh shuffle each pass. A recorded rule set that lacks an option takes its value
     /// from here.
     pub fn legacy() -> Rules {
