@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 import lanopoly
-from conftest import act, dice, end_turn, refused, roll, started
+from conftest import REPO, act, dice, end_turn, refused, roll, started
 from lanopoly import CHANCE, Game, IllegalAction, Rules
 
 PRESETS = ["official", "paris-app", "it", "no", "paris-quick", "paris-house", "speed", "timed"]
@@ -20,7 +20,7 @@ PRESETS = ["official", "paris-app", "it", "no", "paris-quick", "paris-house", "s
 
 def test_exports():
     assert CHANCE == -1
-    assert lanopoly.STATE_FORMAT == "lanopoly/s1"
+    assert lanopoly.STATE_FORMAT == "lanopoly/s2"
     assert issubclass(IllegalAction, ValueError)
     assert IllegalAction.__module__ == "lanopoly"
     assert lanopoly.boards() == ["classic", "paris"]
@@ -115,10 +115,14 @@ def test_preset_values_match_rules_md():
         "houses_per_hotel": 4,
         "jail_fine": 50,
         "round_limit": 0,
-        "rent_claim": "automatic",
+        "rent_claim": "before_second_next_roll",
         "starting_deeds": 0,
         "end_after_bankruptcies": 0,
         "timed": False,
+        "reshuffle_decks": False,
+        "max_players": 8,
+        "build_in_own_turn": False,
+        "shortage_opening_bid": 0,
     }
     assert Rules.preset("paris-app").auctions is False
     assert Rules.preset("it").opening_bid == 10
@@ -131,6 +135,43 @@ def test_preset_values_match_rules_md():
     assert (speed.starting_deeds, speed.houses_per_hotel, speed.end_after_bankruptcies) == (2, 3, 2)
     timed = Rules.preset("timed")
     assert (timed.timed, timed.starting_deeds, timed.opening_bid) == (True, 2, 10)
+
+
+README_RULE_CELLS = {"yes": True, "no": False, "automatic": "automatic", "next roll": "before_next_roll"}
+README_RULE_CELLS["second next roll"] = "before_second_next_roll"
+
+
+def readme_presets_table() -> dict[str, dict[str, object]]:
+    """The README's table of preset options: preset -> option -> value."""
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("| option | official |"))
+    presets = [cell.strip() for cell in lines[top].strip("|").split("|")][1:]
+    table: dict[str, dict[str, object]] = {name: {} for name in presets}
+    for line in lines[top + 2 :]:
+        if not line.startswith("|"):
+            break
+        option, *cells = (cell.strip() for cell in line.strip("|").split("|"))
+        for name, cell in zip(presets, cells, strict=True):
+            table[name][option.strip("`")] = README_RULE_CELLS.get(cell, int(cell) if cell.isdigit() else cell)
+    return table
+
+
+def test_the_readme_table_of_presets_matches_the_code():
+    table = readme_presets_table()
+    assert list(table) == PRESETS
+    for name in PRESETS:
+        assert table[name] == Rules.preset(name).to_dict(), name
+
+
+def test_recorded_rules_lacking_the_newer_options_play_as_before():
+    old = dict(Rules(rent_claim="automatic").to_dict())
+    for newer in ("reshuffle_decks", "max_players", "build_in_own_turn", "shortage_opening_bid"):
+        del old[newer]
+    rules = Rules.recorded(old)
+    assert rules == Rules(rent_claim="automatic", reshuffle_decks=True)
+    assert Rules.recorded(Rules.preset("no").to_dict()) == Rules.preset("no")
+    with pytest.raises(lanopoly.IllegalAction, match="unknown rule option"):
+        Rules.recorded({"no_such_option": 1})
 
 
 def test_rules_options_and_overrides():
@@ -534,7 +575,7 @@ def test_snapshot_round_trip():
 def test_bytes_round_trip():
     game = _played()
     data = game.to_bytes()
-    assert data.startswith(b"lanopoly/s1\x00")
+    assert data.startswith(b"lanopoly/s2\x00")
     back = Game.from_bytes(data)
     assert back.state_hash() == game.state_hash()
     assert back.to_bytes() == data

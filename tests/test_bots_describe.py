@@ -87,8 +87,9 @@ GAMES = [
     (4, 5, "paris-house", "paris"),
     (5, 4, "speed", "classic"),
     (6, 3, "it", "classic"),
-    (7, 8, "paris-quick", "paris"),
+    (7, 6, "paris-quick", "paris"),
     (8, 4, "paris-app", "classic"),
+    (9, 8, "official", "paris"),
 ]
 
 

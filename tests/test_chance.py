@@ -184,5 +184,7 @@ def test_utility_card_asks_for_dice():
     assert game.current_player == CHANCE
     assert len(game.chance_outcomes()) == 21
     events = game.apply(dice(2, 3))
+    assert {"type": "rent_due", "owner": 0, "payer": 1, "square": 12, "amount": 50} in events
+    events = game.apply({"type": "claim_rent", "player": 0, "square": 12})  # the official rules: claimed
     assert {"type": "payment", "from": {"player": 1}, "to": {"player": 0}, "amount": 50, "reason": "rent"} in events
     assert game.player(1)["cash"] == 1450

@@ -18,8 +18,8 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from conftest import roll, started
-from lanopoly import Game, IllegalAction, Rules, SimpleBot
+from conftest import dice, roll, started
+from lanopoly import Bot, Game, IllegalAction, Rules, SimpleBot
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.console.board_view import grid_position, render
 from lanopoly.console.commands import CommandError, Local, command_for, parse
@@ -237,6 +237,27 @@ def test_resign_leaves_the_game_to_the_bank_and_the_bots_play_on():
     for _ in range(20):
         table.step()
     assert table.game.step > steps, "the bots play on"
+
+
+@pytest.mark.parametrize("bot", [SimpleBot, lambda: Bot("heuristic")], ids=["easy", "normal"])
+def test_a_bot_owed_rent_claims_it_out_of_turn_while_the_person_plays(bot):
+    """The official rules: rent must be claimed. bea, a bot, owns Oriental Avenue; ada lands on it
+    and is still to play: bea claims the rent at once."""
+    table = LocalTable(["ada", "bea"], me=0, seed=0, bot=bot)
+    for action in (
+        *(dice(6, 6), dice(1, 2)),
+        *({"type": "roll", "player": 0}, dice(1, 2), {"type": "buy", "player": 0}, {"type": "end_turn", "player": 0}),
+        *({"type": "roll", "player": 1}, dice(2, 4), {"type": "buy", "player": 1}, {"type": "end_turn", "player": 1}),
+        *({"type": "roll", "player": 0}, dice(1, 2)),  # ada from Baltic to Oriental Avenue
+    ):
+        table.act(action)
+    assert table.my_move
+    assert [(c["owner"], c["square"], c["amount"]) for c in table.game.claims] == [(1, 6, 6)]
+    assert table.step(), "the bot moves out of turn"
+    assert table.game.claims == []
+    assert (table.game.player(0)["cash"], table.game.player(1)["cash"]) == (1500 - 60 - 6, 1500 - 100 + 6)
+    assert not table.step(), "then the game waits for the person again"
+    assert table.record.replay().state_hash() == table.game.state_hash()
 
 
 def test_decisions_read_in_plain_words():

@@ -67,7 +67,8 @@ def test_the_summary_matches_the_game(seed, players, preset):
 
 
 def test_rent_paid_and_received_are_counted_exactly():
-    """Scripted: seat 0 buys Baltic Avenue, seat 1 lands on it and pays $4 rent."""
+    """Scripted: seat 0 buys Baltic Avenue, seat 1 lands on it and pays $4 rent when seat 0
+    claims it."""
     table = LocalTable(["ada", "bea"], me=0, seed=0)
     table.act(dice(6, 6))
     table.act(dice(1, 2))
@@ -77,6 +78,8 @@ def test_rent_paid_and_received_are_counted_exactly():
     table.act({"type": "end_turn", "player": 0})
     table.act({"type": "roll", "player": 1})
     table.act(dice(1, 2))  # bea lands on Baltic Avenue
+    assert [r.rent_paid for r in table.summary().standings] == [0, 0], "not paid until claimed"
+    table.act({"type": "claim_rent", "player": 0, "square": 3})
     summary = table.summary()
     assert [r.rent_paid for r in summary.standings] == [0, 4]
     assert [r.rent_received for r in summary.standings] == [4, 0]

@@ -86,7 +86,8 @@ def test_a_wrapped_refusal_is_explained_with_its_cause():
     table.act({"type": "propose_trade", "player": 1, "to": 0, "give": offer, "get": {"properties": [3]}})
     table.act({"type": "end_turn", "player": 0})
     table.act({"type": "roll", "player": 1})
-    table.act(dice(1, 2))  # bea pays ada $4 rent on Baltic: $1496 left
+    table.act(dice(1, 2))  # bea lands on ada's Baltic Avenue
+    table.act({"type": "claim_rent", "player": 0, "square": 3})  # and pays her $4 rent: $1496 left
     before = table.game.state_hash()
     with pytest.raises(IllegalAction) as refused:
         table.act({"type": "accept_trade", "player": 0, "from": 1})

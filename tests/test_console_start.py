@@ -132,7 +132,7 @@ def test_the_rules_options_are_shown():
     assert "round limit 25" in text and "Free Parking jackpot yes" in text and "auctions no" in text
     assert "limite de tours aucune" in option_text("fr", "official")
     screen = StartScreen(Setup(rules="speed", lang="it"))
-    shown = "".join(text for _, text in screen._options())
+    shown = " ".join("".join(text for _, text in screen._options()).split())
     assert "case per albergo 3" in shown and "contratti distribuiti 2" in shown
     assert screen.shown("token") == "cane" and screen.shown("difficulty") == "normale"
 

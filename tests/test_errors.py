@@ -378,7 +378,7 @@ def test_forged_cash_near_the_limit_does_not_wrap():
 
 def test_bytes_with_a_wrong_format_tag_are_refused():
     data = _mid_game().to_bytes()
-    for bad in (b"", b"lanopoly", data[:11], b"lanopoly/s2\x00" + data[12:], b"LANOPOLY/s1\x00" + data[12:]):
+    for bad in (b"", b"lanopoly", data[:11], b"lanopoly/s3\x00" + data[12:], b"LANOPOLY/s2\x00" + data[12:]):
         with pytest.raises(IllegalAction, match="wrong format tag"):
             Game.from_bytes(bad)
 

@@ -42,6 +42,21 @@ def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 # --- GameLog --------------------------------------------------------------------------------------
 
 
+PROTOCOL3_GAME = REPO / "tests" / "net" / "data" / "protocol3-game.json"
+
+
+def test_a_log_saved_before_the_newer_rule_options_replays_with_the_rules_it_recorded():
+    """A LAN game saved by protocol 3 (long before issue 16): its rules lack the options added
+    since (reshuffle_decks, max_players, ...) and record automatic rent. It replays to every
+    recorded hash, its decks reshuffled each pass as then, its states in the first format."""
+    log = GameLog.from_json(PROTOCOL3_GAME.read_text(encoding="utf-8"))
+    assert "reshuffle_decks" not in log.rules and log.rules["rent_claim"] == "automatic"
+    game = log.replay()
+    assert game.rules.reshuffle_decks is True and game.rules.max_players == 8
+    assert game.to_bytes().startswith(b"lanopoly/s1\x00")
+    assert len(log.inputs) == 25
+
+
 def test_log_records_every_input(logged):
     log, game = logged
     assert log.names == game.names
@@ -196,8 +211,14 @@ def test_cli_quiet_game():
     assert run("-m", "lanopoly", "--seed", "3", "--quiet").stdout == result.stdout
 
 
-def test_cli_eight_players_paris_quick():
-    result = run("-m", "lanopoly", "--players", "8", "--board", "paris", "--rules", "paris-quick", "--seed", "1")
+def test_cli_eight_players_are_too_many_for_the_paris_app():
+    result = run("-m", "lanopoly", "--players", "8", "--rules", "paris-quick", "--seed", "1")
+    assert result.returncode == 2
+    assert "argument --players: the paris-quick rules seat 2 to 6 players, not 8" in result.stderr
+
+
+def test_cli_six_players_paris_quick():
+    result = run("-m", "lanopoly", "--players", "6", "--board", "paris", "--rules", "paris-quick", "--seed", "1")
     assert result.returncode == 0, result.stderr
     assert "on the paris board (paris-quick rules)." in result.stdout.splitlines()[0]
     match = WINS.search(result.stdout)

@@ -60,11 +60,17 @@ class _AsPython:
         self.game: lanopoly.Game | None = None  # held, so that a new game is a new object
         self.games = 0
 
-    def choose(self, game: lanopoly.Game, seat: int, legal: list[dict[str, object]]) -> dict[str, object]:
+    def _bot(self, game: lanopoly.Game) -> Bot:
         if game is not self.game:
             seeds = lanopoly._core.simulation_seeds(self.seed, self.games, self.players)[1]
             self.game, self.bot, self.games = game, Bot(self.spec, seed=seeds[self.seat]), self.games + 1
-        return self.bot.choose(game, seat, legal)
+        return self.bot
+
+    def choose(self, game: lanopoly.Game, seat: int, legal: list[dict[str, object]]) -> dict[str, object]:
+        return self._bot(game).choose(game, seat, legal)
+
+    def interject(self, game: lanopoly.Game, seat: int, legal: list[dict[str, object]]) -> dict[str, object] | None:
+        return self._bot(game).interject(game, seat, legal)
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "random"])

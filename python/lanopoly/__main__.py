@@ -20,7 +20,7 @@ from typing import Any
 from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.arguments import ROUNDS, SEATS, bounded
-from lanopoly.bots import DIFFICULTIES, SimpleBot
+from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
 from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
@@ -43,8 +43,12 @@ def play(args: argparse.Namespace) -> int:
                 print(("" if line.startswith("--") else "   ") + line, file=out)
 
     print(f"lanopoly: {', '.join(game.names)} on the {game.board} board ({args.rules} rules).", file=out)
+    policies = dict(enumerate(bots))
     while not game.is_over:
-        if game.is_chance_node:
+        claim = claim_out_of_turn(game, policies)  # a bot owed rent claims it, out of turn
+        if claim is not None:
+            action = claim
+        elif game.is_chance_node:
             action = game.sample_chance()
         else:
             seat = game.current_player
@@ -378,7 +382,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
+    players, preset = getattr(args, "players", None), getattr(args, "rules", None)
+    if players and isinstance(preset, str) and preset in Rules.presets():
+        most = Rules.preset(preset).max_players
+        if players > most:
+            p.error(f"argument --players: the {preset} rules seat 2 to {most} players, not {players}")
     try:
         return run(args, interactive=sys.stdin.isatty() and sys.stdout.isatty())
     except BrokenPipeError:  # the reader went away (e.g. `lanopoly simulate ... | head`): not an error

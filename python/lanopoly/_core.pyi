@@ -48,7 +48,10 @@ _Event = dict[str, Any]
 CHANCE: Final[int]
 """``current_player`` at a chance node (-1)."""
 STATE_FORMAT: Final[str]
-"""Tag of the canonical state encoding (``to_bytes``); changes when the encoding does."""
+"""Tag of the canonical state encoding (``to_bytes``), "lanopoly/s2"; changes when the encoding
+does. A state whose rules give the options added with s2 (``reshuffle_decks``, ``max_players``,
+``build_in_own_turn``, ``shortage_opening_bid``) their old values (``Rules.recorded({})``) is
+still written in "lanopoly/s1", byte for byte as before, so recorded games keep their hashes."""
 
 class IllegalAction(ValueError):
     """An action or input the rules do not allow now; the message says why and the game is unchanged.
@@ -63,22 +66,29 @@ class IllegalAction(ValueError):
 
 @final
 class Rules:
-    """Rule options. ``Rules()`` is the official game; keyword arguments override options:
+    """Rule options. ``Rules()`` is the official game (the French C1009 book); keyword arguments
+    override options:
 
-    ``starting_cash`` (1500), ``go_salary`` (200), ``double_go_on_landing`` (False),
-    ``auctions`` (True), ``opening_bid`` (1), ``free_parking_jackpot`` (False),
-    ``jailed_owner_collects`` (True), ``even_building`` (True), ``limited_buildings`` (True),
-    ``houses`` (32), ``hotels`` (12), ``houses_per_hotel`` (4), ``jail_fine`` (50),
-    ``round_limit`` (0 = none), ``rent_claim`` ("automatic", "before_next_roll",
-    "before_second_next_roll"), ``starting_deeds`` (0), ``end_after_bankruptcies`` (0),
-    ``timed`` (False), and ``free_building=True`` (no even building, unlimited stock).
-    Options are also readable as attributes (``rules.opening_bid``).
+    ``starting_cash`` (1500), ``go_salary`` (200), ``double_go_on_landing`` (False: 400 for
+    stopping on GO by the dice), ``auctions`` (True), ``opening_bid`` (1),
+    ``free_parking_jackpot`` (False), ``jailed_owner_collects`` (True), ``even_building`` (True),
+    ``limited_buildings`` (True), ``houses`` (32), ``hotels`` (12), ``houses_per_hotel`` (4),
+    ``jail_fine`` (50), ``round_limit`` (0 = none), ``rent_claim`` ("before_second_next_roll";
+    "before_next_roll", or "automatic": collected on landing), ``starting_deeds`` (0),
+    ``end_after_bankruptcies`` (0), ``timed`` (False), ``reshuffle_decks`` (False: a card drawn
+    goes under the deck and the order repeats), ``max_players`` (8), ``build_in_own_turn``
+    (False), ``shortage_opening_bid`` (0), and ``free_building=True`` (no even building,
+    unlimited stock). Options are also readable as attributes (``rules.opening_bid``).
     """
 
     def __new__(cls, **options: Any) -> Rules: ...
     @staticmethod
     def preset(name: str, **options: Any) -> Rules:
         """A named preset (see ``presets()``), with options overridden."""
+    @staticmethod
+    def recorded(options: Mapping[str, Any]) -> Rules:
+        """The rules a log or saved game recorded (``to_dict()`` then): an option it lacks takes
+        the value that plays as before the option existed, so the game replays exactly."""
     @staticmethod
     def presets() -> list[str]:
         """The preset names: official, paris-app, it, no, paris-quick, paris-house, speed, timed."""
@@ -94,7 +104,9 @@ class Game:
     A new game starts at a chance node (rolling for who starts, after dealing deeds in the
     speed and timed variants). Chance outcomes are applied like moves; ``resolve_chance``
     draws them with the game's seeded resolver, which is not part of the state: nothing in the
-    state predicts the next roll or card.
+    state predicts the next roll, nor a card not seen yet. Cards drawn go under their deck, so
+    once every card of a deck has been seen its order repeats and the next one is known, as at a
+    real table (unless ``reshuffle_decks``).
     """
 
     def __new__(
@@ -104,7 +116,8 @@ class Game:
         rules: Rules | None = None,
         seed: int | None = None,
     ) -> Game:
-        """``players`` is a count (2-8; seats are named after the tokens) or a list of names.
+        """``players`` is a count (2-8, or up to the rules' ``max_players``; seats are named after
+        the tokens) or a list of names.
         ``seed`` seeds the resolver for ``resolve_chance``/``sample_chance`` (default random)."""
     @property
     def names(self) -> list[str]:
@@ -158,7 +171,12 @@ class Game:
         """Open trade offers: ``from``, ``to``, ``give``, ``get``."""
     @property
     def debts(self) -> list[dict[str, Any]]:
-        """Unpaid debts, oldest first: ``debtor``, ``creditor``, ``amount``, ``reason``."""
+        """Unpaid debts, oldest first: ``debtor``, ``creditor``, ``amount``, ``reason``. A game
+        that ended with debts open keeps them: they count in its net worths."""
+    @property
+    def claims(self) -> list[dict[str, Any]]:
+        """Rent its owner may still claim (``claim_rent``), oldest first: ``owner``, ``payer``,
+        ``square``, ``amount``, ``lapses_at_turn`` (it lapses when that turn's player rolls)."""
     @property
     def currency(self) -> str: ...
     @property
@@ -171,7 +189,9 @@ class Game:
     def jackpot(self) -> int:
         """The Free Parking jackpot (option)."""
     def chance_outcomes(self) -> list[tuple[_Action, float]]:
-        """Every outcome of the pending chance event with its exact probability."""
+        """Every outcome of the pending chance event with its exact probability. A card drawn
+        from a deck every card of which has been seen is certain: one outcome, probability 1
+        (cards go under the deck; see ``Rules`` ``reshuffle_decks``)."""
     def outcome_from_bytes(self, data: bytes) -> _Action:
         """The outcome these random bytes select for the pending chance event, with exactly the
         right odds (for randomness produced jointly by networked peers)."""
@@ -217,7 +237,7 @@ class Game:
     def __deepcopy__(self, memo: Any) -> Game: ...
     def net_worth(self, seat: int) -> int:
         """Cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
-        buildings at cost."""
+        buildings at cost, less the debts the seat owes and plus those owed to it (never below 0)."""
     def player(self, seat: int) -> dict[str, Any]:
         """A seat: ``name``, ``cash``, ``position``, ``in_jail``, ``jail_attempts``,
         ``jail_cards``, ``bankrupt``, ``net_worth``, ``properties`` (squares)."""
@@ -238,6 +258,9 @@ class Bot:
     def name(self) -> str: ...
     def choose(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action:
         """The bot's move for ``seat``, which must be the seat the game waits for."""
+    def interject(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action | None:
+        """The bot's move out of turn for ``seat`` (None if it stays quiet, or if the game waits
+        for ``seat`` or for chance): the built-in bots claim the rent owed to them."""
 
 @final
 class VecGame:
@@ -247,7 +270,9 @@ class VecGame:
     from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
     the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
     ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
-    set, the bots of ``opponents`` (names or specs) play the other seats inside the step.
+    set, the bots of ``opponents`` (names or specs) play the other seats inside the step. Rent
+    owed to a seat the game does not wait for is claimed for it at once (rules where rent must be
+    claimed: a claim is never a decision worth learning).
     """
 
     observation_size: Final[int]

@@ -7,7 +7,7 @@ level and keeps the tests honest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from lanopoly._core import Bot, Game
@@ -34,13 +34,36 @@ class Interjecting(Policy, Protocol):
     def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None: ...
 
 
+def claim_out_of_turn(game: Game, policies: Mapping[int, Policy]) -> Action | None:
+    """The claim of rent owed to a seat not to act that its policy makes out of turn (its
+    ``interject``), seats in order after the one to act; None if there is none. Rent must be
+    claimed in time under the printed books' rules, while the payer plays on: the drivers that let
+    bots move only when the game waits for them (the console, ``lanopoly watch``) ask this after
+    every step."""
+    actor = game.current_player
+    if game.is_over or game.is_chance_node or actor is None or not game.claims:
+        return None
+    owners = {claim["owner"] for claim in game.claims}
+    n = game.num_players
+    for seat in ((actor + d) % n for d in range(1, n)):
+        interject = getattr(policies.get(seat), "interject", None)
+        if seat not in owners or interject is None:
+            continue
+        action: Action | None = interject(game, seat, game.legal_actions(seat))
+        if action is not None and action.get("type") == "claim_rent":
+            return action
+    return None
+
+
 class SimpleBot:
     """Buys what it can afford while keeping a reserve, builds when rich, bids up to the price,
     raises money by selling then mortgaging, buys the last street of a colour group for twice its
-    price, and sells a street for 1.5 times its price unless that breaks a group of its own.
+    price, sells a street for 1.5 times its price unless that breaks a group of its own, and
+    claims every rent owed to it.
 
-    Out of turn (``interject``) it answers the trade offers made to it, raises a running auction by
-    a tenth of the price while that stays within its limit, and offers to complete a group."""
+    Out of turn (``interject``) it claims the rent owed to it, answers the trade offers made to
+    it, raises a running auction by a tenth of the price while that stays within its limit, and
+    offers to complete a group."""
 
     def __init__(self, reserve: int = 150) -> None:
         self.reserve = reserve
@@ -61,6 +84,8 @@ class SimpleBot:
         # Money owed comes first: pay, else raise it, else give up.
         if game.debts and any(d["debtor"] == seat for d in game.debts):
             return first("pay_debt", "sell", "sell_down", "mortgage", "declare_bankruptcy") or legal[0]
+        if "claim_rent" in by_type:
+            return by_type["claim_rent"][0]
         if "keep_mortgaged" in by_type:
             if cash > 600 and "unmortgage" in by_type:
                 return by_type["unmortgage"][0]
@@ -92,10 +117,13 @@ class SimpleBot:
         return first("roll", "end_turn", "decline", "end_game") or legal[0]
 
     def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
-        """An out-of-turn move: answer an offer, raise the auction, or offer to complete a group."""
+        """An out-of-turn move: claim rent, answer an offer, raise the auction, or offer to complete
+        a group."""
         by_type: dict[str, list[Action]] = {}
         for action in legal:
             by_type.setdefault(action["type"], []).append(action)
+        if "claim_rent" in by_type:
+            return by_type["claim_rent"][0]
         if game.debts and any(d["debtor"] == seat for d in game.debts):
             return None
         for accept in by_type.get("accept_trade", []):

@@ -48,8 +48,14 @@ class GameLog:
         return cls(names=list(game.names), board=game.board, rules=dict(game.rules.to_dict()))
 
     def new_game(self) -> Game:
-        """The game this log starts from."""
-        return Game(list(self.names), board=self.board, rules=Rules(**self.rules), seed=0)
+        """The game this log starts from (an option its rules lack plays as before it existed:
+        ``Rules.recorded``)."""
+        return Game(list(self.names), board=self.board, rules=self.game_rules(), seed=0)
+
+    def game_rules(self) -> Rules:
+        """The rules of the header. A log saved before an option existed lacks it: it then takes
+        the value that played the game as it was played then, so old logs replay exactly."""
+        return Rules.recorded(self.rules)
 
     def record(self, action: dict[str, Any], game: Game) -> None:
         """Append an input just applied to ``game``."""

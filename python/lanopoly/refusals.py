@@ -55,6 +55,10 @@ EN: dict[str, str] = {
     "a building on {square} costs {cost}; you have {cash}": "a building on {square} costs {cost}; you have {cash}",
     "the bank has no hotels left": "the bank has no hotels left",
     "the bank has no houses left": "the bank has no houses left",
+    "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; you "
+    "have {cash}":
+        "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; "
+        "you have {cash}",
     "{square} has no buildings": "{square} has no buildings",
     "sell evenly: another street of the group has more buildings than {square}":
         "sell evenly: another street of the group has more buildings than {square}",
@@ -92,6 +96,10 @@ EN: dict[str, str] = {
     "seat {seat} is bankrupt": "{seat} is bankrupt",
     "waiting for a chance outcome (dice or a card)": "waiting for a chance outcome (dice or a card)",
     "only a timed game can be ended early": "only a timed game can be ended early",
+    "you owe money: pay it or declare bankruptcy before ending the game":
+        "you owe money: pay it or declare bankruptcy before ending the game",
+    "under these rules you build, sell buildings, mortgage and lift mortgages only during your turn":
+        "under these rules you build, sell buildings, mortgage and lift mortgages only during your turn",
     "an auction is running: bid or pass": "an auction is running: bid or pass",
     "seat {seat} must first place the building it won": "{seat} must first place the building they won",
     "seat {seat} must first settle a debt of {amount}": "{seat} must first settle a debt of {amount}",
@@ -169,6 +177,10 @@ FR: dict[str, str] = {
     "a building on {square} costs {cost}; you have {cash}": "un bâtiment sur {square} coûte {cost} ; vous avez {cash}",
     "the bank has no hotels left": "la banque n'a plus d'hôtels",
     "the bank has no houses left": "la banque n'a plus de maisons",
+    "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; you "
+    "have {cash}":
+        "la banque manque de bâtiments : le dernier est mis aux enchères à partir de {amount} en plus du prix, "
+        "{cost} en tout sur {square} ; vous avez {cash}",
     "{square} has no buildings": "{square} n'a pas de bâtiments",
     "sell evenly: another street of the group has more buildings than {square}":
         "vendez uniformément : une autre rue du groupe a plus de bâtiments que {square}",
@@ -206,6 +218,11 @@ FR: dict[str, str] = {
     "seat {seat} is bankrupt": "{seat} est en faillite",
     "waiting for a chance outcome (dice or a card)": "en attente du hasard (dés ou carte)",
     "only a timed game can be ended early": "seule une partie chronométrée peut finir en avance",
+    "you owe money: pay it or declare bankruptcy before ending the game":
+        "vous devez de l'argent : payez-le ou déclarez faillite avant de finir la partie",
+    "under these rules you build, sell buildings, mortgage and lift mortgages only during your turn":
+        "avec ces règles, on construit, vend des bâtiments, hypothèque et lève une hypothèque seulement pendant "
+        "son tour",
     "an auction is running: bid or pass": "une enchère est en cours : enchérissez ou passez",
     "seat {seat} must first place the building it won": "{seat} doit d'abord placer le bâtiment gagné",
     "seat {seat} must first settle a debt of {amount}": "{seat} doit d'abord régler une dette de {amount}",
@@ -282,6 +299,10 @@ IT: dict[str, str] = {
     "a building on {square} costs {cost}; you have {cash}": "un edificio su {square} costa {cost}; hai {cash}",
     "the bank has no hotels left": "la banca non ha più alberghi",
     "the bank has no houses left": "la banca non ha più case",
+    "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; you "
+    "have {cash}":
+        "la banca è a corto di edifici: l'ultimo va all'asta da {amount} oltre il prezzo, {cost} in tutto su "
+        "{square}; hai {cash}",
     "{square} has no buildings": "{square} non ha edifici",
     "sell evenly: another street of the group has more buildings than {square}":
         "vendi in modo uniforme: un'altra strada del gruppo ha più edifici di {square}",
@@ -319,6 +340,11 @@ IT: dict[str, str] = {
     "seat {seat} is bankrupt": "{seat} è in bancarotta",
     "waiting for a chance outcome (dice or a card)": "in attesa del caso (dadi o carta)",
     "only a timed game can be ended early": "solo una partita a tempo può finire prima",
+    "you owe money: pay it or declare bankruptcy before ending the game":
+        "devi dei soldi: pagali o dichiara bancarotta prima di finire la partita",
+    "under these rules you build, sell buildings, mortgage and lift mortgages only during your turn":
+        "con queste regole si costruisce, si vendono edifici, si ipoteca e si toglie un'ipoteca solo durante il "
+        "proprio turno",
     "an auction is running: bid or pass": "è in corso un'asta: offri o passa",
     "seat {seat} must first place the building it won": "{seat} deve prima piazzare l'edificio vinto",
     "seat {seat} must first settle a debt of {amount}": "{seat} deve prima saldare un debito di {amount}",
@@ -394,6 +420,10 @@ NO: dict[str, str] = {
     "a building on {square} costs {cost}; you have {cash}": "en bygning på {square} koster {cost}; du har {cash}",
     "the bank has no hotels left": "banken har ingen hoteller igjen",
     "the bank has no houses left": "banken har ingen hus igjen",
+    "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; you "
+    "have {cash}":
+        "banken har for få bygninger: den siste auksjoneres fra {amount} over prisen, {cost} i alt på {square}; "
+        "du har {cash}",
     "{square} has no buildings": "{square} har ingen bygninger",
     "sell evenly: another street of the group has more buildings than {square}":
         "selg jevnt: en annen gate i gruppen har flere bygninger enn {square}",
@@ -431,6 +461,10 @@ NO: dict[str, str] = {
     "seat {seat} is bankrupt": "{seat} er konkurs",
     "waiting for a chance outcome (dice or a card)": "venter på tilfeldigheter (terninger eller kort)",
     "only a timed game can be ended early": "bare et spill på tid kan avsluttes tidlig",
+    "you owe money: pay it or declare bankruptcy before ending the game":
+        "du skylder penger: betal eller erklær konkurs før du avslutter spillet",
+    "under these rules you build, sell buildings, mortgage and lift mortgages only during your turn":
+        "med disse reglene bygger, selger, pantsetter og innløser du bare på din egen tur",
     "an auction is running: bid or pass": "en auksjon pågår: by eller stå over",
     "seat {seat} must first place the building it won": "{seat} må først plassere bygningen som ble vunnet",
     "seat {seat} must first settle a debt of {amount}": "{seat} må først gjøre opp en gjeld på {amount}",

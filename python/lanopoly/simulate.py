@@ -8,7 +8,11 @@ The result is the same for the same seed whatever the number of threads. Built-i
 entirely in Rust with the GIL released. A Python policy (an object with ``choose``) may sit at
 any seats, built-in bots at the others: the games then run in Python, one step at a time, with
 the seeds the Rust run would give them (``_core.simulation_seeds``), so a Python policy that
-chooses as a built-in bot does gives exactly the results of the all-Rust run.
+chooses as a built-in bot does gives exactly the results of the all-Rust run. After every input
+each seat not to act is asked once for a move out of turn, as in Rust, if its policy has
+``interject`` (``lanopoly.bots.Interjecting``): the built-in bots claim their rent there (under
+the printed books' rules rent must be claimed in time), so a policy without it lets the rent owed
+to it lapse unless it is to act.
 """
 
 from __future__ import annotations
@@ -171,10 +175,9 @@ def _play_in_python(
     game = Game(players, board=board, rules=rules, seed=chance)
     data = _empty(players)
     actions = 0
+    applied = 0
     rolled = False
-    for _ in range(max_inputs):
-        if game.is_over:
-            break
+    while applied < max_inputs and not game.is_over:
         if game.is_chance_node:
             pending_move_roll = _is_move_roll(game)
             game.resolve_chance()
@@ -184,10 +187,14 @@ def _play_in_python(
             assert seat is not None
             game.apply(policies[seat].choose(game, seat, game.legal_actions(seat)))
             actions += 1
+        applied += 1
         if rolled and not _card_pending(game):
             mover = game.player(game.turn_player)
             data["landings"][IN_JAIL if mover["in_jail"] else mover["position"]] += 1
             rolled = False
+        moved = _interjections(game, policies, max_inputs - applied)
+        actions += moved
+        applied += moved
     winner = game.winner
     data["winners"].append(-1 if winner is None else winner)
     data["rounds"].append(game.round)
@@ -197,6 +204,29 @@ def _play_in_python(
     data["truncated"].append(not game.is_over)
     data["net_worths"].append([game.net_worth(s) for s in range(players)])
     return data
+
+
+def _interjections(game: Game, policies: list[Policy], budget: int) -> int:
+    """One round of out-of-turn moves after an input, as the Rust run plays them
+    (``lanopoly_sim::play::interjections``): each seat still in but the one to act, in seat order
+    after it, may move once if its policy has ``interject`` (the built-in bots claim the rent
+    owed to them). Returns the number of moves applied."""
+    actor = game.current_player
+    if game.is_over or actor is None or actor < 0 or budget <= 0:
+        return 0
+    n = game.num_players
+    applied = 0
+    for seat in ((actor + d) % n for d in range(1, n)):
+        if applied == budget or game.is_over or game.is_chance_node:
+            break
+        interject = getattr(policies[seat], "interject", None)
+        if game.player(seat)["bankrupt"] or interject is None:
+            continue
+        action = interject(game, seat, game.legal_actions(seat))
+        if action is not None:
+            game.apply(action)
+            applied += 1
+    return applied
 
 
 def _is_move_roll(game: Game) -> bool:

@@ -558,7 +558,7 @@ class NetTable:
 
     def _fresh_game(self) -> Game:
         record = self.record
-        return Game(list(record.names), board=record.board, rules=Rules(**record.rules), seed=0)
+        return Game(list(record.names), board=record.board, rules=Rules.recorded(record.rules), seed=0)
 
     def _retell(self) -> None:
         """The log and the ledger of the steps played before this table (a game taken up again):

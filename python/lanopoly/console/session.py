@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
-from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot
+from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
 from lanopoly.console.commands import CommandError
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
@@ -161,7 +161,7 @@ class LocalTable:
             list(log.names),
             me=int(info.get("me", 0)),
             board=log.board,
-            rules=Rules(**log.rules),
+            rules=log.game_rules(),
             bot=DIFFICULTIES.get(difficulty, DIFFICULTIES["normal"]),
             lang=lang,
             difficulty=difficulty,
@@ -181,10 +181,17 @@ class LocalTable:
         return self.game.is_over
 
     def step(self) -> bool:
-        """Let chance or one bot move the game on by one input. False if the person must act
-        (or the game is over)."""
+        """Let chance or one bot move the game on by one input; a bot owed rent claims it first,
+        out of turn (even while the person is to act). False if the person must act (or the game
+        is over)."""
         game = self.game
-        if game.is_over or self.my_move:
+        if game.is_over:
+            return False
+        claim = claim_out_of_turn(game, self.bots)
+        if claim is not None:
+            self._apply(claim)
+            return True
+        if self.my_move:
             return False
         if game.is_chance_node:
             action = game.sample_chance()

@@ -182,7 +182,7 @@ class StartScreen:
             case "token":
                 return list(range(8))
             case "bots":
-                return list(range(1, 8))
+                return list(range(1, Rules.preset(self.setup.rules).max_players))
             case "difficulty":
                 return list(DIFFICULTY_LEVELS)
             case "board":
@@ -209,6 +209,9 @@ class StartScreen:
         index = values.index(current) if current in values else 0
         value = values[(index + step) % len(values)]
         self.setup = replace(self.setup, **{self._field(row): value})
+        if row == "rules":  # the Paris app and the Norwegian book seat at most 6
+            most = Rules.preset(value).max_players - 1
+            self.setup = replace(self.setup, bots=min(self.setup.bots, most))
         if row == "board":
             self.board_chosen = True
         if row == "language" and not self.board_chosen:

@@ -50,6 +50,29 @@ impl Bot {
         convert::move_to(py, engine::Move { player: seat, action })
     }
 
+    /// The bot's move out of turn for `seat` (the game waits for another seat), or None: the
+    /// built-in bots claim the rent owed to them. `legal` is ignored, as for `choose`; the
+    /// console and LAN drivers ask this after every step (see `lanopoly.bots.Interjecting`).
+    #[pyo3(signature = (game, seat, legal = None))]
+    fn interject<'py>(
+        &mut self,
+        py: Python<'py>,
+        game: PyRef<'_, Game>,
+        seat: i64,
+        legal: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let _ = legal;
+        let seat = game.seat(seat)?;
+        if game.inner.is_over() || game.inner.is_chance_node() || game.inner.actor() == Some(seat) {
+            return Ok(None);
+        }
+        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        match policy.interject(&game.inner, seat, &mut self.rng) {
+            Some(action) => convert::move_to(py, engine::Move { player: seat, action }).map(Some),
+            None => Ok(None),
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!("Bot({:?})", self.name)
     }

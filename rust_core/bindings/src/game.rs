@@ -191,6 +191,13 @@ impl Game {
         pythonize(py, &self.inner.debts).map_err(pyerr)
     }
 
+    /// Rent its owner may still claim, oldest first, as dicts (`owner`, `payer`, `square`,
+    /// `amount`, `lapses_at_turn`: the claim lapses when the player of that turn rolls).
+    #[getter]
+    fn claims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pythonize(py, &self.inner.claims).map_err(pyerr)
+    }
+
     /// Every possible outcome of the pending chance event with its probability.
     fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Vec<(Bound<'py, PyDict>, f64)>> {
         self.inner

@@ -179,7 +179,7 @@ mod _core {
     const CHANCE: i32 = super::CHANCE;
 
     #[pymodule_export]
-    const STATE_FORMAT: &str = "lanopoly/s1";
+    const STATE_FORMAT: &str = "lanopoly/s2";
 
     /// `IllegalAction.code` and `.fields` exist on every instance (a refusal without a template,
     /// or raised from Python, has code None and no fields).

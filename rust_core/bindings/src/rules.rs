@@ -30,6 +30,14 @@ impl Rules {
         Self::with_options(base, options)
     }
 
+    /// The rules a log or a saved game recorded, as a dict: an option the record lacks takes the
+    /// value that plays the game as before the option existed (`Rules::legacy` in the engine),
+    /// so a game recorded then replays exactly.
+    #[staticmethod]
+    pub(crate) fn recorded(options: &Bound<'_, PyDict>) -> PyResult<Self> {
+        Self::with_options(engine::Rules::legacy(), Some(options))
+    }
+
     /// Names of the presets.
     #[staticmethod]
     fn presets() -> Vec<&'static str> {

@@ -4,11 +4,12 @@
 //! Bidding is open: every bidder still in may bid at any time, a bid must beat the current one (the
 //! first at least the opening bid) and never exceed what the bidder holds in cash; passing is final.
 //! The auction ends when nobody but the leader is still in. While it runs nothing else happens.
-//! A shortage auction sells one piece: its requester leads at a premium of 0, the premium is paid
+//! A shortage auction sells one piece: its requester leads at the premium
+//! `shortage_opening_bid` (0, or 10 in the Norwegian book: «med bud fra 10»), the premium is paid
 //! on top of the normal building price, and the winner then places the piece.
 
 use crate::board::{self, DEEDS};
-use crate::error::{Checked, Refusal};
+use crate::error::{Checked, Refusal, Refused};
 use crate::event::{Event, Party, Reason};
 use crate::state::{Auction, Game, Lot, Placement, NOBODY};
 use crate::{deny, ensure};
@@ -31,7 +32,7 @@ impl Game {
         self.log.push(Event::ShortageAuctionStarted { hotel });
         self.auction = Some(Auction {
             lot: Lot::Building { hotel, requester, square },
-            high_bid: 0,
+            high_bid: self.rules.shortage_opening_bid,
             high_bidder: requester,
             bidders: able,
             first: requester,
@@ -113,7 +114,11 @@ impl Game {
                 let winner = a.high_bidder;
                 self.log.push(Event::ShortageAuctionWon { player: winner, hotel, price: a.high_bid });
                 self.transfer(Party::Player(winner), Party::Bank, a.high_bid, Reason::Auction);
-                if winner == requester {
+                // The asker places on the street it asked for, if it still can after outbidding
+                // the others (its limit was its cheapest street); otherwise it chooses, like any
+                // winner.
+                let on_its_street = matches!(self.check_build::<Refused>(winner, square), Ok(h) if h == hotel);
+                if winner == requester && on_its_street {
                     self.place_building(winner, square, hotel);
                 } else {
                     self.placing = Some(Placement { player: winner, hotel });

@@ -9,12 +9,17 @@
 //! from the debtor. A bankrupt player's assets go to the creditor of its oldest unpaid debt; its
 //! other debts are cancelled (RULES.md leaves this choice to the code).
 //!
+//! When the game ends with debts open (a timed game ended, a speed game's last bankruptcy), they
+//! are not forgotten: they stay on record and count in the net worths that name the winner (see
+//! `finish_game`). A debtor cannot end a timed game. A bankrupt's debt to the Free
+//! Parking jackpot gives its cash to the bank, as any debt not owed to a player does.
+//!
 //! A player may also resign (leave the game) at any time but a chance event: the bank takes
 //! everything as in a bankruptcy to the bank, and debts owed by it or to it lapse. It counts as a
 //! bankruptcy for the end of the game (`end_after_bankruptcies`).
 
 use crate::board::{self, Deck, DEEDS};
-use crate::error::{Checked, Refusal};
+use crate::error::{Checked, Refusal, Refused};
 use crate::event::{Event, Party, Reason};
 use crate::state::{Debt, Game, Phase, HOTEL, NOBODY};
 use crate::{deny, ensure};
@@ -223,11 +228,11 @@ impl Game {
         self.level[property as usize] = 0;
     }
 
-    /// A used or surrendered jail card goes back under its own deck.
+    /// A used or surrendered jail card goes back under its own deck (at the bottom).
     pub(crate) fn return_jail_card(&mut self, player: u8, deck: Deck) {
         self.player_mut(player).jail_cards &= !(1 << deck as u8);
         let card = self.jail_card_index(deck);
-        self.decks[deck as usize].give_back(card);
+        self.decks[deck as usize].give_back(card, self.rules.reshuffle_decks);
     }
 
     /// Index of the "get out of jail" card in a deck of this edition.
@@ -249,25 +254,52 @@ impl Game {
         }
     }
 
-    /// The game is over: the richest active player wins (the only one, if one is left).
-    /// Ties go to more cash, then to the earlier seat in play order.
+    /// The game is over: what is under way is wound up (`wind_up`), then the richest
+    /// active player wins (the only one, if one is left). Net worth counts the debts still owed
+    /// (see [`Game::net_worth`]). Ties go to more cash, then to the earlier seat in play order.
     pub(crate) fn finish_game(&mut self) {
+        self.wind_up();
         let n = self.num_players;
         let starter = self.starter;
+        let worths = self.net_worths_all();
         let winner = self
             .active()
-            .max_by_key(|&p| (self.net_worth(p), self.player(p).cash, n - (p + n - starter) % n))
+            .max_by_key(|&p| (worths[p as usize], self.player(p).cash, n - (p + n - starter) % n))
             .unwrap_or(NOBODY);
         self.winner = winner;
         self.phase = Phase::GameOver;
         self.pending = None;
-        self.auction = None;
-        self.placing = None;
-        self.debts.clear();
         self.claims.clear();
         self.offers.clear();
-        self.fee_due = 0;
-        self.auction_queue = 0;
         self.log.push(Event::GameOver { winner });
+    }
+
+    /// Before the richest is named (a timed game ended, the round limit, the last bankruptcy of
+    /// a speed game), nothing owed may escape the count: a running auction is closed at its
+    /// leading bid as if everyone else had passed (the deeds the bank still had to auction stay
+    /// with it), a won house or hotel is placed on its winner's cheapest street, a mortgaged deed
+    /// just received is kept mortgaged and its 10 % fee charged. A debt that cash cannot cover
+    /// stays on record, counted against its debtor (and for a seat it is owed to). Unclaimed rent
+    /// and open offers lapse.
+    fn wind_up(&mut self) {
+        self.auction_queue = 0;
+        if let Some(mut a) = self.auction {
+            a.bidders &= if a.high_bidder == NOBODY { 0 } else { 1 << a.high_bidder };
+            self.auction = Some(a);
+            self.settle_auction_if_done();
+        }
+        if let Some(placement) = self.placing.take() {
+            let hotel = placement.hotel;
+            let cheapest = board::bits(self.holdings(placement.player))
+                .map(|p| DEEDS[p as usize].square)
+                .filter(|&s| matches!(self.check_build::<Refused>(placement.player, s), Ok(h) if h == hotel))
+                .min_by_key(|&s| (DEEDS[board::property_at(s).expect("a deed") as usize].house_cost, s));
+            if let Some(square) = cheapest {
+                self.place_building(placement.player, square, hotel);
+            }
+        }
+        for property in board::bits(self.fee_due) {
+            self.keep_mortgaged(self.owner[property as usize], DEEDS[property as usize].square);
+        }
     }
 }

@@ -8,7 +8,9 @@
 //!
 //! Building shortage: when a player asks for a piece and the bank has fewer of that piece than
 //! there are players able to build one right now (the asker and at least one other), the piece is
-//! auctioned among them instead (see [`crate::auction`]).
+//! auctioned among them instead (see [`crate::auction`]). The asker leads at the premium
+//! `shortage_opening_bid` (0, or 10 in the Norwegian book), so it must be able to pay that on top
+//! of the price to ask.
 
 use crate::board::{self, COLOUR_GROUPS, DEEDS, GROUP_MASKS};
 use crate::error::{Checked, Refusal, Refused};
@@ -80,9 +82,12 @@ impl Game {
         Ok(hotel)
     }
 
-    /// Seats that could build a piece of this kind right now.
+    /// Seats that could build a piece of this kind right now (only the turn player when building
+    /// waits for one's own turn: no one else wants the piece then).
     pub(crate) fn able_to_build(&self, hotel: bool) -> u8 {
-        self.active().filter(|&q| self.cheapest_build(q, hotel).is_some()).fold(0, |m, q| m | 1 << q)
+        self.active()
+            .filter(|&q| self.may_manage_now(q) && self.cheapest_build(q, hotel).is_some())
+            .fold(0, |m, q| m | 1 << q)
     }
 
     /// The cheapest building of this kind `q` could place now, if any.
@@ -93,18 +98,45 @@ impl Game {
             .min()
     }
 
-    /// Ask the bank for a piece: placed at once, or auctioned if the bank is short.
-    pub(crate) fn build(&mut self, p: u8, square: u8, hotel: bool) {
+    /// The seats that want a piece of this kind with `p` when the bank has too few for them all
+    /// (the bidders of a shortage auction), or `None` if `p` can simply have one.
+    pub(crate) fn shortage(&self, p: u8, hotel: bool) -> Option<u8> {
         let stock = if hotel { self.hotels_left } else { self.houses_left };
         // A shortage needs fewer pieces than players; only then is it worth asking who could build.
-        if self.rules.limited_buildings && stock < self.num_players {
-            let able = self.able_to_build(hotel);
-            if able & !(1 << p) != 0 && able.count_ones() > stock as u32 {
-                self.start_shortage_auction(p, square, hotel, able);
-                return;
-            }
+        if !self.rules.limited_buildings || stock >= self.num_players {
+            return None;
         }
-        self.place_building(p, square, hotel);
+        let able = self.able_to_build(hotel);
+        (able & !(1 << p) != 0 && able.count_ones() > stock as u32).then_some(able)
+    }
+
+    /// A building asked for outside a placement: besides [`Game::check_build`], in a shortage the
+    /// asker must be able to pay the opening premium on top of the price (option
+    /// `shortage_opening_bid`).
+    pub(crate) fn check_build_request<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
+        let hotel = self.check_build::<R>(p, square)?;
+        let premium = self.rules.shortage_opening_bid;
+        if premium > 0 && self.shortage(p, hotel).is_some() {
+            let cost = DEEDS[board::property_at(square).expect("checked") as usize].house_cost + premium;
+            let cash = self.player(p).cash;
+            ensure!(
+                cash >= cost,
+                "the bank is short: its last piece is auctioned from {amount} above the price, {cost} in all on {square}; you have {cash}",
+                amount = premium,
+                cost = cost,
+                square = self.square_name(square),
+                cash = cash
+            );
+        }
+        Ok(())
+    }
+
+    /// Ask the bank for a piece: placed at once, or auctioned if the bank is short.
+    pub(crate) fn build(&mut self, p: u8, square: u8, hotel: bool) {
+        match self.shortage(p, hotel) {
+            Some(able) => self.start_shortage_auction(p, square, hotel, able),
+            None => self.place_building(p, square, hotel),
+        }
     }
 
     /// Put a house or hotel on a street, paying the bank (checked by the caller).

@@ -29,14 +29,15 @@ use crate::{deny, ensure};
 impl Game {
     /// A new game, waiting for its first chance event (dealing deeds or rolling for who starts).
     pub fn new(num_players: u8, board: BoardId, rules: Rules) -> Result<Game, IllegalAction> {
+        rules.validate().map_err(IllegalAction::new)?;
+        let max = (rules.max_players as usize).min(MAX_PLAYERS);
         ensure!(
-            (MIN_PLAYERS..=MAX_PLAYERS).contains(&(num_players as usize)),
+            (MIN_PLAYERS..=max).contains(&(num_players as usize)),
             "a game has {min} to {max} players, not {n}",
             min = MIN_PLAYERS,
-            max = MAX_PLAYERS,
+            max = max,
             n = num_players
         );
-        rules.validate().map_err(IllegalAction::new)?;
         let mut game = Game {
             board,
             rules,
@@ -120,6 +121,10 @@ impl Game {
         ensure!(self.pending.is_none(), "waiting for a chance outcome (dice or a card)");
         if action == Action::EndGame {
             ensure!(self.rules.timed, "only a timed game can be ended early");
+            ensure!(
+                !self.debts.iter().any(|d| d.debtor == p),
+                "you owe money: pay it or declare bankruptcy before ending the game"
+            );
             return Ok(());
         }
         if action == Action::Resign {
@@ -144,7 +149,27 @@ impl Game {
         if self.fee_due != 0 {
             return self.check_fee_choice(p, action);
         }
+        self.check_own_turn(p, action)?;
         self.check_free(p, action)
+    }
+
+    /// Option `build_in_own_turn` (the Paris app): building, selling buildings, mortgaging and
+    /// lifting wait for one's own turn. Debtors and the owner of a mortgaged deed just received
+    /// are answered by the overlays above, so they may still raise money or lift at once.
+    fn check_own_turn<R: Refusal>(&self, p: u8, action: Action) -> Checked<(), R> {
+        let managing = matches!(
+            action,
+            Action::Build(_) | Action::Sell(_) | Action::SellDown { .. } | Action::Mortgage(_) | Action::Unmortgage(_)
+        );
+        if managing && !self.may_manage_now(p) {
+            deny!("under these rules you build, sell buildings, mortgage and lift mortgages only during your turn");
+        }
+        Ok(())
+    }
+
+    /// May `p` build, sell buildings, mortgage or lift now, as far as the time is concerned?
+    pub(crate) fn may_manage_now(&self, p: u8) -> bool {
+        !self.rules.build_in_own_turn || p == self.turn_player
     }
 
     /// While debts are owed: debtors raise money and pay; others may answer their offers.
@@ -217,9 +242,7 @@ impl Game {
                 ensure!(phase == Phase::AfterRoll, "you must roll first");
             }
             Action::Bid(_) | Action::Pass => deny!("there is no auction"),
-            Action::Build(square) => {
-                self.check_build::<R>(p, square)?;
-            }
+            Action::Build(square) => self.check_build_request::<R>(p, square)?,
             Action::Sell(square) => self.check_sell::<R>(p, square)?,
             Action::SellDown { group, levels } => self.check_sell_down::<R>(p, group, levels)?,
             Action::Mortgage(square) => self.check_mortgage::<R>(p, square)?,

@@ -4,32 +4,63 @@
 //! The canonical encoding is postcard (a documented, stable wire format: varint integers, fields
 //! in declaration order, no maps) of [`Game`] without its event log, behind a version tag. The
 //! same state gives the same bytes on every machine, so SHA-256 of them is what peers compare.
+//!
+//! Two formats: `s2` (the current layout) and `s1`, the layout before the options
+//! `reshuffle_decks`, `max_players`, `build_in_own_turn`, `shortage_opening_bid` and the deck
+//! queues existed. A state whose rules give those options their old values
+//! ([`Rules::is_legacy_encodable`]: decks reshuffled each pass, so no queues) is written in `s1`,
+//! byte for byte as before, so logs recorded then replay to their recorded hashes. Every other
+//! state is written in `s2`, which stores each deck's queue of seen cards (a varint of up to 16
+//! four-bit cards and a count: 11 bytes at most per deck, see [`crate::cards::DeckState`]) and
+//! the four options (4 or 5 bytes): at most 27 bytes more per state, all of them hashed.
 
+use crate::action::Offer;
 use crate::board::{self, Deck, DEEDS, PROPERTIES};
+use crate::cards::DeckState;
+use crate::edition::BoardId;
 use crate::error::IllegalAction;
-use crate::state::{Game, Pending, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
+use crate::rules::{RentClaim, Rules};
+use crate::state::{
+    Auction, Claim, Debt, Game, Pending, Phase, Placement, Player, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY,
+};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// First bytes of every encoded state; bumped whenever the encoding changes.
-pub const FORMAT_TAG: &[u8; 12] = b"lanopoly/s1\0";
+/// First bytes of every encoded state in the current format; bumped whenever the encoding changes.
+pub const FORMAT_TAG: &[u8; 12] = b"lanopoly/s2\0";
+/// First bytes of a state in the first format, still written for states it can hold.
+pub const FORMAT_TAG_S1: &[u8; 12] = b"lanopoly/s1\0";
 
 /// The most cash a seat (or the jackpot) may hold in a decoded state: far above any real game,
 /// far below where sums could overflow.
 pub const MAX_CASH: u32 = 1 << 30;
 
 impl Game {
-    /// The canonical bytes of the state (tag + postcard).
+    /// The canonical bytes of the state (tag + postcard), in format `s1` when it can hold the
+    /// state, else `s2`.
     pub fn to_bytes(&self) -> Vec<u8> {
+        if self.rules.is_legacy_encodable() {
+            return postcard::to_extend(&StateS1::from(self), FORMAT_TAG_S1.to_vec()).expect("a state always encodes");
+        }
         postcard::to_extend(self, FORMAT_TAG.to_vec()).expect("a state always encodes")
     }
 
-    /// Decode and check a state; malformed or inconsistent bytes are refused with the reason.
+    /// Decode and check a state; malformed, inconsistent or non-canonical bytes are refused with
+    /// the reason.
     pub fn from_bytes(bytes: &[u8]) -> Result<Game, IllegalAction> {
-        let body = bytes
-            .strip_prefix(FORMAT_TAG.as_slice())
-            .ok_or_else(|| IllegalAction::new("not a lanopoly state (wrong format tag)"))?;
-        let (game, rest): (Game, &[u8]) =
-            postcard::take_from_bytes(body).map_err(|e| IllegalAction::new(format!("malformed state: {e}")))?;
+        let malformed = |e: postcard::Error| IllegalAction::new(format!("malformed state: {e}"));
+        let (game, rest) = if let Some(body) = bytes.strip_prefix(FORMAT_TAG_S1.as_slice()) {
+            let (old, rest): (StateS1, &[u8]) = postcard::take_from_bytes(body).map_err(malformed)?;
+            (Game::from(old), rest)
+        } else if let Some(body) = bytes.strip_prefix(FORMAT_TAG.as_slice()) {
+            let (game, rest): (Game, &[u8]) = postcard::take_from_bytes(body).map_err(malformed)?;
+            if game.rules.is_legacy_encodable() {
+                return Err(IllegalAction::new("malformed state: these rules are written in format s1"));
+            }
+            (game, rest)
+        } else {
+            return Err(IllegalAction::new("not a lanopoly state (wrong format tag)"));
+        };
         if !rest.is_empty() {
             return Err(IllegalAction::new(format!("malformed state: {} bytes after its end", rest.len())));
         }
@@ -99,10 +130,14 @@ impl Game {
         for deck in [Deck::Chance, Deck::CommunityChest] {
             let holders =
                 self.seats().filter(|&p| self.players[p as usize].jail_cards & (1 << deck as u8) != 0).count();
-            let held = self.decks[deck as usize].held;
+            let state = &self.decks[deck as usize];
+            let held = state.held;
             let card = 1u16 << self.jail_card_index(deck);
             if holders > 1 || (holders == 1) != (held == card) || held & !card != 0 {
                 return bad(format!("jail card of {deck:?} held inconsistently"));
+            }
+            if !state.is_consistent(self.rules.reshuffle_decks) {
+                return bad(format!("the {deck:?} deck is inconsistent"));
             }
         }
         for (p, player) in self.players.iter().enumerate() {
@@ -219,5 +254,226 @@ impl Game {
             return bad("winner out of range");
         }
         Ok(())
+    }
+}
+
+/// The options of format `s1`: [`Rules`] up to `timed`.
+#[derive(Serialize, Deserialize)]
+struct RulesS1 {
+    starting_cash: u32,
+    go_salary: u32,
+    double_go_on_landing: bool,
+    auctions: bool,
+    opening_bid: u32,
+    free_parking_jackpot: bool,
+    jailed_owner_collects: bool,
+    even_building: bool,
+    limited_buildings: bool,
+    houses: u8,
+    hotels: u8,
+    houses_per_hotel: u8,
+    jail_fine: u32,
+    round_limit: u16,
+    rent_claim: RentClaim,
+    starting_deeds: u8,
+    end_after_bankruptcies: u8,
+    timed: bool,
+}
+
+/// A deck in format `s1`: no queue (its decks were reshuffled each pass).
+#[derive(Serialize, Deserialize)]
+struct DeckS1 {
+    drawn: u16,
+    held: u16,
+}
+
+/// The state in format `s1`, field for field as [`Game`] was then. Frozen: it never changes.
+#[derive(Serialize, Deserialize)]
+struct StateS1 {
+    board: BoardId,
+    rules: RulesS1,
+    num_players: u8,
+    players: [Player; MAX_PLAYERS],
+    owner: [u8; PROPERTIES],
+    level: [u8; PROPERTIES],
+    mortgaged: u32,
+    fee_due: u32,
+    houses_left: u8,
+    hotels_left: u8,
+    decks: [DeckS1; 2],
+    jackpot: u32,
+    turn_player: u8,
+    starter: u8,
+    doubles: u8,
+    last_dice: (u8, u8),
+    round: u32,
+    turn: u32,
+    phase: Phase,
+    pending: Option<Pending>,
+    auction: Option<Auction>,
+    auction_queue: u32,
+    placing: Option<Placement>,
+    debts: Vec<Debt>,
+    claims: Vec<Claim>,
+    offers: Vec<Offer>,
+    bankruptcies: u8,
+    winner: u8,
+    step: u32,
+}
+
+impl From<&Game> for StateS1 {
+    fn from(g: &Game) -> StateS1 {
+        let r = &g.rules;
+        StateS1 {
+            board: g.board,
+            rules: RulesS1 {
+                starting_cash: r.starting_cash,
+                go_salary: r.go_salary,
+                double_go_on_landing: r.double_go_on_landing,
+                auctions: r.auctions,
+                opening_bid: r.opening_bid,
+                free_parking_jackpot: r.free_parking_jackpot,
+                jailed_owner_collects: r.jailed_owner_collects,
+                even_building: r.even_building,
+                limited_buildings: r.limited_buildings,
+                houses: r.houses,
+                hotels: r.hotels,
+                houses_per_hotel: r.houses_per_hotel,
+                jail_fine: r.jail_fine,
+                round_limit: r.round_limit,
+                rent_claim: r.rent_claim,
+                starting_deeds: r.starting_deeds,
+                end_after_bankruptcies: r.end_after_bankruptcies,
+                timed: r.timed,
+            },
+            num_players: g.num_players,
+            players: g.players,
+            owner: g.owner,
+            level: g.level,
+            mortgaged: g.mortgaged,
+            fee_due: g.fee_due,
+            houses_left: g.houses_left,
+            hotels_left: g.hotels_left,
+            decks: g.decks.map(|d| DeckS1 { drawn: d.drawn, held: d.held }),
+            jackpot: g.jackpot,
+            turn_player: g.turn_player,
+            starter: g.starter,
+            doubles: g.doubles,
+            last_dice: g.last_dice,
+            round: g.round,
+            turn: g.turn,
+            phase: g.phase,
+            pending: g.pending,
+            auction: g.auction,
+            auction_queue: g.auction_queue,
+            placing: g.placing,
+            debts: g.debts.clone(),
+            claims: g.claims.clone(),
+            offers: g.offers.clone(),
+            bankruptcies: g.bankruptcies,
+            winner: g.winner,
+            step: g.step,
+        }
+    }
+}
+
+impl From<StateS1> for Game {
+    fn from(s: StateS1) -> Game {
+        let r = s.rules;
+        Game {
+            board: s.board,
+            rules: Rules {
+                starting_cash: r.starting_cash,
+                go_salary: r.go_salary,
+                double_go_on_landing: r.double_go_on_landing,
+                auctions: r.auctions,
+                opening_bid: r.opening_bid,
+                free_parking_jackpot: r.free_parking_jackpot,
+                jailed_owner_collects: r.jailed_owner_collects,
+                even_building: r.even_building,
+                limited_buildings: r.limited_buildings,
+                houses: r.houses,
+                hotels: r.hotels,
+                houses_per_hotel: r.houses_per_hotel,
+                jail_fine: r.jail_fine,
+                round_limit: r.round_limit,
+                rent_claim: r.rent_claim,
+                starting_deeds: r.starting_deeds,
+                end_after_bankruptcies: r.end_after_bankruptcies,
+                timed: r.timed,
+                ..Rules::legacy()
+            },
+            num_players: s.num_players,
+            players: s.players,
+            owner: s.owner,
+            level: s.level,
+            mortgaged: s.mortgaged,
+            fee_due: s.fee_due,
+            houses_left: s.houses_left,
+            hotels_left: s.hotels_left,
+            decks: s.decks.map(|d| DeckState { drawn: d.drawn, held: d.held, ..DeckState::default() }),
+            jackpot: s.jackpot,
+            turn_player: s.turn_player,
+            starter: s.starter,
+            doubles: s.doubles,
+            last_dice: s.last_dice,
+            round: s.round,
+            turn: s.turn,
+            phase: s.phase,
+            pending: s.pending,
+            auction: s.auction,
+            auction_queue: s.auction_queue,
+            placing: s.placing,
+            debts: s.debts,
+            claims: s.claims,
+            offers: s.offers,
+            bankruptcies: s.bankruptcies,
+            winner: s.winner,
+            step: s.step,
+            log: Default::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::play_randomly;
+    use crate::chance::Resolver;
+
+    /// A game played at random for a while under `rules`.
+    fn played(rules: Rules, seed: u64) -> Game {
+        let mut game = Game::new(4, BoardId::Classic, rules).unwrap();
+        play_randomly(&mut game, &mut Resolver::new(seed), 3000);
+        game
+    }
+
+    #[test]
+    fn legacy_rules_keep_format_s1_and_the_others_use_s2() {
+        let old = played(Rules::legacy(), 1);
+        assert!(old.to_bytes().starts_with(FORMAT_TAG_S1));
+        let new = played(Rules::default(), 1);
+        assert!(new.to_bytes().starts_with(FORMAT_TAG));
+        for game in [old, new] {
+            assert_eq!(Game::from_bytes(&game.to_bytes()).unwrap(), game);
+        }
+    }
+
+    #[test]
+    fn an_s2_encoding_of_an_s1_state_is_not_canonical() {
+        let old = played(Rules::legacy(), 2);
+        let s2 = postcard::to_extend(&old, FORMAT_TAG.to_vec()).unwrap();
+        let err = Game::from_bytes(&s2).unwrap_err();
+        assert!(err.reason.contains("format s1"), "{}", err.reason);
+    }
+
+    #[test]
+    fn a_state_of_the_first_format_still_has_its_hash() {
+        // The state hash of a new 2-seat classic game with the options of format s1, as the
+        // engine gave it before format s2 existed (seat 0 rolled 2 + 3 for the order).
+        let mut game = Game::new(2, BoardId::Classic, Rules { round_limit: 3, ..Rules::legacy() }).unwrap();
+        game.apply_chance(crate::Outcome::Dice(2, 3)).unwrap();
+        let hex: String = game.state_hash().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, "411651ef372c71e1181e75ab8c2dbe6ee655b6936b35379715a36dfa366f0037");
     }
 }

@@ -4,7 +4,9 @@
 //! (checked; an illegal one is refused with a reason and changes nothing) or a chance
 //! [`Outcome`] (dice, a card, a dealt deed) at a chance node. The same inputs give the same state
 //! and the same [`Game::state_hash`] on every machine. Randomness never lives in the state: use
-//! [`Game::outcome_from_bytes`] or a seeded [`Resolver`] to pick outcomes.
+//! [`Game::outcome_from_bytes`] or a seeded [`Resolver`] to pick outcomes. (Cards drawn go under
+//! their deck, so the state knows the order of the cards already seen, as players at a table do;
+//! see [`cards`].)
 //!
 //! ```
 //! use lanopoly_engine::{Action, BoardId, Game, Move, Resolver, Rules};
@@ -21,7 +23,7 @@
 //!
 //! The rules follow `shared/RULES.md`; the points the rulebooks leave open are settled in the
 //! module docs: [`bank`] (several creditors), [`building`] (shortage), [`auction`] (bidding),
-//! [`cards`] (deck cycles), [`trade`].
+//! [`cards`] (deck order), [`trade`]; the options and presets are in [`rules`].
 
 #![forbid(unsafe_code)]
 

@@ -302,13 +302,14 @@ impl Game {
     }
 
     /// Net worth: cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
-    /// buildings at cost (RULES.md, round limit).
+    /// buildings at cost (RULES.md, round limit), less the debts the seat still owes and plus
+    /// those owed to it, never below 0. Debts are counted so that a game ending while some are
+    /// open (a timed game, a speed game's last bankruptcy) names the truly richest.
     pub fn net_worth(&self, seat: u8) -> u64 {
-        let player = self.player(seat);
-        if player.bankrupt {
+        if seat >= self.num_players {
             return 0;
         }
-        player.cash as u64 + board::bits(self.holdings(seat)).map(|p| self.deed_worth(p) as u64).sum::<u64>()
+        self.net_worths_all()[seat as usize]
     }
 
     /// What a deed adds to its owner's net worth: its printed price (its mortgage value while
@@ -330,7 +331,26 @@ impl Game {
             let player = &self.players[seat];
             *w = if player.bankrupt { 0 } else { *w + player.cash as u64 };
         }
+        if !self.debts.is_empty() {
+            self.count_debts(&mut worth);
+        }
         worth
+    }
+
+    /// Take the open debts into net worths: owed, less; owed to a seat, more.
+    fn count_debts(&self, worth: &mut [u64; MAX_PLAYERS]) {
+        let mut owes = [0u64; MAX_PLAYERS];
+        for d in &self.debts {
+            owes[d.debtor as usize % MAX_PLAYERS] += d.amount as u64;
+            if let Party::Player(c) = d.creditor {
+                if !self.player(c).bankrupt {
+                    worth[c as usize % MAX_PLAYERS] += d.amount as u64;
+                }
+            }
+        }
+        for (w, owed) in worth.iter_mut().zip(owes) {
+            *w = w.saturating_sub(owed);
+        }
     }
 
     /// What a seat could raise from the bank: cash, half the cost of every building, and the

@@ -81,23 +81,25 @@ impl Game {
         self.log.push(Event::WentToJail { player: p });
     }
 
-    /// Move forward by `steps`, then resolve the square reached.
+    /// Move forward by the dice (`steps`), then resolve the square reached.
     fn advance(&mut self, p: u8, steps: u8) {
         let to = (self.player(p).position + steps) % SQUARES as u8;
-        self.move_forward_to(p, to);
+        self.move_forward_to(p, to, true);
         if self.resolve_square(p) {
             self.finish_move();
         }
     }
 
-    /// Move forward to a square, paying the salary if GO is passed or reached.
-    fn move_forward_to(&mut self, p: u8, to: u8) {
+    /// Move forward to a square, paying the salary if GO is passed or reached. Stopping exactly
+    /// on GO by the dice (`by_dice`) pays double with the "400 on GO" option (004: «quand on
+    /// s'arrête pile sur la case Départ»); a card that sends to GO pays what it says.
+    fn move_forward_to(&mut self, p: u8, to: u8, by_dice: bool) {
         let from = self.player(p).position;
         self.player_mut(p).position = to;
         self.log.push(Event::Moved { player: p, from, to });
         if to < from {
             self.log.push(Event::PassedGo { player: p });
-            let salary = if to == GO && self.rules.double_go_on_landing {
+            let salary = if by_dice && to == GO && self.rules.double_go_on_landing {
                 self.rules.go_salary * 2
             } else {
                 self.rules.go_salary
@@ -180,12 +182,18 @@ impl Game {
         self.charge(claim.payer, Party::Player(owner), claim.amount, Reason::Rent);
     }
 
-    /// A card was drawn by the turn player: record it and apply its effect.
+    /// A card was drawn by the turn player: record it, put it under its deck (a "get out of
+    /// jail" card is kept instead) and apply its effect.
     pub(crate) fn on_card(&mut self, deck: Deck, card: u8) {
         let p = self.turn_player;
-        self.decks[deck as usize].draw(card);
-        self.log.push(Event::CardDrawn { player: p, deck, card });
+        let reshuffle = self.rules.reshuffle_decks;
         let effect = self.edition().deck(deck)[card as usize].effect;
+        let state = &mut self.decks[deck as usize];
+        state.draw(card, reshuffle);
+        if effect != Effect::GetOutOfJail {
+            state.put_under(card, reshuffle);
+        }
+        self.log.push(Event::CardDrawn { player: p, deck, card });
         if self.apply_card(p, deck, card, effect) {
             self.finish_move();
         }
@@ -195,18 +203,18 @@ impl Game {
     fn apply_card(&mut self, p: u8, deck: Deck, card: u8, effect: Effect) -> bool {
         match effect {
             Effect::AdvanceTo(square) => {
-                self.move_forward_to(p, square);
+                self.move_forward_to(p, square, false);
                 return self.resolve_square(p);
             }
             Effect::NearestRailway => {
                 let square = board::nearest(self.player(p).position, RAILWAY_MASK);
-                self.move_forward_to(p, square);
+                self.move_forward_to(p, square, false);
                 let property = board::property_at(square).expect("a railway");
                 return self.land_on_property(p, property, |game| 2 * game.rent(property, 0));
             }
             Effect::NearestUtility => {
                 let square = board::nearest(self.player(p).position, UTILITY_MASK);
-                self.move_forward_to(p, square);
+                self.move_forward_to(p, square, false);
                 let property = board::property_at(square).expect("a utility");
                 let owner = self.owner[property as usize];
                 let pays = owner != NOBODY && owner != p && !self.is_mortgaged(property);

@@ -12,7 +12,7 @@ const CHEST: [u8; 3] = [2, 17, 33];
 /// Seat 0 has just landed on the card square `square` (from 7 squares back with 3 + 4) and waits
 /// for its card. Cash is reset to 1500 if the landing passed GO.
 fn at_card(players: u8, square: u8) -> Game {
-    at_card_with(players, square, Rules::default())
+    at_card_with(players, square, automatic_rent())
 }
 
 fn at_card_with(players: u8, square: u8, rules: Rules) -> Game {

@@ -47,6 +47,7 @@ fn rent_beyond_cash_is_paid_after_selling_houses() {
     }
     set_cash(&mut game, 0, 40);
     land(&mut game, 32, 3, 4);
+    act(&mut game, 1, Action::ClaimRent(39));
     assert_eq!(game.debts, vec![Debt { debtor: 0, creditor: Party::Player(1), amount: 100, reason: Reason::Rent }]);
     act(&mut game, 0, Action::Sell(6));
     act(&mut game, 0, Action::Sell(8));
@@ -99,6 +100,7 @@ fn broke_on_boardwalk(players: u8) -> Game {
     set_cash(&mut game, 0, 100);
     game.validate().unwrap();
     land(&mut game, 32, 3, 4);
+    act(&mut game, 1, Action::ClaimRent(39));
     assert_eq!(game.debts, vec![Debt { debtor: 0, creditor: Party::Player(1), amount: 2000, reason: Reason::Rent }]);
     assert_eq!(game.liquidation_value(0), 100 + 3 * 25 + 50 + 50 + 60);
     game
@@ -248,12 +250,14 @@ fn speed_ends_at_the_second_bankruptcy_and_the_richest_wins() {
     set_level(&mut game, 39, HOTEL);
     set_cash(&mut game, 3, 7000);
     land(&mut game, 32, 3, 4);
+    act(&mut game, 2, Action::ClaimRent(39));
     act(&mut game, 0, Action::DeclareBankruptcy);
     assert!(!game.is_over());
     assert_eq!(game.bankruptcies, 1);
     assert_eq!(cash(&game, 2), 750 + 1340);
     assert_eq!(game.turn_player, 1);
     land(&mut game, 32, 3, 4);
+    act(&mut game, 2, Action::ClaimRent(39));
     act(&mut game, 1, Action::DeclareBankruptcy);
     assert!(game.is_over());
     assert_eq!(game.bankruptcies, 2);

@@ -175,7 +175,8 @@ fn a_jailed_owner_still_collects_rent() {
     jail(&mut game, 0);
     roll(&mut game, 1, 2); // stays
     end_turn(&mut game);
-    land(&mut game, 0, 1, 2); // Baltic Avenue, rent 4
+    land(&mut game, 0, 1, 2); // Baltic Avenue, rent 4, claimed from jail
+    act(&mut game, 0, Action::ClaimRent(3));
     assert_eq!(cash(&game, 1), 1496);
     assert_eq!(cash(&game, 0), 1504);
     assert_eq!(game.phase, Phase::AfterRoll);

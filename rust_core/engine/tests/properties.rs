@@ -81,11 +81,15 @@ fn assert_masks_agree(game: &Game) {
 
 /// Play a random game to its end (round limits guarantee one) checking invariants at each step.
 fn check_random_game(seed: u64, players: u8, preset: &str) -> Vec<(Input, [u8; 32])> {
-    let mut rules = Rules::preset(preset).unwrap();
+    check_random_game_with(seed, players, Rules::preset(preset).unwrap())
+}
+
+fn check_random_game_with(seed: u64, players: u8, mut rules: Rules) -> Vec<(Input, [u8; 32])> {
     if rules.round_limit == 0 {
         rules.round_limit = 20;
     }
     let board = if seed.is_multiple_of(2) { BoardId::Classic } else { BoardId::Paris };
+    let players = players.min(rules.max_players);
     let mut game = Game::new(players, board, rules).unwrap();
     game.record_events(true);
     let mut rng = Resolver::new(seed);
@@ -124,6 +128,21 @@ fn every_preset_plays_random_games_to_the_end() {
     for (i, preset) in PRESETS.iter().enumerate() {
         for seed in 0..6u64 {
             check_random_game(seed * 31 + i as u64, 2 + (seed % 7) as u8, preset);
+        }
+    }
+}
+
+#[test]
+fn the_options_of_the_first_state_format_play_random_games_to_the_end() {
+    // Decks reshuffled each pass and automatic rent (format s1), and each of them alone.
+    let variants = [
+        Rules::legacy(),
+        Rules { reshuffle_decks: true, ..Rules::default() },
+        Rules { rent_claim: lanopoly_engine::RentClaim::Automatic, ..Rules::default() },
+    ];
+    for (i, rules) in variants.into_iter().enumerate() {
+        for seed in 0..4u64 {
+            check_random_game_with(seed * 17 + i as u64, 2 + (seed % 7) as u8, rules);
         }
     }
 }

@@ -80,6 +80,7 @@ fn debts_owed_by_or_to_a_resigning_player_lapse() {
     set_level(&mut game, 39, HOTEL);
     set_cash(&mut game, 0, 100);
     land(&mut game, 32, 3, 4);
+    act(&mut game, 1, Action::ClaimRent(39));
     assert_eq!(game.debts, vec![Debt { debtor: 0, creditor: Party::Player(1), amount: 2000, reason: Reason::Rent }]);
     assert_eq!(refused(&mut game, 2, Action::Build(39)), "seat 0 must first settle a debt of 2000");
     act(&mut game, 0, Action::Resign);
@@ -91,6 +92,7 @@ fn debts_owed_by_or_to_a_resigning_player_lapse() {
     give(&mut game, 1, &[39]);
     set_cash(&mut game, 0, 10);
     land(&mut game, 32, 3, 4);
+    act(&mut game, 1, Action::ClaimRent(39));
     assert_eq!(game.debts.len(), 1);
     act(&mut game, 1, Action::Resign);
     assert!(game.debts.is_empty(), "nobody is left to pay");

@@ -27,8 +27,9 @@ impl Streams {
 }
 
 /// Play until the game ends or `max_inputs` inputs have been applied. `observe` sees the game
-/// after every input, with the input and the chance event that was pending before it. Returns
-/// the number of inputs applied.
+/// after every input, with the input and the chance event that was pending before it. After each
+/// input the seats not to act may move out of turn ([`interjections`]). Returns the number of
+/// inputs applied.
 ///
 /// A bot that returns an illegal move is a bug: it panics in debug builds, and in release the
 /// seat's first legal action is played instead, so a long simulation is not lost.
@@ -58,6 +59,50 @@ pub fn play(
         }
         observe(game, input, before);
         applied += 1;
+        applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
+    }
+    applied
+}
+
+/// One round of out-of-turn moves after an input: each seat still in but the one the game waits
+/// for, in seat order after that one, may move once ([`Policy::interject`]), at most `budget`
+/// moves in all. Each move is observed like any input. Nothing is asked at a chance node or once
+/// the game is over. A refused interjection is a bot bug: it panics in debug builds and is
+/// skipped in release. Returns the number of moves applied.
+///
+/// One round is enough for what bots do out of turn: a claim comes from the input just applied
+/// (a landing), and is claimed at once.
+pub fn interjections(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    budget: u32,
+    mut observe: impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    if game.is_over() || game.is_chance_node() || budget == 0 {
+        return 0;
+    }
+    let n = game.num_players;
+    let Some(actor) = game.actor() else { return 0 };
+    let mut applied = 0;
+    for seat in (1..n).map(|d| (actor + d) % n) {
+        if applied == budget || game.is_over() || game.is_chance_node() {
+            break;
+        }
+        if game.player(seat).bankrupt {
+            continue;
+        }
+        let Some(action) = policies[seat as usize].interject(game, seat, &mut streams.seats[seat as usize]) else {
+            continue;
+        };
+        let m = Move { player: seat, action };
+        match game.apply(m) {
+            Ok(()) => {
+                observe(game, Input::Move(m), None);
+                applied += 1;
+            }
+            Err(e) => debug_assert!(false, "bot interjected an illegal move {m:?}: {e}"),
+        }
     }
     applied
 }

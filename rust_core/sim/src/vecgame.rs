@@ -3,7 +3,9 @@
 //!
 //! Each game is stepped by the seat it waits for (any seat: all seats are the agent's, as in
 //! self-play). After the agent's action, chance events are resolved with the game's own seeded
-//! stream until a seat must decide again. A game that ends (or reaches `max_steps` agent actions)
+//! stream until a seat must decide again. Rent owed to a seat that is not to act is claimed for it
+//! at once (by the environment for the agent's seats, by the bots for theirs): under the printed
+//! books' rules rent must be claimed in time, and a claim is never a choice worth learning. A game that ends (or reaches `max_steps` agent actions)
 //! reports `terminated` (or `truncated`) with its rewards and is replaced by a fresh game in the
 //! same step, whose first observation is returned ("same-step" auto-reset).
 
@@ -474,6 +476,7 @@ fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(
         _ => return Err(illegal()),
     }
     slot.steps += 1;
+    claim_for_all(slot);
     advance(slot);
     Ok(())
 }
@@ -484,6 +487,7 @@ fn advance(slot: &mut Slot) {
         if slot.game.is_chance_node() {
             let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
             slot.game.apply_chance(outcome).expect("sampled outcomes are legal");
+            claim_for_all(slot);
             continue;
         }
         let Some(seat) = slot.game.actor() else { return };
@@ -493,6 +497,29 @@ fn advance(slot: &mut Slot) {
             // A bot bug must not stall training: play the seat's first legal action instead.
             let fallback = slot.game.legal_actions(seat)[0];
             slot.game.apply_input(Input::Move(Move { player: seat, action: fallback })).expect("listed");
+        }
+        claim_for_all(slot);
+    }
+}
+
+/// After an input, every seat not to act claims the rent owed to it: the opponents' bots by their
+/// own [`Policy::interject`], the agent's seats by the environment (a claim never costs; the agent
+/// acts only when the game waits for it, and rent must be claimed before the next rolls).
+fn claim_for_all(slot: &mut Slot) {
+    let game = &mut slot.game;
+    if game.claims.is_empty() || game.is_chance_node() || game.is_over() {
+        return;
+    }
+    let Some(actor) = game.actor() else { return };
+    let n = game.num_players;
+    for seat in (1..n).map(|d| (actor + d) % n) {
+        let action = match slot.bots.get_mut(seat as usize).and_then(Option::as_mut) {
+            Some((bot, stream)) => bot.interject(game, seat, stream),
+            None => bots::owed_claim(game, seat),
+        };
+        if let Some(action) = action {
+            // A bot's refused interjection is a bot bug: skipped, training goes on.
+            let _ = game.apply_input(Input::Move(Move { player: seat, action }));
         }
     }
 }
@@ -580,6 +607,38 @@ mod tests {
                 assert_eq!(&b.mask[i * SIZE..(i + 1) * SIZE], &fresh[..], "game {i}");
                 let row = &b.obs[i * crate::observation::SIZE..(i + 1) * crate::observation::SIZE];
                 assert!(row.iter().zip(&obs).all(|(a, b)| a.to_bits() == b.to_bits()), "game {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn rent_owed_to_a_seat_not_to_act_is_claimed_at_once() {
+        // Self-play and with bot opponents, under the official rules (claims within two rolls).
+        let opponents = ["heuristic".to_string()];
+        for learner in [None, Some(1)] {
+            let mut v =
+                VecGame::with_opponents(6, 3, BoardId::Classic, Rules::default(), 11, 5_000, learner, &opponents)
+                    .unwrap();
+            let mut b = StepBuffers::new(6, 3);
+            v.observe_all(&mut b.view()).unwrap();
+            let mut rng = Resolver::new(4);
+            for _ in 0..2_000 {
+                let actions: Vec<u32> = (0..6)
+                    .map(|i| {
+                        let legal: Vec<usize> = (0..SIZE).filter(|&a| b.mask[i * SIZE + a]).collect();
+                        legal[rng.below(legal.len() as u32) as usize] as u32
+                    })
+                    .collect();
+                v.step(&actions, &mut b.view()).unwrap();
+                for i in 0..6 {
+                    let game = v.game(i);
+                    let overlay =
+                        game.auction.is_some() || !game.debts.is_empty() || game.placing.is_some() || game.fee_due != 0;
+                    if !overlay && !game.is_chance_node() {
+                        let actor = game.actor();
+                        assert!(game.claims.iter().all(|c| Some(c.owner) == actor), "game {i}: {:?}", game.claims);
+                    }
+                }
             }
         }
     }

@@ -143,7 +143,7 @@ class Session:
             raise ValueError(f"policies for seats {sorted(policies)} but this peer controls {sorted(mine)}")
         self.policies: dict[int, Policy | None] = dict(policies)
         self.held_shares = dict(held_shares)
-        self.game = Game(list(start.names), board=start.board, rules=Rules(**start.rules), seed=0)
+        self.game = Game(list(start.names), board=start.board, rules=Rules.recorded(start.rules), seed=0)
         self.log = GameLog.start(self.game)
         self.record = Record(genesis, me)
         self.members = Members(len(start.peers), start.controllers)

@@ -22,6 +22,17 @@ pub fn official(players: u8) -> Game {
     started(players, Rules::default())
 }
 
+/// The official rules with rent collected on landing (option `rent_claim`, the Paris app's way):
+/// for tests about what rent or a debt comes to, not about claiming it.
+pub fn automatic_rent() -> Rules {
+    Rules { rent_claim: lanopoly_engine::RentClaim::Automatic, ..Rules::default() }
+}
+
+/// [`official`] with [`automatic_rent`].
+pub fn auto_rent(players: u8) -> Game {
+    started(players, automatic_rent())
+}
+
 /// Apply a move that must be legal.
 pub fn act(game: &mut Game, player: u8, action: Action) {
     if let Err(e) = game.apply(Move { player, action }) {

@@ -11,6 +11,7 @@ pub use search::{SearchBot, SearchMemory, Searched};
 pub use spec::{from_spec, parameters};
 
 use crate::policy::Policy;
+use lanopoly_engine::{Action, Game, Move};
 
 /// Names of the built-in bots.
 pub const BOTS: [&str; 3] = ["random", "heuristic", "search"];
@@ -18,4 +19,14 @@ pub const BOTS: [&str; 3] = ["random", "heuristic", "search"];
 /// A new bot by name (or by spec, see [`from_spec`]), or `None` if there is no such bot.
 pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
     from_spec(name).ok()
+}
+
+/// Rent owed to `seat` that it may claim now (the first open claim), as every built-in bot claims
+/// it out of turn: rent must be claimed in time in the printed books, and a claim never costs.
+pub fn owed_claim(game: &Game, seat: u8) -> Option<Action> {
+    game.claims
+        .iter()
+        .filter(|c| c.owner == seat)
+        .map(|c| Action::ClaimRent(c.square))
+        .find(|&action| game.is_legal(Move { player: seat, action }))
 }

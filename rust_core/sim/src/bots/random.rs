@@ -6,7 +6,8 @@ use lanopoly_engine::{Action, Game, Resolver};
 /// Uniform over the legal actions of the moment, bids at a uniform legal amount, except that it
 /// takes at most `max_extra` optional actions (build, sell, mortgage, unmortgage, cancel) per
 /// turn, after which it only picks among the actions that move the game on. It never proposes
-/// trades (proposals are not among the listed legal actions).
+/// trades (proposals are not among the listed legal actions). Out of turn it claims the rent owed
+/// to it.
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     pub max_extra: u32,
@@ -51,5 +52,10 @@ impl Policy for RandomBot {
             action = Action::Bid(min + rng.below(max - min + 1));
         }
         action
+    }
+
+    /// Claims the rent owed to it, like every built-in bot (no choice worth randomising).
+    fn interject(&mut self, game: &Game, seat: u8, _rng: &mut Resolver) -> Option<Action> {
+        super::owed_claim(game, seat)
     }
 }

@@ -152,6 +152,11 @@ impl Policy for SearchBot {
             self.inner.choose(game, me, rng)
         }
     }
+
+    /// Out of turn, as the heuristic bot: claim the rent owed.
+    fn interject(&mut self, game: &Game, me: u8, rng: &mut Resolver) -> Option<Action> {
+        self.inner.interject(game, me, rng)
+    }
 }
 
 impl SearchBot {
@@ -354,6 +359,7 @@ impl SearchBot {
                 }
             };
             apply_or_fallback(&mut g, seat, action);
+            claim_owed_rent(&mut g);
             inputs += 1;
         }
         (g, bots)
@@ -376,6 +382,7 @@ impl SearchBot {
                 let Some(seat) = g.actor() else { break };
                 let action = self.memory.seats[seat as usize].choose(&g, seat, &mut unused);
                 apply_or_fallback(&mut g, seat, action);
+                claim_owed_rent(&mut g);
             }
             inputs += 1;
         }
@@ -428,6 +435,19 @@ fn phase_move(game: &Game, me: u8) -> Option<Action> {
 
 fn legal(game: &Game, me: u8, action: Action) -> bool {
     game.is_legal(Move { player: me, action })
+}
+
+/// In a rollout every seat claims the rent owed to it at once, as the heuristic bots do out of
+/// turn ([`crate::bots::owed_claim`]).
+fn claim_owed_rent(game: &mut Game) {
+    if game.claims.is_empty() || game.is_chance_node() || game.is_over() {
+        return;
+    }
+    for seat in 0..game.num_players {
+        if let Some(action) = crate::bots::owed_claim(game, seat) {
+            game.apply(Move { player: seat, action }).expect("owed_claim checks the claim");
+        }
+    }
 }
 
 /// Apply a move; a refused one (a bot bug) is replaced by the seat's first legal move.

@@ -1,8 +1,8 @@
 //! The heuristic bot: a solid player built from the usual advice of the game.
 //!
 //! It buys sensibly, completes colour groups by trading at a fair price, builds toward three
-//! houses, bids up to its valuation in auctions, stays in jail late in the game and raises money
-//! with the least loss. It decides from the visible state only: it never samples or inspects
+//! houses, bids up to its valuation in auctions, stays in jail late in the game, raises money
+//! with the least loss and claims every rent owed to it, out of turn too. It decides from the visible state only: it never samples or inspects
 //! anything that predicts chance (its own resolver is unused: every choice is deterministic).
 //!
 //! Every move goes through [`Game::check`] before it is returned, so a rule the bot gets wrong
@@ -189,6 +189,11 @@ impl Policy for HeuristicBot {
             Some(a) => a,
             None => fallback(game, me),
         }
+    }
+
+    /// Out of turn: claim the rent owed to the bot before the window closes.
+    fn interject(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Option<Action> {
+        crate::bots::owed_claim(game, me)
     }
 }
 

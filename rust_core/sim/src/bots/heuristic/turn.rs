@@ -11,7 +11,7 @@ impl HeuristicBot {
         if let Some(a) = self.answer_offer(game, me) {
             return Some(a);
         }
-        if let Some(a) = claim_rent(game, me) {
+        if let Some(a) = crate::bots::owed_claim(game, me) {
             return Some(a);
         }
         if let Some(a) = self.cancel_stale_offer(game, me) {
@@ -179,11 +179,6 @@ impl HeuristicBot {
             _ => fresh(),
         }
     }
-}
-
-/// Claim any rent owed to the bot (option "rent must be claimed").
-fn claim_rent(game: &Game, me: u8) -> Option<Action> {
-    game.claims.iter().find(|c| c.owner == me).map(|c| Action::ClaimRent(c.square))
 }
 
 /// Mortgage the least useful deed outside complete groups.
