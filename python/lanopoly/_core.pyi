@@ -247,7 +247,11 @@ class VecGame:
     from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
     the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
     ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
-    set, the bots of ``opponents`` (names or specs) play the other seats inside the step.
+    set, the bots of ``opponents`` (names or specs) play the other seats inside the step, and
+    the learner's bankruptcy ends its game (``terminated``, its -1/(players-1) alone: the others'
+    game is not played out). A game that reaches ``max_inputs`` inputs (moves and chance
+    outcomes, as in ``simulate``) is cut (``truncated``), so a step always returns; Ctrl-C
+    interrupts a long step (``KeyboardInterrupt``; the games are then part-way: reset them).
     """
 
     observation_size: Final[int]
@@ -268,6 +272,7 @@ class VecGame:
         learner: int | None = None,
         opponents: list[str] | None = None,
         threads: int = 1,
+        max_inputs: int = 1_000_000,
     ) -> VecGame:
         """``threads``: step the games on that many threads (the GIL released; the caller's
         thread and ``threads - 1`` persistent workers, joined when the VecGame is freed), in
@@ -278,6 +283,9 @@ class VecGame:
     def num_envs(self) -> int: ...
     @property
     def threads(self) -> int: ...
+    @property
+    def max_inputs(self) -> int:
+        """Inputs after which a game is cut (reported as truncated)."""
     @property
     def num_players(self) -> int: ...
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
@@ -332,7 +340,8 @@ def simulate(
     max_inputs: int = 1_000_000,
     first_game: int = 0,
 ) -> dict[str, Any]:
-    """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released.
+    """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released;
+    Ctrl-C stops the run (``KeyboardInterrupt``) within a few milliseconds.
     Plain lists per game (``winners`` (-1 if cut), ``rounds``, ``turns``, ``actions``,
     ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts). Game ``i`` is
     seeded from ``(seed, first_game + i)``: results do not depend on ``threads``. Use

@@ -2,8 +2,11 @@
 
 ``action_masks()`` gives the legal actions (for masked PPO, e.g. sb3-contrib's MaskablePPO); the
 mask is also in ``info["action_mask"]``. Reward: +1 for a win, -1/(players-1) for a loss, at the
-end of the game; 0 otherwise. An illegal action changes nothing and costs ``illegal_penalty``
-(``info["illegal_action"]`` is True); ``max_steps`` actions, legal or not, truncate an episode.
+end of the game (the learner's bankruptcy ends its episode: the bots do not play the rest out);
+0 otherwise. An illegal action changes nothing and costs ``illegal_penalty``
+(``info["illegal_action"]`` is True); ``max_steps`` actions, legal or not, truncate an episode,
+and so does a game that reaches ``max_inputs`` inputs (moves and chance outcomes, the bots' too:
+the limit of ``lanopoly.simulate``), so that a step always returns.
 """
 
 from __future__ import annotations
@@ -34,12 +37,13 @@ class LanopolyEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         max_steps: int = 20_000,
         render_mode: str | None = None,
         illegal_penalty: float = 0.01,
+        max_inputs: int = 1_000_000,
     ) -> None:
         self.players, self.board, self.rules = players, board, rules
         self.illegal_penalty = illegal_penalty
         self._steps = 0
         self.opponents = [opponents] if isinstance(opponents, str) else list(opponents)
-        self.learner, self.max_steps = learner, max_steps
+        self.learner, self.max_steps, self.max_inputs = learner, max_steps, max_inputs
         self.render_mode = render_mode
         # Money is scaled by 1/1000 and a decoded state never holds more than 2**30.
         self.observation_space = gym.spaces.Box(0.0, 2.0**20, shape=(OBSERVATION_SIZE,), dtype=np.float32)
@@ -48,7 +52,17 @@ class LanopolyEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self._mask = np.zeros(ACTION_SIZE, dtype=bool)
 
     def _new_games(self, seed: int) -> VecGame:
-        games = VecGame(1, self.players, self.board, self.rules, seed, self.max_steps, self.learner, self.opponents)
+        games = VecGame(
+            1,
+            self.players,
+            self.board,
+            self.rules,
+            seed,
+            self.max_steps,
+            self.learner,
+            self.opponents,
+            max_inputs=self.max_inputs,
+        )
         games.autoreset = False
         return games
 

@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::{board_id, pyerr};
+use crate::{board_id, pyerr, Signals};
 use lanopoly_sim as sim;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -89,7 +89,10 @@ impl VecGame {
             terminated: terminated.as_slice_mut()?,
             truncated: truncated.as_slice_mut()?,
         };
-        let stepped = self.inner.step(actions, &mut view);
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let stepped = self.inner.step_interruptible(actions, &mut view, &sim::interrupt::Interrupt::new(&hook));
+        signals.raised()?;
         self.healthy()?;
         stepped.map_err(pyerr)?;
         Ok(arrays)
@@ -104,10 +107,13 @@ impl VecGame {
     }
 }
 
+// The default of `max_inputs` in the signature below, written out for Python's signature text.
+const _: () = assert!(sim::vecgame::MAX_INPUTS == 1_000_000);
+
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None, threads = 1))]
+    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None, threads = 1, max_inputs = 1_000_000))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -119,9 +125,13 @@ impl VecGame {
         learner: Option<u8>,
         opponents: Option<Vec<String>>,
         threads: usize,
+        max_inputs: u32,
     ) -> PyResult<Self> {
         if threads == 0 {
             return Err(pyerr("threads must be at least 1"));
+        }
+        if max_inputs == 0 {
+            return Err(pyerr("max_inputs must be at least 1"));
         }
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let opponents = opponents.unwrap_or_else(|| vec!["heuristic".to_string()]);
@@ -137,6 +147,7 @@ impl VecGame {
         )
         .map_err(pyerr)?;
         inner.set_threads(threads);
+        inner.set_max_inputs(max_inputs);
         Ok(VecGame { inner })
     }
 
@@ -154,6 +165,12 @@ impl VecGame {
     #[setter]
     fn set_autoreset(&mut self, on: bool) {
         self.inner.autoreset = on;
+    }
+
+    /// Inputs after which a game is cut (reported as truncated).
+    #[getter]
+    fn max_inputs(&self) -> u32 {
+        self.inner.max_inputs()
     }
 
     /// Threads a step uses (contiguous chunks of the games; the outputs do not depend on it).
@@ -212,11 +229,15 @@ impl VecGame {
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         let inner = &mut self.inner;
-        py.detach(|| {
-            inner.reset();
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let interrupt = sim::interrupt::Interrupt::new(&hook);
+        let done = py.detach(|| {
+            inner.reset_interruptible(&interrupt)?;
             inner.observe_all(&mut out.view())
-        })
-        .map_err(pyerr)?;
+        });
+        signals.raised()?;
+        done.map_err(pyerr)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
     }
@@ -260,7 +281,11 @@ impl VecGame {
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         self.healthy()?;
         let inner = &mut self.inner;
-        let stepped = py.detach(|| inner.step(&actions, &mut out.view()));
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let interrupt = sim::interrupt::Interrupt::new(&hook);
+        let stepped = py.detach(|| inner.step_interruptible(&actions, &mut out.view(), &interrupt));
+        signals.raised()?;
         // A panic inside the step poisoned the batch: a RuntimeError, not an illegal action.
         self.healthy()?;
         stepped.map_err(pyerr)?;

@@ -6,9 +6,16 @@
 //! stream until a seat must decide again. A game that ends (or reaches `max_steps` agent actions)
 //! reports `terminated` (or `truncated`) with its rewards and is replaced by a fresh game in the
 //! same step, whose first observation is returned ("same-step" auto-reset).
+//!
+//! With a learner seat, the bots of the other seats play inside the step, and two rules keep a
+//! step short: the learner's game ends for it once it is bankrupt (its loss is certain; the
+//! others' game is not played out), and a game is cut (`truncated`) once it has applied
+//! `max_inputs` inputs, the limit `simulate` uses (random bots often never end a game). Long
+//! loops also check an [`Interrupt`] (Ctrl-C from Python).
 
 use crate::action_space::{self, decode, Decoded, Draft};
 use crate::bots;
+use crate::interrupt::Interrupt;
 use crate::observation;
 use crate::policy::Policy;
 use crate::pool::{panic_message, Pool};
@@ -100,11 +107,14 @@ struct Setup {
     /// With opponents: the seat the agent plays, and a bot name for every other seat.
     learner: Option<u8>,
     opponents: Vec<String>,
+    /// Inputs (moves and chance outcomes) after which a game is cut.
+    max_inputs: u32,
 }
 
 impl Setup {
-    /// A new game for slot `index`, its `episode`-th, advanced to the first decision.
-    fn fresh(&self, index: u64, episode: u64) -> Slot {
+    /// A new game for slot `index`, its `episode`-th, advanced to the first decision (or as
+    /// far as it got when `interrupt` fired).
+    fn fresh(&self, index: u64, episode: u64, interrupt: &Interrupt<'_>) -> Result<Slot, Stopped> {
         let seed = crate::simulate::game_seed(self.seed ^ episode.wrapping_mul(0x9E37_79B9_7F4A_7C15), index);
         let mut root = Resolver::new(seed);
         let bots = (0..self.players)
@@ -127,10 +137,25 @@ impl Setup {
             episode,
             kept: None,
         };
-        advance(&mut slot);
-        slot
+        advance(&mut slot, self, interrupt)?;
+        Ok(slot)
+    }
+
+    /// Is the game over for the agent: ended, or (with a learner) the learner bankrupt?
+    fn over(&self, game: &Game) -> bool {
+        game.is_over() || self.learner.is_some_and(|l| game.player(l).bankrupt)
     }
 }
+
+/// A long loop stopped because its [`Interrupt`] fired.
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Why a step was stopped part-way (the batch is then poisoned).
+pub const INTERRUPTED: &str = "a step was interrupted part-way; reset the VecGame";
+
+/// Inputs after which a game is cut by default: the limit of `simulate`.
+pub const MAX_INPUTS: u32 = 1_000_000;
 
 /// A batch of games.
 pub struct VecGame {
@@ -175,9 +200,10 @@ impl VecGame {
         for spec in &opponents {
             bots::from_spec(spec)?;
         }
-        let setup = Setup { players, board, rules, seed, learner, opponents };
+        let setup = Setup { players, board, rules, seed, learner, opponents, max_inputs: MAX_INPUTS };
+        let none = Interrupt::none();
         Ok(VecGame {
-            slots: (0..n).map(|i| setup.fresh(i as u64, 0)).collect(),
+            slots: (0..n).map(|i| setup.fresh(i as u64, 0, &none).expect("never interrupted")).collect(),
             setup,
             max_steps,
             autoreset: true,
@@ -196,6 +222,16 @@ impl VecGame {
 
     pub fn players(&self) -> u8 {
         self.setup.players
+    }
+
+    /// Inputs after which a game is cut (reported as truncated): [`MAX_INPUTS`] by default.
+    pub fn max_inputs(&self) -> u32 {
+        self.setup.max_inputs
+    }
+
+    /// Cut games at `max_inputs` inputs (at least 1) from now on, as `simulate` does.
+    pub fn set_max_inputs(&mut self, max_inputs: u32) {
+        self.setup.max_inputs = max_inputs.max(1);
     }
 
     /// Threads a step uses.
@@ -242,10 +278,22 @@ impl VecGame {
 
     /// Reset every game to a fresh one (this also clears a poisoned batch).
     pub fn reset(&mut self) {
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            *slot = self.setup.fresh(i as u64, slot.episode + 1);
-        }
+        self.reset_interruptible(&Interrupt::none()).expect("never interrupted");
+    }
+
+    /// [`VecGame::reset`], stopped once `interrupt` fires (the batch is then poisoned).
+    pub fn reset_interruptible(&mut self, interrupt: &Interrupt<'_>) -> Result<(), String> {
         self.poisoned = None;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            match self.setup.fresh(i as u64, slot.episode + 1, interrupt) {
+                Ok(fresh) => *slot = fresh,
+                Err(Stopped) => {
+                    self.poisoned = Some(INTERRUPTED.to_string());
+                    return Err(INTERRUPTED.to_string());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Apply one action index in every game (for the seat it waits for) and write the outputs.
@@ -256,6 +304,17 @@ impl VecGame {
     /// A panic while stepping a game (a bug) is caught: the step returns it as an error naming
     /// the game, and the batch is poisoned (see [`VecGame::poisoned`]).
     pub fn step(&mut self, actions: &[u32], out: &mut StepOut<'_>) -> Result<(), String> {
+        self.step_interruptible(actions, out, &Interrupt::none())
+    }
+
+    /// [`VecGame::step`], stopped once `interrupt` fires: the step returns [`INTERRUPTED`] and
+    /// the batch is poisoned (some games moved, one perhaps half-way through the bots' moves).
+    pub fn step_interruptible(
+        &mut self,
+        actions: &[u32],
+        out: &mut StepOut<'_>,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<(), String> {
         self.check_health()?;
         let n = self.slots.len();
         if actions.len() != n {
@@ -266,16 +325,23 @@ impl VecGame {
             players: self.setup.players as usize,
             max_steps: self.max_steps,
             autoreset: self.autoreset,
+            interrupt,
         };
         let parts = split(&mut self.slots, actions, out.reborrow(), CHUNK, env.players);
         let shares = Shares::new(parts.len(), self.pool.parts());
-        let ran = self.pool.run(&|k| {
-            while let Some(i) = shares.next(k) {
-                let mut part = parts[i].lock().unwrap_or_else(PoisonError::into_inner);
-                let Part { first, slots, actions, out, result } = &mut *part;
-                *result = step_chunk(&env, *first, slots, actions, out.reborrow());
-            }
-        });
+        let tick = || {
+            interrupt.check();
+        };
+        let ran = self.pool.run(
+            &|k| {
+                while let Some(i) = shares.next(k) {
+                    let mut part = parts[i].lock().unwrap_or_else(PoisonError::into_inner);
+                    let Part { first, slots, actions, out, result } = &mut *part;
+                    *result = step_chunk(&env, *first, slots, actions, out.reborrow());
+                }
+            },
+            Some(&tick),
+        );
         let mut failures: Vec<Failure> = parts
             .into_iter()
             .filter_map(|part| part.into_inner().unwrap_or_else(PoisonError::into_inner).result.err())
@@ -288,8 +354,13 @@ impl VecGame {
             self.poisoned = Some(why.clone());
             return Err(why);
         }
+        if interrupt.stopped() {
+            self.poisoned = Some(INTERRUPTED.to_string());
+            return Err(INTERRUPTED.to_string());
+        }
         match failures.into_iter().next() {
             Some(Failure::Refused(why)) | Some(Failure::Panic(why)) => Err(why),
+            Some(Failure::Interrupted) => Err(INTERRUPTED.to_string()),
             None => Ok(()),
         }
     }
@@ -308,6 +379,8 @@ enum Failure {
     Refused(String),
     /// Stepping panicked (a bug); the game may be half-changed.
     Panic(String),
+    /// The interrupt fired; the game may be half-way through the bots' moves.
+    Interrupted,
 }
 
 /// One chunk of a step: consecutive games from `first`, their actions and output rows,
@@ -415,6 +488,7 @@ struct Env<'a> {
     players: usize,
     max_steps: u32,
     autoreset: bool,
+    interrupt: &'a Interrupt<'a>,
 }
 
 /// Step the games `first..first + slots.len()` of the batch; `out` holds their rows only. Stops
@@ -431,36 +505,62 @@ fn step_chunk(
         let i = first + j;
         match catch_unwind(AssertUnwindSafe(|| step_game(env, i, slot, index as usize))) {
             Ok(Ok(())) => {}
-            Ok(Err(why)) => return Err(Failure::Refused(why)),
+            Ok(Err(Failure::Refused(why))) => return Err(Failure::Refused(why)),
+            Ok(Err(other)) => return Err(other),
             Err(payload) => return Err(Failure::Panic(format!("game {i}: {}", panic_message(&*payload)))),
         }
         let players = env.players;
-        let over = slot.game.is_over();
-        let cut = !over && slot.steps >= env.max_steps;
+        let over = env.setup.over(&slot.game);
+        let cut = !over && env.cut(slot);
         out.terminated[j] = over;
         out.truncated[j] = cut;
         if over {
-            if let Some(w) = slot.game.winner() {
-                for p in 0..players {
-                    out.rewards[j * players + p] = if p == w as usize { 1.0 } else { -1.0 / (players - 1) as f32 };
-                }
-            }
+            write_rewards(env.setup.learner, &slot.game, &mut out.rewards[j * players..(j + 1) * players]);
         }
         if (over || cut) && env.autoreset {
-            *slot = env.setup.fresh(i as u64, slot.episode + 1);
+            let fresh = catch_unwind(AssertUnwindSafe(|| env.setup.fresh(i as u64, slot.episode + 1, env.interrupt)));
+            match fresh {
+                Ok(Ok(fresh)) => *slot = fresh,
+                Ok(Err(Stopped)) => return Err(Failure::Interrupted),
+                Err(payload) => return Err(Failure::Panic(format!("game {i}: {}", panic_message(&*payload)))),
+            }
         }
         write_row(slot, j, out.obs, out.mask, out.player);
     }
     Ok(())
 }
 
-/// Apply the agent's action `index` in game `i` and advance to the agent's next decision.
-fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(), String> {
-    if slot.game.is_over() || slot.steps >= env.max_steps {
-        return Err(format!("game {i} is over: reset it"));
+impl Env<'_> {
+    /// Has the game reached a limit: `max_steps` agent actions or `max_inputs` inputs?
+    fn cut(&self, slot: &Slot) -> bool {
+        slot.steps >= self.max_steps || slot.game.step >= self.setup.max_inputs
     }
-    let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
-    let illegal = || format!("game {i}: action {index} is not legal for seat {seat} now");
+}
+
+/// The rewards of a game that is over for the agent: +1 to the winner and -1/(players-1) to the
+/// others; with a learner out before the end, its -1/(players-1) alone (the others' game is not
+/// played out).
+fn write_rewards(learner: Option<u8>, game: &Game, rewards: &mut [f32]) {
+    let players = rewards.len();
+    let loss = -1.0 / (players - 1) as f32;
+    match (game.winner(), learner) {
+        (Some(w), _) => {
+            for (p, reward) in rewards.iter_mut().enumerate() {
+                *reward = if p == w as usize { 1.0 } else { loss };
+            }
+        }
+        (None, Some(l)) if game.player(l).bankrupt => rewards[l as usize] = loss,
+        _ => {}
+    }
+}
+
+/// Apply the agent's action `index` in game `i` and advance to the agent's next decision.
+fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(), Failure> {
+    if env.setup.over(&slot.game) || env.cut(slot) {
+        return Err(Failure::Refused(format!("game {i} is over: reset it")));
+    }
+    let seat = slot.game.actor().ok_or_else(|| Failure::Refused(format!("game {i} waits for nobody")))?;
+    let illegal = || Failure::Refused(format!("game {i}: action {index} is not legal for seat {seat} now"));
     let draft = &slot.drafts[seat as usize];
     match decode(&slot.game, seat, draft, index) {
         Some(Decoded::Draft(d)) if action_space::may_trade(&slot.game, seat) => slot.drafts[seat as usize] = d,
@@ -474,20 +574,32 @@ fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(
         _ => return Err(illegal()),
     }
     slot.steps += 1;
-    advance(slot);
-    Ok(())
+    advance(slot, env.setup, env.interrupt).map_err(|Stopped| Failure::Interrupted)
 }
-/// Sample chance and let the opponents' bots move until the agent must decide (or the game is
-/// over).
-fn advance(slot: &mut Slot) {
+
+/// Sample chance and let the opponents' bots move until the agent must decide, the game is over
+/// for it, or the game reaches `max_inputs` inputs; checks `interrupt` every
+/// [`Interrupt::EVERY`] inputs.
+fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<(), Stopped> {
+    let mut since_check = 0;
     loop {
+        if setup.over(&slot.game) || slot.game.step >= setup.max_inputs {
+            return Ok(());
+        }
+        since_check += 1;
+        if since_check == Interrupt::EVERY {
+            since_check = 0;
+            if interrupt.check() {
+                return Err(Stopped);
+            }
+        }
         if slot.game.is_chance_node() {
             let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
             slot.game.apply_chance(outcome).expect("sampled outcomes are legal");
             continue;
         }
-        let Some(seat) = slot.game.actor() else { return };
-        let Some((bot, stream)) = slot.bots.get_mut(seat as usize).and_then(Option::as_mut) else { return };
+        let Some(seat) = slot.game.actor() else { return Ok(()) };
+        let Some((bot, stream)) = slot.bots.get_mut(seat as usize).and_then(Option::as_mut) else { return Ok(()) };
         let action = bot.choose(&slot.game, seat, stream);
         if slot.game.apply_input(Input::Move(Move { player: seat, action })).is_err() {
             // A bot bug must not stall training: play the seat's first legal action instead.
@@ -529,8 +641,9 @@ fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], play
 
 #[cfg(test)]
 mod tests {
-    use super::{StepBuffers, VecGame};
+    use super::{StepBuffers, VecGame, INTERRUPTED};
     use crate::action_space::SIZE;
+    use crate::interrupt::Interrupt;
     use crate::policy::Policy;
     use lanopoly_engine::{Action, BoardId, Game, Resolver, Rules};
 
@@ -558,6 +671,100 @@ mod tests {
             }
         }
         panic!("no step failed")
+    }
+
+    /// A random legal action for each game.
+    fn random_actions(b: &StepBuffers, n: usize, rng: &mut Resolver) -> Vec<u32> {
+        (0..n)
+            .map(|i| {
+                let legal: Vec<usize> = (0..SIZE).filter(|&a| b.mask[i * SIZE + a]).collect();
+                legal[rng.below(legal.len() as u32) as usize] as u32
+            })
+            .collect()
+    }
+
+    fn against_random_bots(n: usize, seed: u64) -> (VecGame, StepBuffers) {
+        let opponents = ["random".to_string()];
+        let mut v =
+            VecGame::with_opponents(n, 4, BoardId::Classic, Rules::default(), seed, 20_000, Some(0), &opponents)
+                .unwrap();
+        v.autoreset = false;
+        let mut b = StepBuffers::new(n, 4);
+        v.observe_all(&mut b.view()).unwrap();
+        (v, b)
+    }
+
+    #[test]
+    fn a_game_is_cut_at_max_inputs_and_reported_truncated() {
+        let (mut v, mut b) = against_random_bots(4, 1);
+        v.set_max_inputs(300);
+        let mut rng = Resolver::new(2);
+        let mut cut = None;
+        for _ in 0..2_000 {
+            let actions = random_actions(&b, 4, &mut rng);
+            v.step(&actions, &mut b.view()).unwrap();
+            if let Some(i) = (0..4).find(|&i| b.truncated[i]) {
+                cut = Some(i);
+                break;
+            }
+            assert!(!b.terminated.iter().any(|&t| t), "no game ends within 300 inputs");
+        }
+        let i = cut.expect("a game was cut");
+        assert!(v.game(i).step >= 300 && !v.game(i).is_over(), "cut at the cap, not over");
+        let why = v.step(&random_actions(&b, 4, &mut rng), &mut b.view()).unwrap_err();
+        assert_eq!(why, format!("game {i} is over: reset it"));
+    }
+
+    #[test]
+    fn the_learners_bankruptcy_ends_its_game_with_its_loss() {
+        let (mut v, mut b) = against_random_bots(8, 3);
+        let mut rng = Resolver::new(4);
+        let bankrupt = crate::action_space::index_of(
+            &Game::new(4, BoardId::Classic, Rules::default()).unwrap(),
+            0,
+            Action::DeclareBankruptcy,
+        )
+        .unwrap();
+        for _ in 0..50_000 {
+            let mut actions = random_actions(&b, 8, &mut rng);
+            let declaring: Vec<usize> = (0..8).filter(|&i| b.mask[i * SIZE + bankrupt]).collect();
+            for &i in &declaring {
+                actions[i] = bankrupt as u32;
+            }
+            v.step(&actions, &mut b.view()).unwrap();
+            for i in declaring {
+                let game = v.game(i);
+                assert!(b.terminated[i] && !b.truncated[i], "the learner's game ended at once");
+                assert!(game.player(0).bankrupt);
+                if !game.is_over() {
+                    assert_eq!(&b.rewards[i * 4..i * 4 + 4], &[-1.0 / 3.0, 0.0, 0.0, 0.0]);
+                    return;
+                }
+            }
+            if b.terminated.iter().chain(&b.truncated).any(|&end| end) {
+                v.reset();
+                v.observe_all(&mut b.view()).unwrap();
+            }
+        }
+        panic!("the learner never went bankrupt with bots left in the game");
+    }
+
+    #[test]
+    fn an_interrupt_stops_a_long_step_and_poisons_the_batch() {
+        let (mut v, mut b) = against_random_bots(1, 6);
+        v.set_max_inputs(u32::MAX);
+        // A bot plays the learner's seat too: the step plays a whole random game.
+        v.slots[0].bots[0] = Some((crate::bots::from_spec("random").unwrap(), Resolver::new(6)));
+        let hook = || true;
+        let interrupt = Interrupt::new(&hook);
+        let actions = random_actions(&b, 1, &mut Resolver::new(7));
+        let why = v.step_interruptible(&actions, &mut b.view(), &interrupt).unwrap_err();
+        assert_eq!(why, INTERRUPTED);
+        let played = v.game(0).step;
+        assert!(!v.game(0).is_over() && (Interrupt::EVERY..2 * Interrupt::EVERY).contains(&played), "{played}");
+        assert_eq!(v.poisoned(), Some(INTERRUPTED));
+        v.reset();
+        v.observe_all(&mut b.view()).unwrap();
     }
 
     #[test]
