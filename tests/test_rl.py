@@ -127,6 +127,37 @@ def test_an_illegal_action_is_refused_clearly():
         v.step(np.array([-1, 0]))
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_step_with_an_illegal_action_changes_nothing(threads):
+    """Every action is checked before any game moves: a step refused for one game's action moves
+    no game, so a game that would have ended (and auto-reset) in it keeps its end and rewards for
+    the corrected step. A twin VecGame that only ever sees the corrected steps stays identical."""
+    refused, twin = (VecGame(9, players=2, rules=SHORT, seed=13, threads=threads) for _ in range(2))
+    _, mask, _ = refused.reset()
+    twin.reset()
+    out = step_buffers(9, 2)
+    rng = np.random.default_rng(13)
+    ended_after_a_refusal = 0
+    for step in range(1500):
+        actions = random_actions(mask, rng)
+        if step % 3 == 0:
+            bad = actions.copy()
+            game = int(rng.integers(9))
+            bad[game] = rng.choice(np.flatnonzero(~mask[game]))
+            before = [refused.game(i).state_hash() for i in range(9)]
+            junk = tuple(a.copy() for a in out)
+            with pytest.raises(IllegalAction, match=f"game {game}: action"):
+                refused.step(bad, out=out)
+            assert [refused.game(i).state_hash() for i in range(9)] == before
+            assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(junk, out, strict=True)), "out untouched"
+        expected = twin.step(actions)
+        got = refused.step(actions, out=out)
+        assert all(np.array_equal(e, g) for e, g in zip(expected, got, strict=True))
+        ended_after_a_refusal += int(expected[4].sum()) if step % 3 == 0 else 0
+        mask = expected[1]
+    assert ended_after_a_refusal > 0, "games ended in steps that followed a refusal"
+
+
 def test_actions_may_be_a_list_or_any_integer_array_and_anything_else_is_refused():
     lists, int32s = VecGame(3, players=3, seed=8), VecGame(3, players=3, seed=8)
     _, mask, _ = lists.reset()

@@ -317,15 +317,16 @@ class VecGame:
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
         ``actions``: an int64 array is used as it is; another integer array or a list of ints is
-        converted (anything else raises ``TypeError``). An illegal action raises
-        ``IllegalAction`` naming the game. A bug inside the step (a Rust panic, caught) raises
-        ``RuntimeError``, and so does every later call but ``reset``.
+        converted (anything else raises ``TypeError``). Every action is checked before any game
+        moves: an illegal one raises ``IllegalAction`` naming the first such game and changes
+        nothing (no game moves, ``out`` is not written). A bug inside the step (a Rust panic,
+        caught) raises ``RuntimeError``, and so does every later call but ``reset``.
 
         ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),
         (n, action_size), (n,), (n, num_players), (n,), (n,)) to write into and return, instead
         of six new arrays per call (a wrong shape or dtype raises ``ValueError`` or
-        ``TypeError``; after an error their contents are unspecified). The GIL stays held while
-        stepping into them."""
+        ``TypeError``; after a ``RuntimeError`` or ``KeyboardInterrupt`` their contents are
+        unspecified). The GIL stays held while stepping into them."""
     def game(self, i: int) -> Game:
         """A copy of game ``i``."""
 

@@ -44,7 +44,8 @@ fn to_numpy(py: Python<'_>, out: sim::vecgame::StepBuffers, n: usize, players: u
 impl VecGame {
     /// `step` into the caller's arrays (checked for shape; numpy's borrow checking refuses the
     /// same array twice). The GIL stays held while the games are stepped, so that no Python
-    /// thread can read the arrays half-written. After an error their contents are unspecified.
+    /// thread can read the arrays half-written. An illegal action leaves them untouched; after a
+    /// panic or an interrupt their contents are unspecified.
     fn step_into<'py>(&mut self, actions: &[u32], arrays: StepArrays<'py>) -> PyResult<StepArrays<'py>> {
         use numpy::{PyArrayMethods, PyUntypedArrayMethods};
         fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
