@@ -26,6 +26,7 @@ use lanopoly_engine::action::{Action, Bundle, Move};
 use lanopoly_engine::board::{self, DEEDS, PROPERTIES};
 use lanopoly_engine::state::{Lot, NOBODY};
 use lanopoly_engine::Game;
+use serde::{Deserialize, Serialize};
 
 /// Version of the layout below; bumped whenever an index changes meaning.
 pub const VERSION: u32 = 1;
@@ -67,7 +68,7 @@ pub const SIZE: usize = DRAFT_DISCARD + 1;
 const CASH_STEPS: [u32; 2] = [50, 250];
 
 /// A trade being composed by one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draft {
     /// Absolute seat the offer is for, or [`NOBODY`] when no draft is open.
     pub to: u8,

@@ -25,9 +25,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::PoisonError;
 
 mod chunks;
+mod save;
 
 pub use chunks::CHUNK;
 use chunks::{split, Part, Shares};
+pub use save::SAVE_FORMAT;
 
 /// The outputs of one step for all games, row-major (game index first).
 pub struct StepOut<'a> {
