@@ -223,12 +223,12 @@ def test_pettingzoo_env_passes_the_api_test():
     api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
 
 
-def test_openspiel_game_passes_the_random_simulation_test():
+def test_openspiel_game_passes_the_random_simulation_test_with_serialization():
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
     import lanopoly.envs.openspiel_game  # noqa: F401 (registers the game)
 
     game = pyspiel.load_game("python_lanopoly", {"players": 3, "round_limit": 10})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)

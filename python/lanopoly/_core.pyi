@@ -84,6 +84,8 @@ class Rules:
         """The preset names: official, paris-app, it, no, paris-quick, paris-house, speed, timed."""
     def to_dict(self) -> dict[str, Any]:
         """Every option and its value; ``Rules(**rules.to_dict())`` gives the same rules."""
+    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]:
+        """Pickling and copying: ``Rules(**rules.to_dict())``."""
     def __getattr__(self, name: str) -> Any: ...
     def __eq__(self, value: object, /) -> bool: ...
 
@@ -94,7 +96,9 @@ class Game:
     A new game starts at a chance node (rolling for who starts, after dealing deeds in the
     speed and timed variants). Chance outcomes are applied like moves; ``resolve_chance``
     draws them with the game's seeded resolver, which is not part of the state: nothing in the
-    state predicts the next roll or card.
+    state predicts the next roll or card. ``snapshot``, ``to_bytes`` and ``state_hash`` leave
+    it out; ``chance_seed`` says where it is, and pickles and copies keep it, so a pickled game
+    resolves the same chance as the original.
     """
 
     def __new__(
@@ -212,9 +216,15 @@ class Game:
     def from_snapshot(cls, snapshot: dict[str, Any], seed: int | None = None) -> Game:
         """Restore a game from ``snapshot()``; an invalid one raises IllegalAction."""
     def clone(self) -> Game:
-        """An independent copy."""
+        """An independent copy (with a copy of the chance stream)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
+    @property
+    def chance_seed(self) -> int:
+        """The seed that continues this game's chance stream from where it is now:
+        ``Game.from_bytes(g.to_bytes(), seed=g.chance_seed)`` draws what ``g`` would draw next."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes, list[str], int]]:
+        """Pickling: ``Game.from_bytes(to_bytes(), names, chance_seed)``."""
     def net_worth(self, seat: int) -> int:
         """Cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
         buildings at cost."""
@@ -238,6 +248,10 @@ class Bot:
     def name(self) -> str: ...
     def choose(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action:
         """The bot's move for ``seat``, which must be the seat the game waits for."""
+    def __getnewargs__(self) -> tuple[str, int]: ...
+    def __getstate__(self) -> tuple[bytes, int]:
+        """Pickling: the bot's memory and random stream, so that it goes on choosing as before."""
+    def __setstate__(self, state: tuple[bytes, int]) -> None: ...
 
 @final
 class VecGame:
@@ -329,6 +343,14 @@ class VecGame:
         unspecified). The GIL stays held while stepping into them."""
     def game(self, i: int) -> Game:
         """A copy of game ``i``."""
+    def to_bytes(self) -> bytes:
+        """The whole batch (games, chance streams, trade drafts, bots with their memory,
+        settings) for ``from_bytes``; pickling uses it. Refused (``RuntimeError``) for a batch
+        that must be reset."""
+    @staticmethod
+    def from_bytes(data: bytes) -> VecGame:
+        """A batch from ``to_bytes``, resuming exactly where it was (same actions, same outputs)."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
 
 def simulate(
     games: int,

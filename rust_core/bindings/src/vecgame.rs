@@ -293,6 +293,25 @@ impl VecGame {
         to_numpy(py, out, n, players)
     }
 
+    /// The whole batch as bytes (games, chance streams, drafts, bots with their memory,
+    /// settings), for `from_bytes`; pickling uses them.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+        self.healthy()?;
+        Ok(pyo3::types::PyBytes::new(py, &self.inner.to_bytes().map_err(pyerr)?))
+    }
+
+    /// A batch from `to_bytes`, resuming exactly where it was.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(VecGame { inner: sim::vecgame::VecGame::from_bytes(data).map_err(pyerr)? })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
+        let py = slf.py();
+        let data = slf.borrow().to_bytes(py)?;
+        Ok((py.get_type::<VecGame>().getattr("from_bytes")?, (data,)))
+    }
+
     /// A copy of game `i` as a `Game` (for inspection or display).
     fn game(&self, py: Python<'_>, i: usize) -> PyResult<Game> {
         self.healthy()?;
