@@ -1,5 +1,5 @@
-"""The learning interface: VecGame from Python, and the Gymnasium and PettingZoo adapters passing
-their frameworks' own checkers."""
+"""The learning interface: VecGame from Python (the adapters to learning frameworks are tested in
+test_envs.py)."""
 
 from __future__ import annotations
 
@@ -191,47 +191,6 @@ def test_a_game_can_be_inspected():
     v.reset()
     game = v.game(0)
     assert isinstance(game, lanopoly.Game) and game.num_players == 2
-
-
-def test_gymnasium_env_passes_the_checker():
-    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
-    from gymnasium.utils.env_checker import check_env
-
-    from lanopoly.envs.gymnasium_env import LanopolyEnv
-
-    env = LanopolyEnv(players=3, rules=SHORT)
-    check_env(env, skip_render_check=True)
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    total, done, steps = 0.0, False, 0
-    while not done:
-        action = rng.choice(np.flatnonzero(env.action_masks()))
-        _obs, reward, terminated, truncated, _info = env.step(action)
-        total += reward
-        done = terminated or truncated
-        steps += 1
-    assert terminated and total in (1.0, -0.5)
-    assert isinstance(gymnasium.make("lanopoly/Lanopoly-v1", players=2).reset(seed=1)[0], np.ndarray)
-
-
-def test_pettingzoo_env_passes_the_api_test():
-    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
-    from pettingzoo.test import api_test
-
-    from lanopoly.envs.pettingzoo_env import env
-
-    api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
-
-
-def test_openspiel_game_passes_the_random_simulation_test_with_serialization():
-    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
-    import lanopoly.envs.openspiel_game  # noqa: F401 (registers the game)
-
-    game = pyspiel.load_game("python_lanopoly", {"players": 3, "round_limit": 10})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
-    state = game.new_initial_state()
-    assert state.is_chance_node()
-    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
 
 
 def test_a_game_offers_the_integer_action_space():

@@ -1,0 +1,118 @@
+"""The adapters to learning frameworks (Gymnasium, PettingZoo, OpenSpiel) pass their frameworks'
+own checkers, keep their conventions, and are found by name once lanopoly is imported."""
+
+from __future__ import annotations
+
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import PYTHON
+from lanopoly import Rules
+
+SHORT = Rules(round_limit=15)
+
+
+# --- Gymnasium ------------------------------------------------------------------------------------
+
+
+def test_gymnasium_env_passes_the_checker_made_by_name_with_rendering():
+    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("lanopoly/Lanopoly-v1", players=3, rules=SHORT, render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any complaint of the checker fails the test
+        check_env(env.unwrapped)
+    assert "round 0" in env.unwrapped.render()
+
+
+def test_gymnasium_env_plays_to_the_end_and_refuses_a_step_after_it():
+    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from lanopoly.envs.gymnasium_env import LanopolyEnv
+
+    env = LanopolyEnv(players=3, rules=SHORT)
+    _, info = env.reset(seed=3)
+    total, done = 0.0, False
+    while not done:
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8 and np.array_equal(mask, env.action_masks())
+        action = env.action_space.sample(mask=mask)  # Gymnasium's masked sampling takes int8
+        assert mask[action] == 1
+        _, reward, terminated, truncated, info = env.step(action)
+        assert not info["illegal_action"]
+        total += reward
+        done = terminated or truncated
+    assert terminated and np.float32(total) in (np.float32(1.0), np.float32(-0.5))
+    with pytest.raises(gymnasium.error.ResetNeeded, match="call reset"):
+        env.step(0)
+    env.reset(seed=4)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_gymnasium_env_refuses_a_render_mode_it_does_not_offer():
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from lanopoly.envs.gymnasium_env import LanopolyEnv
+
+    with pytest.raises(ValueError, match=r"render_mode 'rgb_array' is not offered; render modes: \['ansi'\]"):
+        LanopolyEnv(render_mode="rgb_array")
+    assert LanopolyEnv(render_mode=None).render() is None
+
+
+# --- registration by name -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("framework", "code"),
+    [
+        ("gymnasium", "import gymnasium; gymnasium.make('lanopoly/Lanopoly-v1', players=2).reset(seed=1)"),
+        ("pyspiel", "import pyspiel; pyspiel.load_game('python_lanopoly').new_initial_state()"),
+    ],
+    ids=["gymnasium", "openspiel"],
+)
+@pytest.mark.parametrize("lanopoly_first", [True, False])
+def test_import_lanopoly_registers_with_the_frameworks_in_either_order(framework, code, lanopoly_first):
+    pytest.importorskip(framework, reason=f"{framework} is not installed")
+    script = f"import lanopoly; {code}" if lanopoly_first else f"{code.split(';')[0]}; import lanopoly; {code}"
+    subprocess.run([PYTHON, "-W", "error", "-c", script], check=True, capture_output=True)
+
+
+def test_registration_waits_for_the_import_not_for_a_look_up():
+    """``importlib.util.find_spec`` (a library asking whether Gymnasium is installed) imports
+    nothing: the registration must still happen when Gymnasium is imported later."""
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    code = (
+        "import importlib.util, lanopoly; importlib.util.find_spec('gymnasium'); "
+        "import gymnasium; gymnasium.make('lanopoly/Lanopoly-v1', players=2)"
+    )
+    subprocess.run([PYTHON, "-W", "error", "-c", code], check=True, capture_output=True)
+
+
+def test_import_lanopoly_imports_no_framework():
+    code = "import sys, lanopoly; print(sorted({'gymnasium', 'pettingzoo', 'pyspiel'} & set(sys.modules)))"
+    out = subprocess.run([PYTHON, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
+
+
+# --- PettingZoo and OpenSpiel ---------------------------------------------------------------------
+
+
+def test_pettingzoo_env_passes_the_api_test():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from pettingzoo.test import api_test
+
+    from lanopoly.envs.pettingzoo_env import env
+
+    api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
+
+
+def test_openspiel_game_passes_the_random_simulation_test_with_serialization():
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+
+    game = pyspiel.load_game("python_lanopoly", {"players": 3, "round_limit": 10})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
