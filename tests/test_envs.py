@@ -116,3 +116,31 @@ def test_openspiel_game_passes_the_random_simulation_test_with_serialization():
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+
+
+def play_aec(env, rng: np.random.Generator, seed: int | None) -> list[tuple]:
+    """Play an AEC game to its end with random legal actions; what every agent saw at its turn."""
+    env.reset(seed=seed)
+    seen = []
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        seen.append((agent, obs["observation"].tobytes(), reward, action))
+        env.step(action)
+    return seen
+
+
+def test_pettingzoo_reset_without_a_seed_plays_a_new_game_and_a_seeded_one_repeats():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from lanopoly.envs.pettingzoo_env import env as make_env
+
+    first, second = make_env(players=2, rules=SHORT), make_env(players=2, rules=SHORT)
+    unseeded = [play_aec(e, np.random.default_rng(0), None) for e in (first, second)]
+    assert unseeded[0] != unseeded[1], "two unseeded resets played the same game"
+    seeded = [play_aec(e, np.random.default_rng(0), 9) for e in (first, second)]
+    assert seeded[0] == seeded[1]
+    # Without a seed, reset continues the stream the last seed started: still reproducible.
+    assert play_aec(first, np.random.default_rng(0), None) == play_aec(second, np.random.default_rng(0), None)

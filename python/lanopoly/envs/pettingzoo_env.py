@@ -1,7 +1,9 @@
 """A PettingZoo AEC environment: every seat is an agent ("player_0", ...), one acts at a time.
 
 Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}`` from the
-observing agent's point of view, as in PettingZoo's classic games.
+observing agent's point of view, as in PettingZoo's classic games. ``reset()`` without a seed
+continues the environment's own random stream (seeded by the last ``reset(seed=...)``, or from
+the operating system).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: gymnasium.spaces.Discrete(ACTION_SIZE) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
         self._games = self._new_games(0)
 
     def _new_games(self, seed: int) -> VecGame:
@@ -68,7 +71,9 @@ class raw_env(AECEnv[str, dict[str, Any], int]):
         return {"observation": obs, "action_mask": mask.astype(np.int8)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._games = self._new_games(0 if seed is None else seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._games = self._new_games(int(self._rng.integers(0, 2**63)))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
