@@ -99,13 +99,16 @@ def test_import_lanopoly_imports_no_framework():
 # --- PettingZoo and OpenSpiel ---------------------------------------------------------------------
 
 
-def test_pettingzoo_env_passes_the_api_test():
+def test_pettingzoo_env_passes_the_api_and_render_tests():
     pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
-    from pettingzoo.test import api_test
+    from pettingzoo.test import api_test, render_test
 
     from lanopoly.envs.pettingzoo_env import env
 
     api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
+    render_test(lambda render_mode=None: env(players=3, rules=SHORT, render_mode=render_mode))
+    with pytest.raises(ValueError, match="render_mode 'rgb_array' is not offered"):
+        env(render_mode="rgb_array")
 
 
 def test_openspiel_game_passes_the_random_simulation_test_with_serialization():
@@ -144,3 +147,75 @@ def test_pettingzoo_reset_without_a_seed_plays_a_new_game_and_a_seeded_one_repea
     assert seeded[0] == seeded[1]
     # Without a seed, reset continues the stream the last seed started: still reproducible.
     assert play_aec(first, np.random.default_rng(0), None) == play_aec(second, np.random.default_rng(0), None)
+
+
+def test_pettingzoo_agents_not_to_act_have_no_legal_action():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from lanopoly.envs.pettingzoo_env import env as make_env
+
+    env = make_env(players=3, rules=SHORT)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter(2_000):
+        obs, _, termination, truncation, _ = env.last()
+        for other in env.agents:
+            assert env.observe(other)["action_mask"].any() == (other == agent and not (termination or truncation))
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_pettingzoo_bankrupt_agents_leave_at_once_with_their_loss():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from lanopoly.envs.pettingzoo_env import raw_env
+
+    env = raw_env(players=3)
+    rng = np.random.default_rng(1)
+    for seed in range(20):
+        env.reset(seed=seed)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        left_early = []
+        for agent in env.agent_iter():
+            obs, reward, termination, truncation, _ = env.last()
+            totals[agent] += reward  # what the agent earned since its last turn
+            if termination or truncation:
+                if len(env.agents) == 3 and env.terminations[agent] and not all(env.terminations.values()):
+                    left_early.append(agent)
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert sorted(totals.values()) == [-0.5, -0.5, 1.0], totals
+        if left_early:
+            assert totals[left_early[0]] == -0.5
+            return
+    pytest.fail("no agent went bankrupt before the end of a game")
+
+
+def test_pettingzoo_envs_pass_the_seed_tests():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from pettingzoo.test import parallel_seed_test, seed_test
+
+    from lanopoly.envs.pettingzoo_env import env, parallel_env
+
+    seed_test(lambda: env(players=3, rules=SHORT), num_cycles=200)
+    parallel_seed_test(lambda: parallel_env(players=3, rules=SHORT), num_cycles=200)
+
+
+def test_pettingzoo_parallel_env_passes_the_parallel_api_test_and_plays_in_turn():
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+    from pettingzoo.test import parallel_api_test
+
+    from lanopoly.envs.pettingzoo_env import parallel_env
+
+    parallel_api_test(parallel_env(players=3, rules=SHORT), num_cycles=2_000)
+    env = parallel_env(players=3, rules=SHORT)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        acting = [a for a in env.agents if obs[a]["action_mask"].any()]
+        assert len(acting) == 1, "exactly one agent may act at a time"
+        actions = {a: int(rng.integers(255)) for a in env.agents}  # the others' are ignored
+        actions[acting[0]] = int(rng.choice(np.flatnonzero(obs[acting[0]]["action_mask"])))
+        obs, rewards, *_ = env.step(actions)
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6) and max(totals.values()) == 1.0
