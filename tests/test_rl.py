@@ -206,6 +206,26 @@ def test_a_game_offers_the_integer_action_space():
         game.action_from_index(seat, 212)  # start a trade draft with the next seat
 
 
+def test_a_games_observation_is_a_vecgame_row_without_the_draft():
+    """As documented: Game.observation and action_mask equal a VecGame's view but for the trade
+    draft (the "draft" part of the observation, actions 211..255), which only a VecGame keeps."""
+    v = VecGame(1, players=3, rules=SHORT, seed=14)
+    _, mask, player = v.reset()
+    rng = np.random.default_rng(14)
+    draft = observation_slices()["draft"]
+    differed = False
+    for _ in range(400):
+        game, seat = v.game(0), int(player[0])
+        obs, row_mask = v.view(0, seat)
+        rest = np.ones(OBSERVATION_SIZE, bool)
+        rest[draft] = False
+        assert np.array_equal(game.observation(seat)[rest], obs[rest])
+        assert np.array_equal(game.action_mask(seat)[:211], row_mask[:211]) and not game.action_mask(seat)[211:].any()
+        differed |= not np.array_equal(game.observation(seat)[draft], obs[draft])
+        _, mask, player, *_ = v.step(random_actions(mask, rng))
+    assert differed, "a draft was open at some point"
+
+
 def test_two_threads_give_the_same_outputs_as_one():
     def run(threads: int) -> list[np.ndarray]:
         v = VecGame(6, players=3, rules=SHORT, seed=21, threads=threads)

@@ -192,7 +192,9 @@ class Game:
         """Legality of each index of the integer action space (``lanopoly.rl``) for a seat;
         trade composition (211..255) is masked out: it needs a VecGame."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The float32 observation of ``lanopoly.rl`` from a seat's point of view."""
+        """The float32 observation of ``lanopoly.rl`` from a seat's point of view, with no trade
+        draft open: a ``Game`` keeps no drafts, so its "draft" part is a closed draft's, where a
+        ``VecGame`` row shows the seat's draft (the rows differ only there)."""
     def action_from_index(self, seat: int, index: int) -> _Action:
         """The move an integer action means for a seat now."""
     def bid_range(self, player: int) -> tuple[int, int] | None:
