@@ -307,6 +307,14 @@ class VecGame:
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
         """Start every game afresh: (obs, mask, current player). Also makes a VecGame whose step
         failed with ``RuntimeError`` usable again."""
+    def reset_games(
+        self,
+        which: npt.NDArray[np.bool_],
+        out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]] | None = None,
+    ) -> None:
+        """Start the games where ``which`` is True afresh (their next episode). With ``out``,
+        three arrays (obs, mask, current player) shaped as ``observe`` returns them, write the new
+        games' rows there (the other rows are left as they are)."""
     def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
         """The current (obs, mask, current player) without stepping."""
     def view(self, i: int, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -333,9 +341,10 @@ class VecGame:
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
         ``actions``: an int64 array is used as it is; another integer array or a list of ints is
-        converted (anything else raises ``TypeError``). Every action is checked before any game
-        moves: an illegal one raises ``IllegalAction`` naming the first such game and changes
-        nothing (no game moves, ``out`` is not written). A bug inside the step (a Rust panic,
+        converted (anything else raises ``TypeError``). -1 leaves a game as it is (its row is
+        written again, with no reward and neither terminated nor truncated). Every action is
+        checked before any game moves: an illegal one raises ``IllegalAction`` naming the first
+        such game and changes nothing (no game moves, ``out`` is not written). A bug inside the step (a Rust panic,
         caught) raises ``RuntimeError``, and so does every later call but ``reset``.
 
         ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),

@@ -23,11 +23,16 @@ OPENSPIEL_NAME = "python_lanopoly"
 
 
 def register_gymnasium() -> None:
-    """Register the environment with Gymnasium (once; entry points are strings, nothing is imported)."""
+    """Register the environment with Gymnasium (once; entry points are strings, nothing is imported):
+    ``make`` gives a ``LanopolyEnv``, ``make_vec`` a ``LanopolyVectorEnv`` (games stepped in Rust)."""
     import gymnasium
 
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYMNASIUM_ID, entry_point="lanopoly.envs.gymnasium_env:LanopolyEnv")
+        gymnasium.register(
+            id=GYMNASIUM_ID,
+            entry_point="lanopoly.envs.gymnasium_env:LanopolyEnv",
+            vector_entry_point="lanopoly.envs.vector_env:LanopolyVectorEnv",
+        )
 
 
 def register_openspiel() -> None:

@@ -47,18 +47,7 @@ impl VecGame {
     /// thread can read the arrays half-written. An illegal action leaves them untouched; after a
     /// panic or an interrupt their contents are unspecified.
     fn step_into<'py>(&mut self, actions: &[u32], arrays: StepArrays<'py>) -> PyResult<StepArrays<'py>> {
-        use numpy::{PyArrayMethods, PyUntypedArrayMethods};
-        fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
-            array: &Bound<'py, numpy::PyArray<T, D>>,
-        ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
-            // A Fortran-ordered array is contiguous too, but the rows are written in C order.
-            if !array.is_c_contiguous() {
-                return Err(PyValueError::new_err("out arrays must be C-contiguous"));
-            }
-            array
-                .try_readwrite()
-                .map_err(|e| PyValueError::new_err(format!("out arrays must be distinct and writable ({e})")))
-        }
+        use numpy::PyUntypedArrayMethods;
         let (mut obs, mut mask, mut player, mut rewards, mut terminated, mut truncated) = (
             writable(&arrays.0)?,
             writable(&arrays.1)?,
@@ -76,11 +65,7 @@ impl VecGame {
             ("terminated", terminated.shape(), vec![n]),
             ("truncated", truncated.shape(), vec![n]),
         ];
-        for (name, got, want) in shapes {
-            if got != want.as_slice() {
-                return Err(PyValueError::new_err(format!("out {name} has shape {got:?}, not {want:?}")));
-            }
-        }
+        check_shapes(&shapes)?;
         self.healthy()?;
         let mut view = sim::vecgame::StepOut {
             obs: obs.as_slice_mut()?,
@@ -99,6 +84,20 @@ impl VecGame {
         Ok(arrays)
     }
 
+    /// `reset_games` writing the new rows into the caller's (obs, mask, player) arrays.
+    fn reset_into(&mut self, which: &[bool], arrays: &ViewArrays<'_>) -> PyResult<()> {
+        use numpy::PyUntypedArrayMethods;
+        let (mut obs, mut mask, mut player) = (writable(&arrays.0)?, writable(&arrays.1)?, writable(&arrays.2)?);
+        let n = self.inner.len();
+        check_shapes(&[
+            ("obs", obs.shape(), vec![n, sim::observation::SIZE]),
+            ("mask", mask.shape(), vec![n, sim::action_space::SIZE]),
+            ("player", player.shape(), vec![n]),
+        ])?;
+        let done = self.inner.reset_games(which, obs.as_slice_mut()?, mask.as_slice_mut()?, player.as_slice_mut()?);
+        done.map_err(pyerr)
+    }
+
     /// A `RuntimeError` if a step panicked (a bug): the games cannot be trusted until `reset`.
     fn healthy(&self) -> PyResult<()> {
         match self.inner.poisoned() {
@@ -110,6 +109,28 @@ impl VecGame {
 
 // The default of `max_inputs` in the signature below, written out for Python's signature text.
 const _: () = assert!(sim::vecgame::MAX_INPUTS == 1_000_000);
+
+/// An out array borrowed for writing: C-contiguous (a Fortran-ordered array is contiguous too,
+/// but the rows are written in C order) and not borrowed elsewhere.
+fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    array: &Bound<'py, numpy::PyArray<T, D>>,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    use numpy::{PyArrayMethods, PyUntypedArrayMethods};
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err("out arrays must be C-contiguous"));
+    }
+    array.try_readwrite().map_err(|e| PyValueError::new_err(format!("out arrays must be distinct and writable ({e})")))
+}
+
+/// A `ValueError` naming the first out array whose shape is not the one wanted.
+fn check_shapes(shapes: &[(&str, &[usize], Vec<usize>)]) -> PyResult<()> {
+    for (name, got, want) in shapes {
+        if *got != want.as_slice() {
+            return Err(PyValueError::new_err(format!("out {name} has shape {got:?}, not {want:?}")));
+        }
+    }
+    Ok(())
+}
 
 #[pymethods]
 impl VecGame {
@@ -243,6 +264,22 @@ impl VecGame {
         Ok((obs, mask, player))
     }
 
+    /// Start the games where `which` is true afresh (their next episode); with `out`, three
+    /// arrays (obs, mask, current player) as `observe` returns, write their new rows there.
+    #[pyo3(signature = (which, out = None))]
+    fn reset_games(&mut self, which: numpy::PyReadonlyArray1<'_, bool>, out: Option<ViewArrays<'_>>) -> PyResult<()> {
+        self.healthy()?;
+        let which = which.as_slice()?;
+        match out {
+            Some(arrays) => self.reset_into(which, &arrays),
+            None => {
+                let n = self.inner.len();
+                let mut rows = sim::vecgame::StepBuffers::new(n, self.inner.players() as usize);
+                self.inner.reset_games(which, &mut rows.obs, &mut rows.mask, &mut rows.player).map_err(pyerr)
+            }
+        }
+    }
+
     /// The current (obs, mask, current player) without stepping.
     fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<ViewArrays<'py>> {
         self.healthy()?;
@@ -344,6 +381,9 @@ fn action_indices(actions: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     array
         .as_array()
         .iter()
-        .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
+        .map(|&a| match a {
+            -1 => Ok(sim::vecgame::SKIP),
+            _ => u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))),
+        })
         .collect()
 }

@@ -163,6 +163,11 @@ pub const INTERRUPTED: &str = "a step was interrupted part-way; reset the VecGam
 /// Inputs after which a game is cut by default: the limit of `simulate`.
 pub const MAX_INPUTS: u32 = 1_000_000;
 
+/// The action that leaves a game as it is in a step: its row is written again, with no reward and
+/// neither `terminated` nor `truncated` (for a game being reset, or whose agent made an illegal
+/// choice that the caller handles).
+pub const SKIP: u32 = u32::MAX;
+
 /// A batch of games.
 pub struct VecGame {
     slots: Vec<Slot>,
@@ -282,6 +287,27 @@ impl VecGame {
         action_space::mask(&slot.game, seat, &slot.drafts[seat as usize], mask);
     }
 
+    /// Replace the games where `which` is true by fresh ones (their next episode) and write their
+    /// rows of `obs`, `mask` and `player` (the other rows are left as they are).
+    pub fn reset_games(
+        &mut self,
+        which: &[bool],
+        obs: &mut [f32],
+        mask: &mut [bool],
+        player: &mut [i8],
+    ) -> Result<(), String> {
+        self.check_health()?;
+        if which.len() != self.slots.len() {
+            return Err(format!("{} flags for {} games", which.len(), self.slots.len()));
+        }
+        let none = Interrupt::none();
+        for (i, slot) in self.slots.iter_mut().enumerate().filter(|(i, _)| which[*i]) {
+            *slot = self.setup.fresh(i as u64, slot.episode + 1, &none).expect("never interrupted");
+            write_row(slot, i, obs, mask, player);
+        }
+        Ok(())
+    }
+
     /// Reset every game to a fresh one (this also clears a poisoned batch).
     pub fn reset(&mut self) {
         self.reset_interruptible(&Interrupt::none()).expect("never interrupted");
@@ -304,8 +330,8 @@ impl VecGame {
 
     /// Apply one action index in every game (for the seat it waits for) and write the outputs.
     /// Every action is checked before any game moves: an illegal one is an error naming the
-    /// first such game, and nothing changes (neither the games nor `out`). The outputs are the
-    /// same whatever the thread count.
+    /// first such game, and nothing changes (neither the games nor `out`). [`SKIP`] leaves a game
+    /// as it is. The outputs are the same whatever the thread count.
     ///
     /// A panic while stepping a game (a bug) is caught: the step returns it as an error naming
     /// the game, and the batch is poisoned (see [`VecGame::poisoned`]).
@@ -413,6 +439,11 @@ fn step_chunk(
     out.rewards.fill(0.0);
     for (j, (slot, &index)) in slots.iter_mut().zip(actions).enumerate() {
         let i = first + j;
+        if index == SKIP {
+            (out.terminated[j], out.truncated[j]) = (false, false);
+            write_row(slot, j, out.obs, out.mask, out.player);
+            continue;
+        }
         match catch_unwind(AssertUnwindSafe(|| step_game(env, i, slot, index as usize))) {
             Ok(Ok(())) => {}
             Ok(Err(Failure::Refused(why))) => return Err(Failure::Refused(why)),
@@ -449,6 +480,9 @@ impl Env<'_> {
     /// Refuse action `index` in game `i` unless it is legal now for the seat the game waits for
     /// (from the row's mask when the slot kept it for this decision: no work at all).
     fn check(&self, i: usize, slot: &Slot, index: usize) -> Result<(), String> {
+        if index == SKIP as usize {
+            return Ok(());
+        }
         if self.setup.over(&slot.game) || self.cut(slot) {
             return Err(format!("game {i} is over: reset it"));
         }

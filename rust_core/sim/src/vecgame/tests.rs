@@ -248,3 +248,28 @@ fn bad_saved_bytes_are_refused_saying_why() {
     other[1] ^= 1; // a letter of the format tag
     assert!(refusal(&other).contains("format"));
 }
+
+#[test]
+fn a_skipped_game_stays_as_it_is_and_a_game_can_be_reset_alone() {
+    let (mut v, mut b) = against_random_bots(4, 8);
+    let mut rng = Resolver::new(9);
+    play_on(&mut v, &mut b, &mut rng, 20);
+    let before: Vec<_> = (0..4).map(|i| v.game(i).state_hash()).collect();
+    let row =
+        |b: &StepBuffers, i: usize| b.obs[i * crate::observation::SIZE..(i + 1) * crate::observation::SIZE].to_vec();
+    let kept = row(&b, 2);
+    let mut actions = random_actions(&b, 4, &mut rng);
+    actions[2] = super::SKIP;
+    v.step(&actions, &mut b.view()).unwrap();
+    assert_eq!(v.game(2).state_hash(), before[2]);
+    assert!(row(&b, 2) == kept && !b.terminated[2] && !b.truncated[2]);
+    let moved: Vec<_> = (0..4).map(|i| v.game(i).state_hash()).collect();
+    let moved_steps: Vec<_> = (0..4).map(|i| v.game(i).step).collect();
+    let (obs, mask, player) = (&mut b.obs, &mut b.mask, &mut b.player);
+    v.reset_games(&[false, true, false, false], obs, mask, player).unwrap();
+    assert!(v.game(1).step < moved_steps[1], "game 1 started afresh");
+    assert!([0, 2, 3].iter().all(|&i| v.game(i).state_hash() == moved[i]));
+    let mut fresh = StepBuffers::new(4, 4);
+    v.observe_all(&mut fresh.view()).unwrap();
+    assert!(fresh.obs == b.obs && fresh.mask == b.mask && fresh.player == b.player, "the rows were written");
+}
