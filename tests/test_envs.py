@@ -219,3 +219,50 @@ def test_pettingzoo_parallel_env_passes_the_parallel_api_test_and_plays_in_turn(
         for agent, reward in rewards.items():
             totals[agent] += reward
     assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6) and max(totals.values()) == 1.0
+
+
+# --- learning out of the box: shaped rewards, no trading ------------------------------------------
+
+
+def test_net_worth_share_is_the_learners_share_of_all_net_worth():
+    from lanopoly.rl import VecGame, net_worth_share
+
+    v = VecGame(2, players=3, rules=SHORT, seed=7, learner=1, opponents=["random"])
+    _, mask, _ = v.reset()
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        obs, mask, player, *_ = v.step(np.array([rng.choice(np.flatnonzero(row)) for row in mask]))
+        for i in range(2):
+            game = v.game(i)
+            if game.is_over or player[i] != 1:
+                continue
+            worths = [game.net_worth(s) for s in range(3)]
+            assert net_worth_share(obs[i]) == pytest.approx(worths[1] / sum(worths), rel=1e-5)
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_shaped_rewards_add_up_to_the_end_reward_less_the_first_share(vector):
+    """The shaping is a potential (the learner's share of net worth, 0 at the end): over an
+    episode that ends it adds exactly minus the share at the learner's first decision."""
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from lanopoly.envs.gymnasium_env import LanopolyEnv
+    from lanopoly.envs.vector_env import LanopolyVectorEnv
+    from lanopoly.rl import net_worth_share
+
+    rng = np.random.default_rng(8)
+    kwargs = {"players": 4, "rules": SHORT, "opponents": "random", "reward_shaping": 2.0, "trading": False}
+    env = LanopolyVectorEnv(1, **kwargs) if vector else LanopolyEnv(**kwargs)
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        first = float(np.sum(net_worth_share(obs)))
+        total, done = 0.0, False
+        while not done:
+            mask = info["action_mask"]
+            assert mask.shape[-1] == 211 and mask.any(), "no trade actions, and always something legal"
+            action = rng.choice(np.flatnonzero(mask.reshape(-1)))
+            _, reward, terminated, truncated, info = env.step(np.array([action]) if vector else action)
+            total += float(np.sum(reward))
+            done = bool(np.any(terminated) or np.any(truncated))
+        assert bool(np.any(terminated))
+        end = 1.0 if total > 0 else -1 / 3
+        assert total == pytest.approx(end - 2.0 * first, abs=1e-4)

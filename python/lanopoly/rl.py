@@ -22,12 +22,25 @@ Chance is sampled inside ``step`` with each game's seeded stream; for explicit c
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
 from lanopoly._core import VecGame
 
 ACTION_SIZE: int = VecGame.action_size
 OBSERVATION_SIZE: int = VecGame.observation_size
 ACTION_SPACE_VERSION: int = VecGame.action_space_version
 OBSERVATION_LAYOUT: list[tuple[str, int, int]] = VecGame.observation_layout
+TRADE_ACTIONS_START: int = 211
+"""Actions from here compose trades (drafts); the environments' ``trading=False`` leaves them out."""
+
+# The "players" part holds one block per relative seat (slot 0 = the observer), of which entry
+# NET_WORTH is the seat's net worth (observation.rs, version ACTION_SPACE_VERSION).
+MAX_SEATS = 8
+PLAYER_BLOCK = 51
+NET_WORTH = 47
 
 
 def observation_slices() -> dict[str, slice]:
@@ -35,11 +48,23 @@ def observation_slices() -> dict[str, slice]:
     return {name: slice(start, stop) for name, start, stop in OBSERVATION_LAYOUT}
 
 
+def net_worth_share(obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """The observer's share of all seats' net worth (0..1), from observations (any leading
+    shape): the potential of the environments' shaped reward."""
+    blocks = obs[..., : MAX_SEATS * PLAYER_BLOCK].reshape(*obs.shape[:-1], MAX_SEATS, PLAYER_BLOCK)
+    worths = blocks[..., NET_WORTH].astype(np.float64)
+    total = worths.sum(axis=-1)
+    share: npt.NDArray[Any] = np.divide(worths[..., 0], total, out=np.zeros_like(total), where=total > 0)
+    return share
+
+
 __all__ = [
     "ACTION_SIZE",
     "ACTION_SPACE_VERSION",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "TRADE_ACTIONS_START",
     "VecGame",
+    "net_worth_share",
     "observation_slices",
 ]

@@ -14,6 +14,10 @@ row per game). ``autoreset_mode`` (``gymnasium.vector.AutoresetMode``):
 - ``DISABLED``: an ended game waits for ``reset(options={"reset_mask": mask})``, which restarts
   only the games of the mask; stepping it first raises ``gymnasium.error.ResetNeeded``.
 
+``reward_shaping`` and ``trading`` are the single environment's (shaping: the change of the
+learner's share of all net worth, 0 at the end of a game, none on truncation; ``trading=False``:
+``Discrete(211)`` per game, no trade composition).
+
 ``copy=False`` returns the environment's own arrays, overwritten by the next step (no copy of
 the observations per step: the fast path); the default returns copies, as Gymnasium's vector
 environments do.
@@ -30,7 +34,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from lanopoly._core import Rules, VecGame
-from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE
+from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE, TRADE_ACTIONS_START, net_worth_share
 
 Array = npt.NDArray[Any]
 
@@ -55,6 +59,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         copy: bool = True,
         render_mode: str | None = None,
+        reward_shaping: float = 0.0,
+        trading: bool = True,
     ) -> None:
         if render_mode is not None:
             raise ValueError(f"render_mode {render_mode!r} is not offered: the vector environment does not render")
@@ -62,6 +68,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.learner, self.max_steps, self.illegal_penalty = learner, max_steps, illegal_penalty
+        self.reward_shaping, self.trading = reward_shaping, trading
+        self._actions = ACTION_SIZE if trading else TRADE_ACTIONS_START
         opponents = [opponents] if isinstance(opponents, str) else list(opponents)
         self._settings: dict[str, Any] = {
             "players": players,
@@ -75,7 +83,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         }
         # Money is scaled by 1/1000 and a decoded state never holds more than 2**30.
         self.single_observation_space = gym.spaces.Box(0.0, 2.0**20, shape=(OBSERVATION_SIZE,), dtype=np.float32)
-        self.single_action_space = gym.spaces.Discrete(ACTION_SIZE)
+        self.single_action_space = gym.spaces.Discrete(self._actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
@@ -95,6 +103,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._illegal_steps = np.zeros(n, np.int64)
         self._all = np.ones(n, np.bool_)
         self._rows = np.arange(n)
+        self._potential = np.zeros(n, np.float64)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -121,7 +130,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             obs[:], mask[:], player[:] = self._games.observe()
         self._pending[which] = False
         self._illegal_steps[which] = 0
-        return self._answer(obs), {"action_mask": self._answer(mask.view(np.int8)), "_action_mask": self._all}
+        self._potential = net_worth_share(obs)
+        return self._answer(obs), {"action_mask": self._masks(), "_action_mask": self._all}
 
     def step(
         self, actions: Array
@@ -136,13 +146,17 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
                 )
             self._games.reset_games(skip)  # NEXT_STEP: the step writes their new rows
             self._illegal_steps[skip] = 0
-        inside = (actions >= 0) & (actions < ACTION_SIZE)
+        inside = (actions >= 0) & (actions < self._actions)
         illegal = ~skip & ~(inside & mask[self._rows, np.where(inside, actions, 0)])
         self._games.step(np.where(skip | illegal, -1, actions), out=self._out)
         reward = rewards[:, self.learner] - self.illegal_penalty * illegal
         self._illegal_steps += illegal
         truncated |= illegal & (self._illegal_steps >= self.max_steps)
         done = terminated | truncated
+        if self.reward_shaping:
+            # The potential is 0 once a game is over; a cut or skipped game gets no shaping.
+            potential = np.where(terminated, 0.0, np.where(truncated | skip, self._potential, net_worth_share(obs)))
+            reward += self.reward_shaping * (potential - self._potential)
         info: dict[str, Any] = {"illegal_action": illegal, "_illegal_action": self._all}
         self._pending[:] = False
         if done.any():
@@ -155,8 +169,15 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
                 info["final_obs"], info["_final_obs"] = self._answer(self._final_obs), done
             else:
                 self._pending = done.copy()
-        info["action_mask"], info["_action_mask"] = self._answer(mask.view(np.int8)), self._all
+        if self.reward_shaping:
+            self._potential = net_worth_share(obs)  # the rows now: new games' included
+        info["action_mask"], info["_action_mask"] = self._masks(), self._all
         return self._answer(obs), reward, self._answer(terminated), self._answer(truncated), info
+
+    def _masks(self) -> Array:
+        """The masks as int8 (a view of the bool buffer), without the trade actions if not trading."""
+        masks = self._out[1].view(np.int8)
+        return self._answer(masks) if self.trading else masks[:, : self._actions].copy()
 
     def _answer(self, array: Array) -> Array:
         return array.copy() if self.copy else array
