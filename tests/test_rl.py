@@ -241,3 +241,28 @@ def test_two_threads_give_the_same_outputs_as_one():
     assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
     with pytest.raises(IllegalAction):
         VecGame(2, threads=0)
+
+
+def test_every_action_has_a_name_that_says_what_it_does():
+    from lanopoly.rl import ACTION_NAMES
+
+    assert len(ACTION_NAMES) == ACTION_SIZE and len(set(ACTION_NAMES)) == ACTION_SIZE
+    assert ACTION_NAMES[:3] == ["roll", "pay_jail_fine", "use_jail_card"]
+    assert ACTION_NAMES[11:14] == ["bid:lowest", "bid:1/4_value", "bid:1/2_value"]
+    assert ACTION_NAMES[211] == "draft_start:+0" and ACTION_NAMES[-1] == "draft_discard"
+    # Every move a game offers has the index whose name is its type (and its square, if any).
+    v = VecGame(2, players=3, rules=SHORT, seed=15)
+    _, mask, player = v.reset()
+    rng = np.random.default_rng(15)
+    seen = set()
+    for _ in range(300):
+        game, seat = v.game(0), int(player[0])
+        for index in np.flatnonzero(game.action_mask(seat)):
+            move = game.action_from_index(seat, int(index))
+            kind, _, what = ACTION_NAMES[index].partition(":")
+            assert move["type"] == kind
+            if "square" in move:
+                assert what == str(move["square"])
+            seen.add(kind)
+        _, mask, player, *_ = v.step(random_actions(mask, rng))
+    assert {"roll", "buy", "end_turn", "bid"} <= seen

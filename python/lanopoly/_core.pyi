@@ -274,6 +274,11 @@ class VecGame:
     action_size: Final[int]
     action_space_version: Final[int]
     observation_layout: Final[list[tuple[str, int, int]]]
+    action_names: Final[list[str]]
+    """What each action index means: the move type, then what it applies to after a colon (a
+    board square, a bid as a fraction of the lot's value, a colour group, a seat relative to the
+    actor such as ``+1``, a sum, a deck): ``"build:39"``, ``"bid:1/2_value"``,
+    ``"accept_trade:+1"``, ``"draft_give_cash:50"``."""
     autoreset: bool
     """Replace a finished game in the same step (default) or keep it until ``reset``."""
 

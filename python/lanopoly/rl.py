@@ -12,9 +12,9 @@ debt, declare bankruptcy, cancel trade, end game; 11..19 bids (lowest, then 1/4.
 value); 19..47 build, 47..75 sell, 75..103 mortgage, 103..131 unmortgage, 131..159 keep
 mortgaged, 159..187 claim rent (by property); 187..195 sell a group down to nothing; 195..203
 accept and 203..211 reject the offer of a relative seat; 211..255 compose a trade (start with a
-seat, toggle properties, add cash, toggle jail cards, propose, discard). The observation's parts
-are in ``OBSERVATION_LAYOUT`` (name, start, stop); the Rust docs of ``lanopoly-sim``
-(``action_space.rs``, ``observation.rs``) describe every entry.
+seat, toggle properties, add cash, toggle jail cards, propose, discard); ``ACTION_NAMES`` names
+every index. The observation's parts are in ``OBSERVATION_LAYOUT`` (name, start, stop); the Rust
+docs of ``lanopoly-sim`` (``action_space.rs``, ``observation.rs``) describe every entry.
 
 Chance is sampled inside ``step`` with each game's seeded stream; for explicit chance, use
 ``lanopoly.Game`` (chance nodes are ordinary inputs there).
@@ -33,6 +33,8 @@ ACTION_SIZE: int = VecGame.action_size
 OBSERVATION_SIZE: int = VecGame.observation_size
 ACTION_SPACE_VERSION: int = VecGame.action_space_version
 OBSERVATION_LAYOUT: list[tuple[str, int, int]] = VecGame.observation_layout
+ACTION_NAMES: list[str] = VecGame.action_names
+"""What each index means (``"roll"``, ``"bid:1/2_value"``, ``"build:39"``, ``"accept_trade:+1"``...)."""
 TRADE_ACTIONS_START: int = 211
 """Actions from here compose trades (drafts); the environments' ``trading=False`` leaves them out."""
 
@@ -59,6 +61,7 @@ def net_worth_share(obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
 
 
 __all__ = [
+    "ACTION_NAMES",
     "ACTION_SIZE",
     "ACTION_SPACE_VERSION",
     "OBSERVATION_LAYOUT",

@@ -233,6 +233,12 @@ impl VecGame {
         sim::action_space::VERSION
     }
 
+    /// What each action index means, as a short name (see `action_space::name`).
+    #[classattr]
+    fn action_names() -> Vec<String> {
+        (0..sim::action_space::SIZE).map(|i| sim::action_space::name(i).expect("an index below SIZE")).collect()
+    }
+
     /// The observation's parts as (name, start, stop).
     #[classattr]
     fn observation_layout() -> Vec<(&'static str, usize, usize)> {

@@ -293,6 +293,66 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
     out[DRAFT_DISCARD - DRAFT_START] = true;
 }
 
+/// The names of the simple actions, in index order (the move types of the Python API).
+const SIMPLE_NAMES: [&str; 11] = [
+    "roll",
+    "pay_jail_fine",
+    "use_jail_card",
+    "buy",
+    "decline",
+    "pass",
+    "end_turn",
+    "pay_debt",
+    "declare_bankruptcy",
+    "cancel_trade",
+    "end_game",
+];
+
+/// What index `index` means, as a short stable name: the move type (as in the Python API's
+/// dicts), then what it applies to after a colon: a board square (properties), a fraction of the
+/// lot's value (bids), a colour group, a seat relative to the actor (`+1` is the next seat), a
+/// sum of money or a deck. Draft edits start with `draft_`. `None` past the last index.
+pub fn name(index: usize) -> Option<String> {
+    let square = |base: usize| DEEDS[index - base].square;
+    let relative = |base: usize| index - base;
+    Some(match index {
+        i if i < BID => SIMPLE_NAMES[i].to_string(),
+        BID => "bid:lowest".to_string(),
+        i if i < BUILD => {
+            let quarters = BID_QUARTERS[i - BID - 1];
+            let (n, d) = match quarters % 4 {
+                0 => (quarters / 4, 1),
+                2 => (quarters / 2, 2),
+                _ => (quarters, 4),
+            };
+            if d == 1 {
+                format!("bid:{n}x_value")
+            } else {
+                format!("bid:{n}/{d}_value")
+            }
+        }
+        i if i < SELL => format!("build:{}", square(BUILD)),
+        i if i < MORTGAGE => format!("sell:{}", square(SELL)),
+        i if i < UNMORTGAGE => format!("mortgage:{}", square(MORTGAGE)),
+        i if i < KEEP => format!("unmortgage:{}", square(UNMORTGAGE)),
+        i if i < CLAIM => format!("keep_mortgaged:{}", square(KEEP)),
+        i if i < SELL_DOWN => format!("claim_rent:{}", square(CLAIM)),
+        i if i < ACCEPT => format!("sell_down:{}", relative(SELL_DOWN)),
+        i if i < REJECT => format!("accept_trade:+{}", relative(ACCEPT)),
+        i if i < DRAFT_START => format!("reject_trade:+{}", relative(REJECT)),
+        i if i < DRAFT_TOGGLE => format!("draft_start:+{}", relative(DRAFT_START)),
+        i if i < DRAFT_CASH => format!("draft_toggle:{}", square(DRAFT_TOGGLE)),
+        i if i < DRAFT_CARD => {
+            let k = i - DRAFT_CASH;
+            format!("draft_{}_cash:{}", if k < 2 { "give" } else { "ask" }, CASH_STEPS[k % 2])
+        }
+        i if i < DRAFT_PROPOSE => format!("draft_toggle_card:{}", ["chance", "community_chest"][i - DRAFT_CARD]),
+        DRAFT_PROPOSE => "draft_propose".to_string(),
+        DRAFT_DISCARD => "draft_discard".to_string(),
+        _ => return None,
+    })
+}
+
 /// The index of a listed legal action (bids map to the lowest-bid index).
 pub fn index_of(game: &Game, seat: u8, action: Action) -> Option<usize> {
     let relative = |from: u8| (from as usize + game.num_players as usize - seat as usize) % game.num_players as usize;
