@@ -1,12 +1,14 @@
 """Benchmarks of the Python bindings: what a call costs from Python.
 
 Run: python benches/bench_python.py   (after `pip install -e .`); figures go in benches/README.md.
+``--vector``: only the vectorized Gymnasium environment (``gymnasium.make_vec``, 1024 games).
 Each figure is the median of several repeats of a timed loop.
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -59,7 +61,60 @@ def vecgame_step_ns(n: int, out: bool, steps: int = 300, threads: int = 1) -> fl
     return statistics.median(times)
 
 
+def vector_env_step_ns(num_envs: int, copy: bool, opponents: str, steps: int = 100) -> float:
+    """Median time of one step of ``gymnasium.make_vec("lanopoly/Lanopoly-v1", num_envs)``
+    (4 players, official rules, the learner against ``opponents``), the learner playing its
+    first legal action; only the ``step`` calls are timed (not the choice of actions)."""
+    import gymnasium
+
+    envs = gymnasium.make_vec("lanopoly/Lanopoly-v1", num_envs=num_envs, opponents=opponents, copy=copy)
+    _, info = envs.reset(seed=1)
+    times = []
+    for _ in range(7):
+        spent = 0
+        for _ in range(steps):
+            actions = info["action_mask"].argmax(axis=1)
+            start = time.perf_counter_ns()
+            *_, info = envs.step(actions)
+            spent += time.perf_counter_ns() - start
+        times.append(spent / steps)
+    return statistics.median(times)
+
+
+def learner_vecgame_step_ns(num_envs: int, opponents: str, steps: int = 100) -> float:
+    """Median time of one ``VecGame.step(out=...)`` of the same games as ``vector_env_step_ns``:
+    the Rust step alone, without the Gymnasium wrapper."""
+    v = lanopoly.rl.VecGame(num_envs, players=4, seed=1, learner=0, opponents=[opponents])
+    _, mask, _ = v.reset()
+    buffers = v.step(mask.argmax(axis=1))
+    mask = buffers[1]
+    times = []
+    for _ in range(7):
+        spent = 0
+        for _ in range(steps):
+            actions = mask.argmax(axis=1)
+            start = time.perf_counter_ns()
+            mask = v.step(actions, out=buffers)[1]
+            spent += time.perf_counter_ns() - start
+        times.append(spent / steps)
+    return statistics.median(times)
+
+
 def main() -> None:
+    if "--vector" in sys.argv:
+        for opponents in ("random", "heuristic"):
+            ns = learner_vecgame_step_ns(1024, opponents)
+            print(
+                f"VecGame(1024, learner=0).step(out=), opponents {opponents}: {ns / 1000:8.1f} us/step "
+                f"({1024 / ns * 1e3:5.2f} M steps/s)"
+            )
+            for copy in (False, True):
+                ns = vector_env_step_ns(1024, copy, opponents)
+                print(
+                    f"make_vec(num_envs=1024), opponents {opponents}, copy={copy}: {ns / 1000:8.1f} us/step "
+                    f"({1024 / ns * 1e3:5.2f} M steps/s)"
+                )
+        return
     trace = random_trace(1)
     rules = lanopoly.Rules(round_limit=100)
 

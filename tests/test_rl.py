@@ -1,5 +1,5 @@
-"""The learning interface: VecGame from Python, and the Gymnasium and PettingZoo adapters passing
-their frameworks' own checkers."""
+"""The learning interface: VecGame from Python (the adapters to learning frameworks are tested in
+test_envs.py)."""
 
 from __future__ import annotations
 
@@ -124,7 +124,38 @@ def test_an_illegal_action_is_refused_clearly():
     with pytest.raises(IllegalAction, match="game 0: action"):
         v.step(np.array([bad, int(np.flatnonzero(mask[1])[0])]))
     with pytest.raises(IllegalAction, match="out of range"):
-        v.step(np.array([-1, 0]))
+        v.step(np.array([-2, 0]))  # -1 leaves a game as it is
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_step_with_an_illegal_action_changes_nothing(threads):
+    """Every action is checked before any game moves: a step refused for one game's action moves
+    no game, so a game that would have ended (and auto-reset) in it keeps its end and rewards for
+    the corrected step. A twin VecGame that only ever sees the corrected steps stays identical."""
+    refused, twin = (VecGame(9, players=2, rules=SHORT, seed=13, threads=threads) for _ in range(2))
+    _, mask, _ = refused.reset()
+    twin.reset()
+    out = step_buffers(9, 2)
+    rng = np.random.default_rng(13)
+    ended_after_a_refusal = 0
+    for step in range(1500):
+        actions = random_actions(mask, rng)
+        if step % 3 == 0:
+            bad = actions.copy()
+            game = int(rng.integers(9))
+            bad[game] = rng.choice(np.flatnonzero(~mask[game]))
+            before = [refused.game(i).state_hash() for i in range(9)]
+            junk = tuple(a.copy() for a in out)
+            with pytest.raises(IllegalAction, match=f"game {game}: action"):
+                refused.step(bad, out=out)
+            assert [refused.game(i).state_hash() for i in range(9)] == before
+            assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(junk, out, strict=True)), "out untouched"
+        expected = twin.step(actions)
+        got = refused.step(actions, out=out)
+        assert all(np.array_equal(e, g) for e, g in zip(expected, got, strict=True))
+        ended_after_a_refusal += int(expected[4].sum()) if step % 3 == 0 else 0
+        mask = expected[1]
+    assert ended_after_a_refusal > 0, "games ended in steps that followed a refusal"
 
 
 def test_actions_may_be_a_list_or_any_integer_array_and_anything_else_is_refused():
@@ -162,47 +193,6 @@ def test_a_game_can_be_inspected():
     assert isinstance(game, lanopoly.Game) and game.num_players == 2
 
 
-def test_gymnasium_env_passes_the_checker():
-    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
-    from gymnasium.utils.env_checker import check_env
-
-    from lanopoly.envs.gymnasium_env import LanopolyEnv
-
-    env = LanopolyEnv(players=3, rules=SHORT)
-    check_env(env, skip_render_check=True)
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    total, done, steps = 0.0, False, 0
-    while not done:
-        action = rng.choice(np.flatnonzero(env.action_masks()))
-        _obs, reward, terminated, truncated, _info = env.step(action)
-        total += reward
-        done = terminated or truncated
-        steps += 1
-    assert terminated and total in (1.0, -0.5)
-    assert isinstance(gymnasium.make("lanopoly/Lanopoly-v1", players=2).reset(seed=1)[0], np.ndarray)
-
-
-def test_pettingzoo_env_passes_the_api_test():
-    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
-    from pettingzoo.test import api_test
-
-    from lanopoly.envs.pettingzoo_env import env
-
-    api_test(env(players=3, rules=SHORT), num_cycles=300, verbose_progress=False)
-
-
-def test_openspiel_game_passes_the_random_simulation_test():
-    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
-    import lanopoly.envs.openspiel_game  # noqa: F401 (registers the game)
-
-    game = pyspiel.load_game("python_lanopoly", {"players": 3, "round_limit": 10})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
-    state = game.new_initial_state()
-    assert state.is_chance_node()
-    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
-
-
 def test_a_game_offers_the_integer_action_space():
     game = lanopoly.Game(2, seed=1)
     while game.is_chance_node:
@@ -214,6 +204,26 @@ def test_a_game_offers_the_integer_action_space():
     assert game.observation(seat).shape == (OBSERVATION_SIZE,)
     with pytest.raises(IllegalAction, match="needs a VecGame"):
         game.action_from_index(seat, 212)  # start a trade draft with the next seat
+
+
+def test_a_games_observation_is_a_vecgame_row_without_the_draft():
+    """As documented: Game.observation and action_mask equal a VecGame's view but for the trade
+    draft (the "draft" part of the observation, actions 211..255), which only a VecGame keeps."""
+    v = VecGame(1, players=3, rules=SHORT, seed=14)
+    _, mask, player = v.reset()
+    rng = np.random.default_rng(14)
+    draft = observation_slices()["draft"]
+    differed = False
+    for _ in range(400):
+        game, seat = v.game(0), int(player[0])
+        obs, row_mask = v.view(0, seat)
+        rest = np.ones(OBSERVATION_SIZE, bool)
+        rest[draft] = False
+        assert np.array_equal(game.observation(seat)[rest], obs[rest])
+        assert np.array_equal(game.action_mask(seat)[:211], row_mask[:211]) and not game.action_mask(seat)[211:].any()
+        differed |= not np.array_equal(game.observation(seat)[draft], obs[draft])
+        _, mask, player, *_ = v.step(random_actions(mask, rng))
+    assert differed, "a draft was open at some point"
 
 
 def test_two_threads_give_the_same_outputs_as_one():
@@ -231,3 +241,28 @@ def test_two_threads_give_the_same_outputs_as_one():
     assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
     with pytest.raises(IllegalAction):
         VecGame(2, threads=0)
+
+
+def test_every_action_has_a_name_that_says_what_it_does():
+    from lanopoly.rl import ACTION_NAMES
+
+    assert len(ACTION_NAMES) == ACTION_SIZE and len(set(ACTION_NAMES)) == ACTION_SIZE
+    assert ACTION_NAMES[:3] == ["roll", "pay_jail_fine", "use_jail_card"]
+    assert ACTION_NAMES[11:14] == ["bid:lowest", "bid:1/4_value", "bid:1/2_value"]
+    assert ACTION_NAMES[211] == "draft_start:+0" and ACTION_NAMES[-1] == "draft_discard"
+    # Every move a game offers has the index whose name is its type (and its square, if any).
+    v = VecGame(2, players=3, rules=SHORT, seed=15)
+    _, mask, player = v.reset()
+    rng = np.random.default_rng(15)
+    seen = set()
+    for _ in range(300):
+        game, seat = v.game(0), int(player[0])
+        for index in np.flatnonzero(game.action_mask(seat)):
+            move = game.action_from_index(seat, int(index))
+            kind, _, what = ACTION_NAMES[index].partition(":")
+            assert move["type"] == kind
+            if "square" in move:
+                assert what == str(move["square"])
+            seen.add(kind)
+        _, mask, player, *_ = v.step(random_actions(mask, rng))
+    assert {"roll", "buy", "end_turn", "bid"} <= seen

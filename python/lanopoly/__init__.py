@@ -15,10 +15,14 @@ from lanopoly._core import CHANCE, STATE_FORMAT, Bot, Game, IllegalAction, Rules
 from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
+from lanopoly.envs.registration import register_when_imported
 from lanopoly.log import GameLog, ReplayMismatch
 from lanopoly.simulate import SimulationResult, simulate
 
 IllegalAction.__module__ = "lanopoly"
+
+# Gymnasium's "lanopoly/Lanopoly-v1" and OpenSpiel's "python_lanopoly", once those are imported.
+register_when_imported()
 
 __all__ = [
     "CHANCE",

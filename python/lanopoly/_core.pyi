@@ -94,6 +94,8 @@ class Rules:
         """The preset names: official, paris-app, it, no, paris-quick, paris-house, speed, timed."""
     def to_dict(self) -> dict[str, Any]:
         """Every option and its value; ``Rules(**rules.to_dict())`` gives the same rules."""
+    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]:
+        """Pickling and copying: ``Rules(**rules.to_dict())``."""
     def __getattr__(self, name: str) -> Any: ...
     def __eq__(self, value: object, /) -> bool: ...
 
@@ -106,7 +108,9 @@ class Game:
     draws them with the game's seeded resolver, which is not part of the state: nothing in the
     state predicts the next roll, nor a card not seen yet. Cards drawn go under their deck, so
     once every card of a deck has been seen its order repeats and the next one is known, as at a
-    real table (unless ``reshuffle_decks``).
+    real table (unless ``reshuffle_decks``). ``snapshot``, ``to_bytes`` and ``state_hash`` leave
+    the resolver out; ``chance_seed`` says where it is, and pickles and copies keep it, so a
+    pickled game resolves the same chance as the original.
     """
 
     def __new__(
@@ -208,7 +212,9 @@ class Game:
         """Legality of each index of the integer action space (``lanopoly.rl``) for a seat;
         trade composition (211..255) is masked out: it needs a VecGame."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The float32 observation of ``lanopoly.rl`` from a seat's point of view."""
+        """The float32 observation of ``lanopoly.rl`` from a seat's point of view, with no trade
+        draft open: a ``Game`` keeps no drafts, so its "draft" part is a closed draft's, where a
+        ``VecGame`` row shows the seat's draft (the rows differ only there)."""
     def action_from_index(self, seat: int, index: int) -> _Action:
         """The move an integer action means for a seat now."""
     def bid_range(self, player: int) -> tuple[int, int] | None:
@@ -232,9 +238,15 @@ class Game:
     def from_snapshot(cls, snapshot: dict[str, Any], seed: int | None = None) -> Game:
         """Restore a game from ``snapshot()``; an invalid one raises IllegalAction."""
     def clone(self) -> Game:
-        """An independent copy."""
+        """An independent copy (with a copy of the chance stream)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
+    @property
+    def chance_seed(self) -> int:
+        """The seed that continues this game's chance stream from where it is now:
+        ``Game.from_bytes(g.to_bytes(), seed=g.chance_seed)`` draws what ``g`` would draw next."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes, list[str], int]]:
+        """Pickling: ``Game.from_bytes(to_bytes(), names, chance_seed)``."""
     def net_worth(self, seat: int) -> int:
         """Cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
         buildings at cost, less the debts the seat owes and plus those owed to it (never below 0)."""
@@ -261,6 +273,10 @@ class Bot:
     def interject(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action | None:
         """The bot's move out of turn for ``seat`` (None if it stays quiet, or if the game waits
         for ``seat`` or for chance): the built-in bots claim the rent owed to them."""
+    def __getnewargs__(self) -> tuple[str, int]: ...
+    def __getstate__(self) -> tuple[bytes, int]:
+        """Pickling: the bot's memory and random stream, so that it goes on choosing as before."""
+    def __setstate__(self, state: tuple[bytes, int]) -> None: ...
 
 @final
 class VecGame:
@@ -270,15 +286,24 @@ class VecGame:
     from that seat's point of view, boolean legality masks, the seat waited for, rewards (+1 to
     the winner, -1/(players-1) to the others, when a game ends), ``terminated`` and
     ``truncated`` out. Chance is sampled inside with each game's seeded stream. With ``learner``
-    set, the bots of ``opponents`` (names or specs) play the other seats inside the step. Rent
-    owed to a seat the game does not wait for is claimed for it at once (rules where rent must be
-    claimed: a claim is never a decision worth learning).
+    set, the bots of ``opponents`` (names or specs) play the other seats inside the step, and
+    the learner's bankruptcy ends its game (``terminated``, its -1/(players-1) alone: the others'
+    game is not played out). Rent owed to a seat the game does not wait for is claimed for it at
+    once (rules where rent must be claimed: a claim is never a decision worth learning). A game
+    that reaches ``max_inputs`` inputs (moves and chance outcomes, as in ``simulate``) is cut
+    (``truncated``), so a step always returns; Ctrl-C interrupts a long step
+    (``KeyboardInterrupt``; the games are then part-way: reset them).
     """
 
     observation_size: Final[int]
     action_size: Final[int]
     action_space_version: Final[int]
     observation_layout: Final[list[tuple[str, int, int]]]
+    action_names: Final[list[str]]
+    """What each action index means: the move type, then what it applies to after a colon (a
+    board square, a bid as a fraction of the lot's value, a colour group, a seat relative to the
+    actor such as ``+1``, a sum, a deck): ``"build:39"``, ``"bid:1/2_value"``,
+    ``"accept_trade:+1"``, ``"draft_give_cash:50"``."""
     autoreset: bool
     """Replace a finished game in the same step (default) or keep it until ``reset``."""
 
@@ -293,6 +318,7 @@ class VecGame:
         learner: int | None = None,
         opponents: list[str] | None = None,
         threads: int = 1,
+        max_inputs: int = 1_000_000,
     ) -> VecGame:
         """``threads``: step the games on that many threads (the GIL released; the caller's
         thread and ``threads - 1`` persistent workers, joined when the VecGame is freed), in
@@ -304,10 +330,21 @@ class VecGame:
     @property
     def threads(self) -> int: ...
     @property
+    def max_inputs(self) -> int:
+        """Inputs after which a game is cut (reported as truncated)."""
+    @property
     def num_players(self) -> int: ...
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
         """Start every game afresh: (obs, mask, current player). Also makes a VecGame whose step
         failed with ``RuntimeError`` usable again."""
+    def reset_games(
+        self,
+        which: npt.NDArray[np.bool_],
+        out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]] | None = None,
+    ) -> None:
+        """Start the games where ``which`` is True afresh (their next episode). With ``out``,
+        three arrays (obs, mask, current player) shaped as ``observe`` returns them, write the new
+        games' rows there (the other rows are left as they are)."""
     def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
         """The current (obs, mask, current player) without stepping."""
     def view(self, i: int, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -334,17 +371,27 @@ class VecGame:
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
         ``actions``: an int64 array is used as it is; another integer array or a list of ints is
-        converted (anything else raises ``TypeError``). An illegal action raises
-        ``IllegalAction`` naming the game. A bug inside the step (a Rust panic, caught) raises
-        ``RuntimeError``, and so does every later call but ``reset``.
+        converted (anything else raises ``TypeError``). -1 leaves a game as it is (its row is
+        written again, with no reward and neither terminated nor truncated). Every action is
+        checked before any game moves: an illegal one raises ``IllegalAction`` naming the first
+        such game and changes nothing (no game moves, ``out`` is not written). A bug inside the step (a Rust panic,
+        caught) raises ``RuntimeError``, and so does every later call but ``reset``.
 
         ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),
         (n, action_size), (n,), (n, num_players), (n,), (n,)) to write into and return, instead
         of six new arrays per call (a wrong shape or dtype raises ``ValueError`` or
-        ``TypeError``; after an error their contents are unspecified). The GIL stays held while
-        stepping into them."""
+        ``TypeError``; after a ``RuntimeError`` or ``KeyboardInterrupt`` their contents are
+        unspecified). The GIL stays held while stepping into them."""
     def game(self, i: int) -> Game:
         """A copy of game ``i``."""
+    def to_bytes(self) -> bytes:
+        """The whole batch (games, chance streams, trade drafts, bots with their memory,
+        settings) for ``from_bytes``; pickling uses it. Refused (``RuntimeError``) for a batch
+        that must be reset."""
+    @staticmethod
+    def from_bytes(data: bytes) -> VecGame:
+        """A batch from ``to_bytes``, resuming exactly where it was (same actions, same outputs)."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
 
 def simulate(
     games: int,
@@ -357,7 +404,8 @@ def simulate(
     max_inputs: int = 1_000_000,
     first_game: int = 0,
 ) -> dict[str, Any]:
-    """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released.
+    """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released;
+    Ctrl-C stops the run (``KeyboardInterrupt``) within a few milliseconds.
     Plain lists per game (``winners`` (-1 if cut), ``rounds``, ``turns``, ``actions``,
     ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts). Game ``i`` is
     seeded from ``(seed, first_game + i)``: results do not depend on ``threads``. Use

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from lanopoly import _core
 from lanopoly._core import Bot, Game, Rules
 from lanopoly.bots import Policy
+from lanopoly.cluster import simulate_on_ray
 
 IN_JAIL = 40
 """Index of the "in jail" entry of ``landings`` (a player just visiting counts on square 10)."""
@@ -119,6 +120,7 @@ def simulate(
     threads: int | None = None,
     max_inputs: int = 1_000_000,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` seeded games and summarise them.
 
@@ -128,7 +130,8 @@ def simulate(
     among built-in bots (those games are stepped from Python, seeded as in Rust: a Python object
     that chooses as a built-in bot does gives the same results). ``seed`` is any integer (taken
     modulo 2**64, as ``Game`` does). ``threads`` defaults to all cores; ``progress`` defaults to
-    on when stderr is a terminal.
+    on when stderr is a terminal. ``cluster="ray"`` plays the games as Ray tasks split by game
+    index (built-in bots only; see ``lanopoly.cluster``), with the local run's results.
     """
     seed %= 2**64
     if not 2 <= players <= 8:
@@ -146,7 +149,19 @@ def simulate(
     bar = _Progress(games, sys.stderr if show else None)
     total = _empty(players)
     try:
-        if all(isinstance(p, str) for p in seats):
+        if cluster is not None:
+            if cluster != "ray":
+                raise ValueError(f"cluster {cluster!r} is not known; clusters: 'ray'")
+            if not all(isinstance(p, str) for p in seats):
+                raise ValueError("only built-in bots (names or specs) play on a cluster")
+            names = [str(p) for p in seats]
+
+            def part_done(part: dict[str, Any]) -> None:
+                _merge(total, part)
+                bar.advance(len(part["winners"]))
+
+            simulate_on_ray(games, players, board, rules, names, seed, max_inputs, part_done)
+        elif all(isinstance(p, str) for p in seats):
             names = [str(p) for p in seats]
             chunk = max(1, min(2000, games // 50 or 1))
             for first in range(0, games, chunk):

@@ -5,7 +5,7 @@ use crate::{convert, pyerr};
 use lanopoly_engine as engine;
 use lanopoly_sim as sim;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 /// A built-in bot (see `bots()`), usable as a policy from Python: `choose(game, seat, legal)`.
 #[pyclass(module = "lanopoly._core", name = "Bot")]
@@ -75,5 +75,24 @@ impl Bot {
 
     fn __repr__(&self) -> String {
         format!("Bot({:?})", self.name)
+    }
+
+    /// Pickling: a new bot of the same spec (`__getnewargs__`), then its memory and random
+    /// stream (`__getstate__`, `__setstate__`), so that it goes on choosing as it would have.
+    fn __getnewargs__(&self) -> (String, u64) {
+        (self.name.clone(), 0)
+    }
+
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyBytes>, u64)> {
+        let policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        let state = policy.save().ok_or_else(|| pyerr(format!("the {} bot cannot be saved", self.name)))?;
+        Ok((PyBytes::new(py, &state), self.rng.state()))
+    }
+
+    fn __setstate__(&mut self, state: (Vec<u8>, u64)) -> PyResult<()> {
+        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        policy.load(&state.0).map_err(pyerr)?;
+        self.rng = engine::Resolver::new(state.1);
+        Ok(())
     }
 }

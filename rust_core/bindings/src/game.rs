@@ -6,7 +6,7 @@ use lanopoly_engine as engine;
 use lanopoly_engine::board::{self, Kind, Square, DEEDS, LAYOUT};
 use lanopoly_sim as sim;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 use pythonize::{depythonize, pythonize};
 
 /// Version of the snapshot dict layout.
@@ -370,6 +370,23 @@ impl Game {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// The seed that continues this game's chance stream from where it is now:
+    /// `Game.from_bytes(g.to_bytes(), seed=g.chance_seed)` draws what `g` would draw next.
+    #[getter]
+    fn chance_seed(&self) -> u64 {
+        self.resolver.state()
+    }
+
+    /// Pickling: the canonical bytes, the names and the chance stream, through `from_bytes`
+    /// (so a pickle is checked like any other state when it is loaded).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let game = slf.borrow();
+        let state = PyBytes::new(py, &game.inner.to_bytes());
+        let args = (state, game.names.clone(), game.resolver.state()).into_pyobject(py)?;
+        Ok((py.get_type::<Game>().getattr("from_bytes")?, args))
     }
 
     /// Net worth of a seat (cash + deeds at price or mortgage value + buildings at cost).

@@ -65,6 +65,34 @@ fn pyerr(e: impl std::fmt::Display) -> PyErr {
     IllegalAction::new_err(e.to_string())
 }
 
+/// Python's signals (Ctrl-C) for a long Rust loop: [`Signals::hook`] is an interrupt hook that
+/// runs Python's signal handlers (attaching to the interpreter if the loop released it) and
+/// keeps the exception a handler raised, for [`Signals::raised`] to return after the loop.
+#[derive(Default)]
+struct Signals {
+    raised: std::sync::Mutex<Option<PyErr>>,
+}
+
+impl Signals {
+    fn hook(&self) -> bool {
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                *self.raised.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                true
+            }
+        }
+    }
+
+    /// The exception a signal handler raised during the loop (KeyboardInterrupt), if any.
+    fn raised(self) -> PyResult<()> {
+        match self.raised.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A board from its name, or an error listing the boards.
 fn board_id(name: &str) -> PyResult<engine::BoardId> {
     engine::BoardId::from_name(name).ok_or_else(|| {
@@ -124,7 +152,12 @@ fn simulate<'py>(
         threads,
         max_inputs,
     };
-    let report = py.detach(|| sim::simulate::simulate(&config)).map_err(pyerr)?;
+    let signals = Signals::default();
+    let hook = || signals.hook();
+    let interrupt = sim::interrupt::Interrupt::new(&hook);
+    let report = py.detach(|| sim::simulate::simulate_interruptible(&config, &interrupt));
+    signals.raised()?;
+    let report = report.map_err(pyerr)?;
     let d = PyDict::new(py);
     let column = |f: &dyn Fn(&sim::simulate::GameSummary) -> i64| report.games.iter().map(f).collect::<Vec<i64>>();
     d.set_item("winners", column(&|g| g.winner.map_or(-1, i64::from)))?;

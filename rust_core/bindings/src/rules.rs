@@ -3,7 +3,7 @@
 use crate::pyerr;
 use lanopoly_engine as engine;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use pythonize::{depythonize, pythonize};
 
 /// Rule options; see `lanopoly.Rules` in the stub for the list.
@@ -46,6 +46,11 @@ impl Rules {
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         pythonize(py, &self.inner).map_err(pyerr)
+    }
+
+    /// Pickling and copying: `Rules(**rules.to_dict())`.
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyAny>)> {
+        Ok((PyTuple::empty(py), self.to_dict(py)?))
     }
 
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::{board_id, pyerr};
+use crate::{board_id, pyerr, Signals};
 use lanopoly_sim as sim;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -44,20 +44,10 @@ fn to_numpy(py: Python<'_>, out: sim::vecgame::StepBuffers, n: usize, players: u
 impl VecGame {
     /// `step` into the caller's arrays (checked for shape; numpy's borrow checking refuses the
     /// same array twice). The GIL stays held while the games are stepped, so that no Python
-    /// thread can read the arrays half-written. After an error their contents are unspecified.
+    /// thread can read the arrays half-written. An illegal action leaves them untouched; after a
+    /// panic or an interrupt their contents are unspecified.
     fn step_into<'py>(&mut self, actions: &[u32], arrays: StepArrays<'py>) -> PyResult<StepArrays<'py>> {
-        use numpy::{PyArrayMethods, PyUntypedArrayMethods};
-        fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
-            array: &Bound<'py, numpy::PyArray<T, D>>,
-        ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
-            // A Fortran-ordered array is contiguous too, but the rows are written in C order.
-            if !array.is_c_contiguous() {
-                return Err(PyValueError::new_err("out arrays must be C-contiguous"));
-            }
-            array
-                .try_readwrite()
-                .map_err(|e| PyValueError::new_err(format!("out arrays must be distinct and writable ({e})")))
-        }
+        use numpy::PyUntypedArrayMethods;
         let (mut obs, mut mask, mut player, mut rewards, mut terminated, mut truncated) = (
             writable(&arrays.0)?,
             writable(&arrays.1)?,
@@ -75,11 +65,7 @@ impl VecGame {
             ("terminated", terminated.shape(), vec![n]),
             ("truncated", truncated.shape(), vec![n]),
         ];
-        for (name, got, want) in shapes {
-            if got != want.as_slice() {
-                return Err(PyValueError::new_err(format!("out {name} has shape {got:?}, not {want:?}")));
-            }
-        }
+        check_shapes(&shapes)?;
         self.healthy()?;
         let mut view = sim::vecgame::StepOut {
             obs: obs.as_slice_mut()?,
@@ -89,10 +75,27 @@ impl VecGame {
             terminated: terminated.as_slice_mut()?,
             truncated: truncated.as_slice_mut()?,
         };
-        let stepped = self.inner.step(actions, &mut view);
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let stepped = self.inner.step_interruptible(actions, &mut view, &sim::interrupt::Interrupt::new(&hook));
+        signals.raised()?;
         self.healthy()?;
         stepped.map_err(pyerr)?;
         Ok(arrays)
+    }
+
+    /// `reset_games` writing the new rows into the caller's (obs, mask, player) arrays.
+    fn reset_into(&mut self, which: &[bool], arrays: &ViewArrays<'_>) -> PyResult<()> {
+        use numpy::PyUntypedArrayMethods;
+        let (mut obs, mut mask, mut player) = (writable(&arrays.0)?, writable(&arrays.1)?, writable(&arrays.2)?);
+        let n = self.inner.len();
+        check_shapes(&[
+            ("obs", obs.shape(), vec![n, sim::observation::SIZE]),
+            ("mask", mask.shape(), vec![n, sim::action_space::SIZE]),
+            ("player", player.shape(), vec![n]),
+        ])?;
+        let done = self.inner.reset_games(which, obs.as_slice_mut()?, mask.as_slice_mut()?, player.as_slice_mut()?);
+        done.map_err(pyerr)
     }
 
     /// A `RuntimeError` if a step panicked (a bug): the games cannot be trusted until `reset`.
@@ -104,10 +107,35 @@ impl VecGame {
     }
 }
 
+// The default of `max_inputs` in the signature below, written out for Python's signature text.
+const _: () = assert!(sim::vecgame::MAX_INPUTS == 1_000_000);
+
+/// An out array borrowed for writing: C-contiguous (a Fortran-ordered array is contiguous too,
+/// but the rows are written in C order) and not borrowed elsewhere.
+fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    array: &Bound<'py, numpy::PyArray<T, D>>,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    use numpy::{PyArrayMethods, PyUntypedArrayMethods};
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err("out arrays must be C-contiguous"));
+    }
+    array.try_readwrite().map_err(|e| PyValueError::new_err(format!("out arrays must be distinct and writable ({e})")))
+}
+
+/// A `ValueError` naming the first out array whose shape is not the one wanted.
+fn check_shapes(shapes: &[(&str, &[usize], Vec<usize>)]) -> PyResult<()> {
+    for (name, got, want) in shapes {
+        if *got != want.as_slice() {
+            return Err(PyValueError::new_err(format!("out {name} has shape {got:?}, not {want:?}")));
+        }
+    }
+    Ok(())
+}
+
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None, threads = 1))]
+    #[pyo3(signature = (n, players = 4, board = "classic", rules = None, seed = 0, max_steps = 20_000, learner = None, opponents = None, threads = 1, max_inputs = 1_000_000))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -119,9 +147,13 @@ impl VecGame {
         learner: Option<u8>,
         opponents: Option<Vec<String>>,
         threads: usize,
+        max_inputs: u32,
     ) -> PyResult<Self> {
         if threads == 0 {
             return Err(pyerr("threads must be at least 1"));
+        }
+        if max_inputs == 0 {
+            return Err(pyerr("max_inputs must be at least 1"));
         }
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let opponents = opponents.unwrap_or_else(|| vec!["heuristic".to_string()]);
@@ -137,6 +169,7 @@ impl VecGame {
         )
         .map_err(pyerr)?;
         inner.set_threads(threads);
+        inner.set_max_inputs(max_inputs);
         Ok(VecGame { inner })
     }
 
@@ -154,6 +187,12 @@ impl VecGame {
     #[setter]
     fn set_autoreset(&mut self, on: bool) {
         self.inner.autoreset = on;
+    }
+
+    /// Inputs after which a game is cut (reported as truncated).
+    #[getter]
+    fn max_inputs(&self) -> u32 {
+        self.inner.max_inputs()
     }
 
     /// Threads a step uses (contiguous chunks of the games; the outputs do not depend on it).
@@ -194,6 +233,12 @@ impl VecGame {
         sim::action_space::VERSION
     }
 
+    /// What each action index means, as a short name (see `action_space::name`).
+    #[classattr]
+    fn action_names() -> Vec<String> {
+        (0..sim::action_space::SIZE).map(|i| sim::action_space::name(i).expect("an index below SIZE")).collect()
+    }
+
     /// The observation's parts as (name, start, stop).
     #[classattr]
     fn observation_layout() -> Vec<(&'static str, usize, usize)> {
@@ -212,13 +257,33 @@ impl VecGame {
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         let inner = &mut self.inner;
-        py.detach(|| {
-            inner.reset();
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let interrupt = sim::interrupt::Interrupt::new(&hook);
+        let done = py.detach(|| {
+            inner.reset_interruptible(&interrupt)?;
             inner.observe_all(&mut out.view())
-        })
-        .map_err(pyerr)?;
+        });
+        signals.raised()?;
+        done.map_err(pyerr)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
+    }
+
+    /// Start the games where `which` is true afresh (their next episode); with `out`, three
+    /// arrays (obs, mask, current player) as `observe` returns, write their new rows there.
+    #[pyo3(signature = (which, out = None))]
+    fn reset_games(&mut self, which: numpy::PyReadonlyArray1<'_, bool>, out: Option<ViewArrays<'_>>) -> PyResult<()> {
+        self.healthy()?;
+        let which = which.as_slice()?;
+        match out {
+            Some(arrays) => self.reset_into(which, &arrays),
+            None => {
+                let n = self.inner.len();
+                let mut rows = sim::vecgame::StepBuffers::new(n, self.inner.players() as usize);
+                self.inner.reset_games(which, &mut rows.obs, &mut rows.mask, &mut rows.player).map_err(pyerr)
+            }
+        }
     }
 
     /// The current (obs, mask, current player) without stepping.
@@ -260,11 +325,34 @@ impl VecGame {
         let mut out = sim::vecgame::StepBuffers::new(n, players);
         self.healthy()?;
         let inner = &mut self.inner;
-        let stepped = py.detach(|| inner.step(&actions, &mut out.view()));
+        let signals = Signals::default();
+        let hook = || signals.hook();
+        let interrupt = sim::interrupt::Interrupt::new(&hook);
+        let stepped = py.detach(|| inner.step_interruptible(&actions, &mut out.view(), &interrupt));
+        signals.raised()?;
         // A panic inside the step poisoned the batch: a RuntimeError, not an illegal action.
         self.healthy()?;
         stepped.map_err(pyerr)?;
         to_numpy(py, out, n, players)
+    }
+
+    /// The whole batch as bytes (games, chance streams, drafts, bots with their memory,
+    /// settings), for `from_bytes`; pickling uses them.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+        self.healthy()?;
+        Ok(pyo3::types::PyBytes::new(py, &self.inner.to_bytes().map_err(pyerr)?))
+    }
+
+    /// A batch from `to_bytes`, resuming exactly where it was.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(VecGame { inner: sim::vecgame::VecGame::from_bytes(data).map_err(pyerr)? })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
+        let py = slf.py();
+        let data = slf.borrow().to_bytes(py)?;
+        Ok((py.get_type::<VecGame>().getattr("from_bytes")?, (data,)))
     }
 
     /// A copy of game `i` as a `Game` (for inspection or display).
@@ -299,6 +387,9 @@ fn action_indices(actions: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     array
         .as_array()
         .iter()
-        .map(|&a| u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))))
+        .map(|&a| match a {
+            -1 => Ok(sim::vecgame::SKIP),
+            _ => u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))),
+        })
         .collect()
 }

@@ -160,6 +160,12 @@ impl Resolver {
         z ^ (z >> 31)
     }
 
+    /// Where the stream is: `Resolver::new(r.state())` continues exactly where `r` is (to save
+    /// a game with its chance stream, e.g. when pickling it).
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     /// A uniform number below `n` (n > 0), exact.
     pub fn below(&mut self, n: u32) -> u32 {
         uniform(n, || self.next_u64())
@@ -176,6 +182,14 @@ mod tests {
         let mut r = Resolver::new(1234567);
         let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
         assert_eq!(got, [6457827717110365317, 3203168211198807973, 9817491932198370423]);
+    }
+
+    #[test]
+    fn a_resolver_made_from_the_state_of_another_continues_it() {
+        let mut r = Resolver::new(77);
+        r.below(36);
+        let mut twin = Resolver::new(r.state());
+        assert!((0..100).all(|_| r.next_u64() == twin.next_u64()));
     }
 
     #[test]

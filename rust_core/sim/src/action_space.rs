@@ -26,6 +26,7 @@ use lanopoly_engine::action::{Action, Bundle, Move};
 use lanopoly_engine::board::{self, DEEDS, PROPERTIES};
 use lanopoly_engine::state::{Lot, NOBODY};
 use lanopoly_engine::Game;
+use serde::{Deserialize, Serialize};
 
 /// Version of the layout below; bumped whenever an index changes meaning.
 pub const VERSION: u32 = 1;
@@ -67,7 +68,7 @@ pub const SIZE: usize = DRAFT_DISCARD + 1;
 const CASH_STEPS: [u32; 2] = [50, 250];
 
 /// A trade being composed by one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draft {
     /// Absolute seat the offer is for, or [`NOBODY`] when no draft is open.
     pub to: u8,
@@ -290,6 +291,66 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
     let proposal = Action::ProposeTrade { to: draft.to, give: draft.give, get: draft.get };
     out[DRAFT_PROPOSE - DRAFT_START] = game.is_legal(Move { player: seat, action: proposal });
     out[DRAFT_DISCARD - DRAFT_START] = true;
+}
+
+/// The names of the simple actions, in index order (the move types of the Python API).
+const SIMPLE_NAMES: [&str; 11] = [
+    "roll",
+    "pay_jail_fine",
+    "use_jail_card",
+    "buy",
+    "decline",
+    "pass",
+    "end_turn",
+    "pay_debt",
+    "declare_bankruptcy",
+    "cancel_trade",
+    "end_game",
+];
+
+/// What index `index` means, as a short stable name: the move type (as in the Python API's
+/// dicts), then what it applies to after a colon: a board square (properties), a fraction of the
+/// lot's value (bids), a colour group, a seat relative to the actor (`+1` is the next seat), a
+/// sum of money or a deck. Draft edits start with `draft_`. `None` past the last index.
+pub fn name(index: usize) -> Option<String> {
+    let square = |base: usize| DEEDS[index - base].square;
+    let relative = |base: usize| index - base;
+    Some(match index {
+        i if i < BID => SIMPLE_NAMES[i].to_string(),
+        BID => "bid:lowest".to_string(),
+        i if i < BUILD => {
+            let quarters = BID_QUARTERS[i - BID - 1];
+            let (n, d) = match quarters % 4 {
+                0 => (quarters / 4, 1),
+                2 => (quarters / 2, 2),
+                _ => (quarters, 4),
+            };
+            if d == 1 {
+                format!("bid:{n}x_value")
+            } else {
+                format!("bid:{n}/{d}_value")
+            }
+        }
+        i if i < SELL => format!("build:{}", square(BUILD)),
+        i if i < MORTGAGE => format!("sell:{}", square(SELL)),
+        i if i < UNMORTGAGE => format!("mortgage:{}", square(MORTGAGE)),
+        i if i < KEEP => format!("unmortgage:{}", square(UNMORTGAGE)),
+        i if i < CLAIM => format!("keep_mortgaged:{}", square(KEEP)),
+        i if i < SELL_DOWN => format!("claim_rent:{}", square(CLAIM)),
+        i if i < ACCEPT => format!("sell_down:{}", relative(SELL_DOWN)),
+        i if i < REJECT => format!("accept_trade:+{}", relative(ACCEPT)),
+        i if i < DRAFT_START => format!("reject_trade:+{}", relative(REJECT)),
+        i if i < DRAFT_TOGGLE => format!("draft_start:+{}", relative(DRAFT_START)),
+        i if i < DRAFT_CASH => format!("draft_toggle:{}", square(DRAFT_TOGGLE)),
+        i if i < DRAFT_CARD => {
+            let k = i - DRAFT_CASH;
+            format!("draft_{}_cash:{}", if k < 2 { "give" } else { "ask" }, CASH_STEPS[k % 2])
+        }
+        i if i < DRAFT_PROPOSE => format!("draft_toggle_card:{}", ["chance", "community_chest"][i - DRAFT_CARD]),
+        DRAFT_PROPOSE => "draft_propose".to_string(),
+        DRAFT_DISCARD => "draft_discard".to_string(),
+        _ => return None,
+    })
 }
 
 /// The index of a listed legal action (bids map to the lowest-bid index).

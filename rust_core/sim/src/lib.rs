@@ -7,6 +7,7 @@
 
 pub mod action_space;
 pub mod bots;
+pub mod interrupt;
 pub mod observation;
 pub mod play;
 pub mod policy;

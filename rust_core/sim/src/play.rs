@@ -1,5 +1,6 @@
 //! Playing one game with bots: chance from one resolver, each seat's choices from its own.
 
+use crate::interrupt::Interrupt;
 use crate::policy::Policy;
 use lanopoly_engine::state::Pending;
 use lanopoly_engine::{Game, Input, Move, Outcome, Resolver};
@@ -38,10 +39,26 @@ pub fn play(
     policies: &mut [Box<dyn Policy>],
     streams: &mut Streams,
     max_inputs: u32,
+    observe: impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    play_interruptible(game, policies, streams, max_inputs, &Interrupt::none(), observe)
+}
+
+/// [`play`], stopping early (the game left where it is) once `interrupt` fires; it is checked
+/// every [`Interrupt::EVERY`] inputs.
+pub fn play_interruptible(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    max_inputs: u32,
+    interrupt: &Interrupt<'_>,
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     let mut applied = 0;
     while applied < max_inputs && !game.is_over() {
+        if applied % Interrupt::EVERY == Interrupt::EVERY - 1 && interrupt.check() {
+            break;
+        }
         let before = game.pending;
         let input = if game.is_chance_node() {
             let outcome: Outcome = game.sample_outcome(&mut streams.chance).expect("a chance node has outcomes");

@@ -22,4 +22,32 @@ pub trait Policy: Send + Sync {
         let _ = (game, seat, rng);
         None
     }
+
+    /// The bot's complete state (parameters and memory) as bytes, so that a game in progress
+    /// can be saved and resumed with the same choices (pickling); `None` if it cannot be saved.
+    fn save(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Take the state `save` gave for a bot of the same kind; refused bytes change nothing.
+    fn load(&mut self, state: &[u8]) -> Result<(), String> {
+        let _ = state;
+        Err(format!("the {} bot cannot be restored", self.name()))
+    }
 }
+
+/// [`Policy::save`] and [`Policy::load`] for a bot that is plain data (serde, postcard).
+macro_rules! saved_as_data {
+    () => {
+        fn save(&self) -> Option<Vec<u8>> {
+            postcard::to_allocvec(self).ok()
+        }
+
+        fn load(&mut self, state: &[u8]) -> Result<(), String> {
+            *self = postcard::from_bytes(state).map_err(|e| format!("a malformed {} bot state: {e}", self.name()))?;
+            Ok(())
+        }
+    };
+}
+
+pub(crate) use saved_as_data;

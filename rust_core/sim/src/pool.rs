@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// How long a thread spins for the next event before it sleeps.
 const SPIN: Duration = Duration::from_micros(50);
 
+/// How often a caller that waits for the workers wakes up to call its tick.
+pub const TICK: Duration = Duration::from_millis(10);
+
 /// A task for every part, shared by the workers while [`Pool::run`] runs.
 type Task<'a> = dyn Fn(usize) + Sync + 'a;
 
@@ -87,7 +90,10 @@ impl Pool {
     /// Run `task(0)` here and offer `task(k)` to the workers at once; return when part 0 and
     /// every part that started have finished (see the module documentation). A task that panics
     /// does not stop the others; the result is the panic message of the lowest such part.
-    pub fn run(&mut self, task: &Task<'_>) -> Result<(), String> {
+    ///
+    /// While it waits for the workers, this thread calls `tick` every [`TICK`] (to notice a stop
+    /// request, such as Ctrl-C, that only it can see: the workers learn of it through the task).
+    pub fn run(&mut self, task: &Task<'_>, tick: Option<&dyn Fn()>) -> Result<(), String> {
         let shared = &*self.shared;
         let open = (shared.run.load(SeqCst) | 1) + 1; // the next even number: a new, open run
         if !self.workers.is_empty() {
@@ -107,7 +113,7 @@ impl Pool {
         let mine = catch_unwind(AssertUnwindSafe(|| task(0)));
         if !self.workers.is_empty() {
             shared.run.store(open | 1, SeqCst);
-            shared.done.wait_until(|| shared.entered.load(SeqCst) == 0);
+            shared.done.wait_ticking(|| shared.entered.load(SeqCst) == 0, tick);
             *lock(&shared.task) = None;
         }
         let mut panics = std::mem::take(&mut *lock(&shared.panics));
@@ -170,6 +176,11 @@ impl Signal {
     /// Return once `ready()` holds. `ready` must become true only through memory that the
     /// notifier changes before calling [`Signal::notify`].
     fn wait_until(&self, ready: impl Fn() -> bool) {
+        self.wait_ticking(ready, None)
+    }
+
+    /// [`Signal::wait_until`], calling `tick` (without the lock) every [`TICK`] of sleep.
+    fn wait_ticking(&self, ready: impl Fn() -> bool, tick: Option<&dyn Fn()>) {
         let start = Instant::now();
         let mut spins = 0u32;
         while !ready() {
@@ -182,17 +193,35 @@ impl Signal {
             // waits for), then check the clock.
             std::thread::yield_now();
             if start.elapsed() > SPIN {
-                let mut guard = lock(&self.lock);
-                self.sleepers.fetch_add(1, SeqCst);
-                // Checked under the lock, after announcing the sleep: a notifier that changed
-                // the state before seeing `sleepers` is zero was seen here.
-                while !ready() {
-                    guard = self.wake.wait(guard).unwrap_or_else(PoisonError::into_inner);
+                while !self.sleep_until(&ready, tick.is_some()) {
+                    tick.expect("only a ticking sleep times out")();
                 }
-                self.sleepers.fetch_sub(1, SeqCst);
                 return;
             }
         }
+    }
+
+    /// Sleep until `ready()` holds (true) or, with `timeout`, until [`TICK`] has passed (false).
+    fn sleep_until(&self, ready: &impl Fn() -> bool, timeout: bool) -> bool {
+        let mut guard = lock(&self.lock);
+        self.sleepers.fetch_add(1, SeqCst);
+        // Checked under the lock, after announcing the sleep: a notifier that changed the state
+        // before seeing `sleepers` is zero was seen here.
+        let mut woke = true;
+        while !ready() {
+            if !timeout {
+                guard = self.wake.wait(guard).unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            let (back, waited) = self.wake.wait_timeout(guard, TICK).unwrap_or_else(PoisonError::into_inner);
+            guard = back;
+            if waited.timed_out() {
+                woke = ready();
+                break;
+            }
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
+        woke
     }
 
     /// Wake the sleepers (call after changing what they wait for).
@@ -249,10 +278,13 @@ mod tests {
         let names: Vec<Mutex<Vec<String>>> = (0..3).map(|_| Mutex::new(Vec::new())).collect();
         for _ in 0..1000 {
             let started: Vec<AtomicBool> = (0..3).map(|_| AtomicBool::new(false)).collect();
-            pool.run(&all_parts(3, &started, |k| {
-                let name = std::thread::current().name().unwrap_or("caller").to_string();
-                names[k].lock().unwrap().push(name);
-            }))
+            pool.run(
+                &all_parts(3, &started, |k| {
+                    let name = std::thread::current().name().unwrap_or("caller").to_string();
+                    names[k].lock().unwrap().push(name);
+                }),
+                None,
+            )
             .unwrap();
         }
         for (k, runs) in names.iter().enumerate() {
@@ -268,9 +300,12 @@ mod tests {
         let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
         for _ in 0..2000 {
             // Part 0 returns at once: the worker is often too late and skips the run.
-            pool.run(&|k| {
-                counts[k].fetch_add(1, Ordering::SeqCst);
-            })
+            pool.run(
+                &|k| {
+                    counts[k].fetch_add(1, Ordering::SeqCst);
+                },
+                None,
+            )
             .unwrap();
         }
         assert_eq!(counts[0].load(Ordering::SeqCst), 2000);
@@ -278,9 +313,12 @@ mod tests {
         // Skipped runs leave the pool working: a run that waits for the worker gets it.
         let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
         let both = AtomicUsize::new(0);
-        pool.run(&all_parts(2, &started, |_| {
-            both.fetch_add(1, Ordering::SeqCst);
-        }))
+        pool.run(
+            &all_parts(2, &started, |_| {
+                both.fetch_add(1, Ordering::SeqCst);
+            }),
+            None,
+        )
         .unwrap();
         assert_eq!(both.load(Ordering::SeqCst), 2);
     }
@@ -291,23 +329,48 @@ mod tests {
         let count = AtomicUsize::new(0);
         let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
         let err = pool
-            .run(&all_parts(2, &started, |k| {
-                count.fetch_add(1, Ordering::SeqCst);
-                assert!(k != 1, "boom in part {k}");
-            }))
+            .run(
+                &all_parts(2, &started, |k| {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    assert!(k != 1, "boom in part {k}");
+                }),
+                None,
+            )
             .unwrap_err();
         assert!(err.contains("part 1 panicked: boom in part 1"), "{err}");
         assert_eq!(count.load(Ordering::SeqCst), 2, "the other part ran to the end");
         let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
-        pool.run(&all_parts(2, &started, |_| {
-            count.fetch_add(1, Ordering::SeqCst);
-        }))
+        pool.run(
+            &all_parts(2, &started, |_| {
+                count.fetch_add(1, Ordering::SeqCst);
+            }),
+            None,
+        )
         .unwrap();
         assert_eq!(count.load(Ordering::SeqCst), 4);
         // The caller's own part may panic too; the lowest part is named.
         let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
-        let err = pool.run(&all_parts(2, &started, |k| panic!("all {k}"))).unwrap_err();
+        let err = pool.run(&all_parts(2, &started, |k| panic!("all {k}")), None).unwrap_err();
         assert!(err.starts_with("part 0 panicked: all 0"), "{err}");
+    }
+
+    #[test]
+    fn a_caller_waiting_for_a_busy_worker_ticks() {
+        let mut pool = Pool::new(2);
+        let ticks = AtomicUsize::new(0);
+        let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
+        let tick = || {
+            ticks.fetch_add(1, Ordering::SeqCst);
+        };
+        let task = all_parts(2, &started, |k| {
+            // The worker is busy until the waiting caller has ticked three times (or 10 s).
+            let start = std::time::Instant::now();
+            while k == 1 && ticks.load(Ordering::SeqCst) < 3 && start.elapsed().as_secs() < 10 {
+                std::thread::yield_now();
+            }
+        });
+        pool.run(&task, Some(&tick)).unwrap();
+        assert!(ticks.load(Ordering::SeqCst) >= 3, "the caller did not tick while it waited");
     }
 
     #[test]
@@ -317,9 +380,12 @@ mod tests {
         for _ in 0..3 {
             std::thread::sleep(std::time::Duration::from_millis(5));
             let started: Vec<AtomicBool> = (0..2).map(|_| AtomicBool::new(false)).collect();
-            pool.run(&all_parts(2, &started, |_| {
-                count.fetch_add(1, Ordering::SeqCst);
-            }))
+            pool.run(
+                &all_parts(2, &started, |_| {
+                    count.fetch_add(1, Ordering::SeqCst);
+                }),
+                None,
+            )
             .unwrap();
         }
         assert_eq!(count.load(Ordering::SeqCst), 6);

@@ -5,11 +5,14 @@
 //! plays which game; results are put back in game order and landing counts are sums.
 
 use crate::bots;
-use crate::play::{play, Streams};
+use crate::interrupt::Interrupt;
+use crate::play::{play_interruptible, Streams};
 use crate::policy::Policy;
+use crate::pool::Pool;
 use lanopoly_engine::state::{Pending, MAX_PLAYERS};
 use lanopoly_engine::{BoardId, Game, Input, Resolver, Rules};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
 
 /// Index of the "in jail" entry of the landing counts (squares are 0..40; a player just visiting
 /// counts on square 10).
@@ -72,12 +75,22 @@ fn seat_bots(config: &Config) -> Result<Vec<Box<dyn Policy>>, String> {
 
 /// Play one game and add its landings to `landings`.
 pub fn play_one(config: &Config, index: u64, landings: &mut [u64; 41]) -> Result<GameSummary, String> {
+    play_one_interruptible(config, index, landings, &Interrupt::none())
+}
+
+/// [`play_one`], left unfinished (and reported as cut) once `interrupt` fires.
+fn play_one_interruptible(
+    config: &Config,
+    index: u64,
+    landings: &mut [u64; 41],
+    interrupt: &Interrupt<'_>,
+) -> Result<GameSummary, String> {
     let mut policies = seat_bots(config)?;
     let mut game = Game::new(config.players, config.board, config.rules).map_err(|e| e.reason)?;
     let mut streams = Streams::new(game_seed(config.seed, index), config.players);
     let mut actions = 0;
     let mut rolled = false;
-    play(&mut game, &mut policies, &mut streams, config.max_inputs, |game, input, before| {
+    play_interruptible(&mut game, &mut policies, &mut streams, config.max_inputs, interrupt, |game, input, before| {
         if matches!(input, Input::Move(_)) {
             actions += 1;
         }
@@ -103,39 +116,58 @@ pub fn play_one(config: &Config, index: u64, landings: &mut [u64; 41]) -> Result
 /// game it could not play (index, why).
 type ThreadReport = Result<(Vec<(u64, GameSummary)>, [u64; 41]), (u64, String)>;
 
+/// Why a simulation stopped before the end, as [`simulate_interruptible`] reports it.
+pub const INTERRUPTED: &str = "the simulation was interrupted";
+
 /// Run the simulation on `config.threads` threads.
+pub fn simulate(config: &Config) -> Result<Report, String> {
+    simulate_interruptible(config, &Interrupt::none())
+}
+
+/// Run the simulation on `config.threads` threads (the calling thread and `threads - 1`
+/// workers); once `interrupt` fires, stop within a few thousand inputs and return
+/// [`INTERRUPTED`].
 ///
 /// The threads take the games one at a time, in order, from a shared counter, so a thread whose
 /// CPU is slower (or busy elsewhere) plays fewer of them and none waits idle for the other.
 /// Which thread plays a game never reaches the report: each game is seeded by its index alone,
 /// the summaries are sorted by index and the landing counts summed; if games fail, the one with
 /// the lowest index is reported (every game below it was taken, and played, before it).
-pub fn simulate(config: &Config) -> Result<Report, String> {
+pub fn simulate_interruptible(config: &Config, interrupt: &Interrupt<'_>) -> Result<Report, String> {
     if !(2..=MAX_PLAYERS as u8).contains(&config.players) {
         return Err(format!("2 to {MAX_PLAYERS} players, not {}", config.players));
     }
     seat_bots(config)?;
     let threads = config.threads.clamp(1, config.games.max(1) as usize);
     let next = AtomicU64::new(0);
-    let per_thread: Vec<ThreadReport> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut landings = [0u64; 41];
-                    let mut games = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Relaxed);
-                        if i >= config.games as u64 {
-                            return Ok((games, landings));
-                        }
-                        let index = config.first_game + i;
-                        games.push((index, play_one(config, index, &mut landings).map_err(|why| (index, why))?));
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect()
-    });
+    let parts: Vec<Mutex<ThreadReport>> = (0..threads).map(|_| Mutex::new(Ok((Vec::new(), [0; 41])))).collect();
+    let task = |k: usize| {
+        let mut part = parts[k].lock().unwrap_or_else(PoisonError::into_inner);
+        let Ok((games, landings)) = &mut *part else { return };
+        while !interrupt.check() {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= config.games as u64 {
+                return;
+            }
+            let index = config.first_game + i;
+            match play_one_interruptible(config, index, landings, interrupt) {
+                Ok(summary) => games.push((index, summary)),
+                Err(why) => {
+                    *part = Err((index, why));
+                    return;
+                }
+            }
+        }
+    };
+    let tick = || {
+        interrupt.check();
+    };
+    Pool::new(threads).run(&task, Some(&tick)).map_err(|why| format!("a simulation thread panicked: {why}"))?;
+    if interrupt.stopped() {
+        return Err(INTERRUPTED.to_string());
+    }
+    let per_thread: Vec<ThreadReport> =
+        parts.into_iter().map(|part| part.into_inner().unwrap_or_else(PoisonError::into_inner)).collect();
     if let Some((_, why)) = per_thread.iter().filter_map(|part| part.as_ref().err()).min_by_key(|(index, _)| *index) {
         return Err(why.clone());
     }

@@ -4,8 +4,10 @@
 use lanopoly_engine::state::Pending;
 use lanopoly_engine::{BoardId, Event, Game, Input, Rules};
 use lanopoly_sim::bots;
+use lanopoly_sim::interrupt::Interrupt;
 use lanopoly_sim::play::{play, Streams};
-use lanopoly_sim::simulate::{game_seed, play_one, simulate, Config, IN_JAIL};
+use lanopoly_sim::simulate::{game_seed, play_one, simulate, simulate_interruptible, Config, INTERRUPTED, IN_JAIL};
+use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 fn config(games: u32, threads: usize) -> Config {
     Config {
@@ -94,4 +96,17 @@ fn bad_configurations_are_refused() {
     assert!(unknown.contains("unknown bot"), "{unknown}");
     let count = simulate(&Config { bots: vec!["random".into(); 3], ..config(1, 1) }).unwrap_err();
     assert!(count.contains("3 bot names for 4 seats"), "{count}");
+}
+
+#[test]
+fn an_interrupt_stops_a_simulation_on_every_thread() {
+    for threads in [1, 2] {
+        let calls = AtomicU32::new(0);
+        let hook = || calls.fetch_add(1, SeqCst) >= 3;
+        let interrupt = Interrupt::new(&hook);
+        // Far too many games to finish: the run ends because the hook said so.
+        let big = Config { games: u32::MAX, rules: Rules::default(), max_inputs: u32::MAX, ..config(0, threads) };
+        assert_eq!(simulate_interruptible(&big, &interrupt).unwrap_err(), INTERRUPTED);
+        assert!(interrupt.stopped() && calls.load(SeqCst) == 4, "threads {threads}");
+    }
 }

@@ -2,13 +2,14 @@
 
 use crate::policy::Policy;
 use lanopoly_engine::{Action, Game, Resolver};
+use serde::{Deserialize, Serialize};
 
 /// Uniform over the legal actions of the moment, bids at a uniform legal amount, except that it
 /// takes at most `max_extra` optional actions (build, sell, mortgage, unmortgage, cancel) per
 /// turn, after which it only picks among the actions that move the game on. It never proposes
 /// trades (proposals are not among the listed legal actions). Out of turn it claims the rent owed
 /// to it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RandomBot {
     pub max_extra: u32,
     turn: u32,
@@ -32,6 +33,8 @@ impl Policy for RandomBot {
     fn name(&self) -> &str {
         "random"
     }
+
+    crate::policy::saved_as_data!();
 
     fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
         if game.turn != self.turn {

@@ -30,9 +30,10 @@ use crate::policy::Policy;
 use lanopoly_engine::board::DEEDS;
 use lanopoly_engine::state::{Lot, MAX_PLAYERS};
 use lanopoly_engine::{Action, Game, Move, Phase, Resolver};
+use serde::{Deserialize, Serialize};
 
 /// Which decisions the search bot searches (the others are the heuristic bot's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Searched {
     /// Buy the deed landed on, or decline it (and let it go to auction).
     pub buy: bool,
@@ -56,7 +57,7 @@ impl Searched {
 }
 
 /// The tunable search bot. Build a variant with `SearchBot { rollouts: 64, ..SearchBot::default() }`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SearchBot {
     /// Rollouts per candidate (the same seeds for every candidate of a decision).
     pub rollouts: u32,
@@ -79,8 +80,9 @@ pub struct SearchBot {
     pub memory: SearchMemory,
 }
 
-/// What the search bot remembers between calls: the plans it made, and scratch space.
-#[derive(Clone, Debug, Default)]
+/// What the search bot remembers between calls: the plans it made, and scratch space (not
+/// saved: it is refilled before every use).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SearchMemory {
     /// The plan of the auction under way: (turn, property, highest bid).
     auction_plan: Option<(u32, u8, u32)>,
@@ -90,6 +92,7 @@ pub struct SearchMemory {
     /// Last `game.turn` seen, to notice a new game.
     last_turn: u32,
     /// Rollout players, reused between rollouts.
+    #[serde(skip)]
     seats: Vec<HeuristicBot>,
 }
 
@@ -138,6 +141,8 @@ impl Policy for SearchBot {
     fn name(&self) -> &str {
         "search"
     }
+
+    crate::policy::saved_as_data!();
 
     fn choose(&mut self, game: &Game, me: u8, rng: &mut Resolver) -> Action {
         if game.turn < self.memory.last_turn {

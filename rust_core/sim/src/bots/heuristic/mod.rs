@@ -17,6 +17,7 @@ use crate::policy::Policy;
 use lanopoly_engine::board::{self, Kind, COLOUR_GROUPS, DEEDS, GROUP_MASKS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
 use lanopoly_engine::state::Lot;
 use lanopoly_engine::{Action, Bundle, Game, Move, Phase, Resolver, HOTEL, NOBODY};
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 mod overlays;
@@ -28,7 +29,7 @@ use overlays::*;
 use reading::*;
 
 /// What to do when the turn starts in jail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum JailStrategy {
     /// Use a card or pay the fine at once, to keep moving and buying.
     LeaveAtOnce,
@@ -41,7 +42,7 @@ pub enum JailStrategy {
 
 /// The tunable heuristic player. Every field is public: build a variant with
 /// `HeuristicBot { max_houses: 4, ..HeuristicBot::default() }`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HeuristicBot {
     /// Cash kept back before buying or building on a harmless board.
     pub cash_reserve: u32,
@@ -112,8 +113,9 @@ impl Default for HeuristicBot {
 }
 
 /// What the bot remembers between calls: its trade proposals, so that it does not repeat one,
-/// and the group it sold down this turn.
-#[derive(Clone, Debug, Default)]
+/// and the group it sold down this turn. The danger caches are not saved (`save`): they are
+/// computed again from the game, with the same values.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Memory {
     /// Last `game.turn` seen, to notice a new game.
     last_turn: u32,
@@ -129,9 +131,11 @@ pub struct Memory {
     /// The danger (highest rent an opponent can charge) at that decision, computed when the
     /// decision first needs it (about half of them never do): it was the bot's largest
     /// cost. A `OnceLock` because the deciding helpers see the bot through `&self`.
+    #[serde(skip)]
     danger_now: OnceLock<u32>,
     /// The last danger computed and the board it was computed on: rolls, bids and ends of turn
     /// leave the board as it was, so most decisions reuse it instead of 28 rent lookups.
+    #[serde(skip)]
     danger_seen: Option<(DangerKey, u32)>,
 }
 
@@ -152,7 +156,7 @@ impl DangerKey {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Proposal {
     to: u8,
     want: u32,
@@ -164,6 +168,8 @@ impl Policy for HeuristicBot {
     fn name(&self) -> &str {
         "heuristic"
     }
+
+    crate::policy::saved_as_data!();
 
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {

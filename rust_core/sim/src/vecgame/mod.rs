@@ -5,20 +5,34 @@
 //! self-play). After the agent's action, chance events are resolved with the game's own seeded
 //! stream until a seat must decide again. Rent owed to a seat that is not to act is claimed for it
 //! at once (by the environment for the agent's seats, by the bots for theirs): under the printed
-//! books' rules rent must be claimed in time, and a claim is never a choice worth learning. A game that ends (or reaches `max_steps` agent actions)
-//! reports `terminated` (or `truncated`) with its rewards and is replaced by a fresh game in the
-//! same step, whose first observation is returned ("same-step" auto-reset).
+//! books' rules rent must be claimed in time, and a claim is never a choice worth learning. A
+//! game that ends (or reaches `max_steps` agent actions) reports `terminated` (or `truncated`)
+//! with its rewards and is replaced by a fresh game in the same step, whose first observation is
+//! returned ("same-step" auto-reset).
+//!
+//! With a learner seat, the bots of the other seats play inside the step, and two rules keep a
+//! step short: the learner's game ends for it once it is bankrupt (its loss is certain; the
+//! others' game is not played out), and a game is cut (`truncated`) once it has applied
+//! `max_inputs` inputs, the limit `simulate` uses (random bots often never end a game). Long
+//! loops also check an [`Interrupt`] (Ctrl-C from Python).
 
 use crate::action_space::{self, decode, Decoded, Draft};
 use crate::bots;
+use crate::interrupt::Interrupt;
 use crate::observation;
 use crate::policy::Policy;
 use crate::pool::{panic_message, Pool};
 use lanopoly_engine::state::MAX_PLAYERS;
 use lanopoly_engine::{BoardId, Game, Input, Move, Resolver, Rules};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Mutex, PoisonError};
+use std::sync::PoisonError;
+
+mod chunks;
+mod save;
+
+pub use chunks::CHUNK;
+use chunks::{split, Part, Shares};
+pub use save::SAVE_FORMAT;
 
 /// The outputs of one step for all games, row-major (game index first).
 pub struct StepOut<'a> {
@@ -102,11 +116,14 @@ struct Setup {
     /// With opponents: the seat the agent plays, and a bot name for every other seat.
     learner: Option<u8>,
     opponents: Vec<String>,
+    /// Inputs (moves and chance outcomes) after which a game is cut.
+    max_inputs: u32,
 }
 
 impl Setup {
-    /// A new game for slot `index`, its `episode`-th, advanced to the first decision.
-    fn fresh(&self, index: u64, episode: u64) -> Slot {
+    /// A new game for slot `index`, its `episode`-th, advanced to the first decision (or as
+    /// far as it got when `interrupt` fired).
+    fn fresh(&self, index: u64, episode: u64, interrupt: &Interrupt<'_>) -> Result<Slot, Stopped> {
         let seed = crate::simulate::game_seed(self.seed ^ episode.wrapping_mul(0x9E37_79B9_7F4A_7C15), index);
         let mut root = Resolver::new(seed);
         let bots = (0..self.players)
@@ -129,10 +146,30 @@ impl Setup {
             episode,
             kept: None,
         };
-        advance(&mut slot);
-        slot
+        advance(&mut slot, self, interrupt)?;
+        Ok(slot)
+    }
+
+    /// Is the game over for the agent: ended, or (with a learner) the learner bankrupt?
+    fn over(&self, game: &Game) -> bool {
+        game.is_over() || self.learner.is_some_and(|l| game.player(l).bankrupt)
     }
 }
+
+/// A long loop stopped because its [`Interrupt`] fired.
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Why a step was stopped part-way (the batch is then poisoned).
+pub const INTERRUPTED: &str = "a step was interrupted part-way; reset the VecGame";
+
+/// Inputs after which a game is cut by default: the limit of `simulate`.
+pub const MAX_INPUTS: u32 = 1_000_000;
+
+/// The action that leaves a game as it is in a step: its row is written again, with no reward and
+/// neither `terminated` nor `truncated` (for a game being reset, or whose agent made an illegal
+/// choice that the caller handles).
+pub const SKIP: u32 = u32::MAX;
 
 /// A batch of games.
 pub struct VecGame {
@@ -177,9 +214,10 @@ impl VecGame {
         for spec in &opponents {
             bots::from_spec(spec)?;
         }
-        let setup = Setup { players, board, rules, seed, learner, opponents };
+        let setup = Setup { players, board, rules, seed, learner, opponents, max_inputs: MAX_INPUTS };
+        let none = Interrupt::none();
         Ok(VecGame {
-            slots: (0..n).map(|i| setup.fresh(i as u64, 0)).collect(),
+            slots: (0..n).map(|i| setup.fresh(i as u64, 0, &none).expect("never interrupted")).collect(),
             setup,
             max_steps,
             autoreset: true,
@@ -198,6 +236,16 @@ impl VecGame {
 
     pub fn players(&self) -> u8 {
         self.setup.players
+    }
+
+    /// Inputs after which a game is cut (reported as truncated): [`MAX_INPUTS`] by default.
+    pub fn max_inputs(&self) -> u32 {
+        self.setup.max_inputs
+    }
+
+    /// Cut games at `max_inputs` inputs (at least 1) from now on, as `simulate` does.
+    pub fn set_max_inputs(&mut self, max_inputs: u32) {
+        self.setup.max_inputs = max_inputs.max(1);
     }
 
     /// Threads a step uses.
@@ -242,22 +290,66 @@ impl VecGame {
         action_space::mask(&slot.game, seat, &slot.drafts[seat as usize], mask);
     }
 
+    /// Replace the games where `which` is true by fresh ones (their next episode) and write their
+    /// rows of `obs`, `mask` and `player` (the other rows are left as they are).
+    pub fn reset_games(
+        &mut self,
+        which: &[bool],
+        obs: &mut [f32],
+        mask: &mut [bool],
+        player: &mut [i8],
+    ) -> Result<(), String> {
+        self.check_health()?;
+        if which.len() != self.slots.len() {
+            return Err(format!("{} flags for {} games", which.len(), self.slots.len()));
+        }
+        let none = Interrupt::none();
+        for (i, slot) in self.slots.iter_mut().enumerate().filter(|(i, _)| which[*i]) {
+            *slot = self.setup.fresh(i as u64, slot.episode + 1, &none).expect("never interrupted");
+            write_row(slot, i, obs, mask, player);
+        }
+        Ok(())
+    }
+
     /// Reset every game to a fresh one (this also clears a poisoned batch).
     pub fn reset(&mut self) {
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            *slot = self.setup.fresh(i as u64, slot.episode + 1);
-        }
+        self.reset_interruptible(&Interrupt::none()).expect("never interrupted");
+    }
+
+    /// [`VecGame::reset`], stopped once `interrupt` fires (the batch is then poisoned).
+    pub fn reset_interruptible(&mut self, interrupt: &Interrupt<'_>) -> Result<(), String> {
         self.poisoned = None;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            match self.setup.fresh(i as u64, slot.episode + 1, interrupt) {
+                Ok(fresh) => *slot = fresh,
+                Err(Stopped) => {
+                    self.poisoned = Some(INTERRUPTED.to_string());
+                    return Err(INTERRUPTED.to_string());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Apply one action index in every game (for the seat it waits for) and write the outputs.
-    /// An illegal index is an error naming the game (the first such game); games before it have
-    /// already moved (with several threads, games of the other threads' chunks may have moved
-    /// too). The outputs are the same whatever the thread count.
+    /// Every action is checked before any game moves: an illegal one is an error naming the
+    /// first such game, and nothing changes (neither the games nor `out`). [`SKIP`] leaves a game
+    /// as it is. The outputs are the same whatever the thread count.
     ///
     /// A panic while stepping a game (a bug) is caught: the step returns it as an error naming
     /// the game, and the batch is poisoned (see [`VecGame::poisoned`]).
     pub fn step(&mut self, actions: &[u32], out: &mut StepOut<'_>) -> Result<(), String> {
+        self.step_interruptible(actions, out, &Interrupt::none())
+    }
+
+    /// [`VecGame::step`], stopped once `interrupt` fires: the step returns [`INTERRUPTED`] and
+    /// the batch is poisoned (some games moved, one perhaps half-way through the bots' moves).
+    pub fn step_interruptible(
+        &mut self,
+        actions: &[u32],
+        out: &mut StepOut<'_>,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<(), String> {
         self.check_health()?;
         let n = self.slots.len();
         if actions.len() != n {
@@ -268,16 +360,26 @@ impl VecGame {
             players: self.setup.players as usize,
             max_steps: self.max_steps,
             autoreset: self.autoreset,
+            interrupt,
         };
+        for (i, (slot, &index)) in self.slots.iter().zip(actions).enumerate() {
+            env.check(i, slot, index as usize)?;
+        }
         let parts = split(&mut self.slots, actions, out.reborrow(), CHUNK, env.players);
         let shares = Shares::new(parts.len(), self.pool.parts());
-        let ran = self.pool.run(&|k| {
-            while let Some(i) = shares.next(k) {
-                let mut part = parts[i].lock().unwrap_or_else(PoisonError::into_inner);
-                let Part { first, slots, actions, out, result } = &mut *part;
-                *result = step_chunk(&env, *first, slots, actions, out.reborrow());
-            }
-        });
+        let tick = || {
+            interrupt.check();
+        };
+        let ran = self.pool.run(
+            &|k| {
+                while let Some(i) = shares.next(k) {
+                    let mut part = parts[i].lock().unwrap_or_else(PoisonError::into_inner);
+                    let Part { first, slots, actions, out, result } = &mut *part;
+                    *result = step_chunk(&env, *first, slots, actions, out.reborrow());
+                }
+            },
+            Some(&tick),
+        );
         let mut failures: Vec<Failure> = parts
             .into_iter()
             .filter_map(|part| part.into_inner().unwrap_or_else(PoisonError::into_inner).result.err())
@@ -290,8 +392,13 @@ impl VecGame {
             self.poisoned = Some(why.clone());
             return Err(why);
         }
+        if interrupt.stopped() {
+            self.poisoned = Some(INTERRUPTED.to_string());
+            return Err(INTERRUPTED.to_string());
+        }
         match failures.into_iter().next() {
             Some(Failure::Refused(why)) | Some(Failure::Panic(why)) => Err(why),
+            Some(Failure::Interrupted) => Err(INTERRUPTED.to_string()),
             None => Ok(()),
         }
     }
@@ -310,105 +417,8 @@ enum Failure {
     Refused(String),
     /// Stepping panicked (a bug); the game may be half-changed.
     Panic(String),
-}
-
-/// One chunk of a step: consecutive games from `first`, their actions and output rows,
-/// and how stepping them went.
-struct Part<'a> {
-    first: usize,
-    slots: &'a mut [Slot],
-    actions: &'a [u32],
-    out: StepOut<'a>,
-    result: Result<(), Failure>,
-}
-
-/// Games per chunk: the unit of work a thread takes at a time. Small, so that when one thread's
-/// CPU is taken away (a shared VM) or its games cost more (resets) the others take over its
-/// remaining chunks; large enough that taking a chunk costs nothing next to stepping it (a few
-/// microseconds). Fixed, so the chunks never depend on the thread count.
-pub const CHUNK: usize = 8;
-
-/// The chunks of one step shared out between the threads: thread `k` first takes the chunks of
-/// its own contiguous share, in order (its games stay warm in its cache from step to step), then
-/// helps with the others' shares. Each chunk is taken exactly once (an atomic cursor per share).
-struct Shares {
-    cursors: Vec<AtomicUsize>,
-    ends: Vec<usize>,
-}
-
-impl Shares {
-    fn new(chunks: usize, threads: usize) -> Shares {
-        let bound = |k: usize| k * chunks / threads;
-        Shares {
-            cursors: (0..threads).map(|k| AtomicUsize::new(bound(k))).collect(),
-            ends: (0..threads).map(|k| bound(k + 1)).collect(),
-        }
-    }
-
-    /// The next chunk for thread `k`, or `None` once every chunk has been taken.
-    fn next(&self, k: usize) -> Option<usize> {
-        let threads = self.ends.len();
-        (0..threads).map(|d| (k + d) % threads).find_map(|share| {
-            let i = self.cursors[share].fetch_add(1, Relaxed);
-            (i < self.ends[share]).then_some(i)
-        })
-    }
-}
-
-/// Cut the games into contiguous chunks of `chunk` games (the last one shorter), each with its
-/// actions and rows. The chunks depend on the counts only, never on timing.
-fn split<'a>(
-    slots: &'a mut [Slot],
-    actions: &'a [u32],
-    mut out: StepOut<'a>,
-    chunk: usize,
-    players: usize,
-) -> Vec<Mutex<Part<'a>>> {
-    let mut split = Vec::with_capacity(slots.len().div_ceil(chunk));
-    let mut first = 0;
-    for (slots, actions) in slots.chunks_mut(chunk).zip(actions.chunks(chunk)) {
-        let len = slots.len();
-        let (head, tail) = out.split_at(len, players);
-        out = tail;
-        split.push(Mutex::new(Part { first, slots, actions, out: head, result: Ok(()) }));
-        first += len;
-    }
-    split
-}
-
-impl<'a> StepOut<'a> {
-    /// The same buffers, borrowed for a shorter time.
-    fn reborrow(&mut self) -> StepOut<'_> {
-        StepOut {
-            obs: &mut *self.obs,
-            mask: &mut *self.mask,
-            player: &mut *self.player,
-            rewards: &mut *self.rewards,
-            terminated: &mut *self.terminated,
-            truncated: &mut *self.truncated,
-        }
-    }
-
-    /// The rows of the first `games` games, and the rest.
-    fn split_at(self, games: usize, players: usize) -> (StepOut<'a>, StepOut<'a>) {
-        let (obs, obs_rest) = self.obs.split_at_mut(games * observation::SIZE);
-        let (mask, mask_rest) = self.mask.split_at_mut(games * action_space::SIZE);
-        let (player, player_rest) = self.player.split_at_mut(games);
-        let (rewards, rewards_rest) = self.rewards.split_at_mut(games * players);
-        let (terminated, terminated_rest) = self.terminated.split_at_mut(games);
-        let (truncated, truncated_rest) = self.truncated.split_at_mut(games);
-        (
-            StepOut { obs, mask, player, rewards, terminated, truncated },
-            StepOut {
-                obs: obs_rest,
-                mask: mask_rest,
-                player: player_rest,
-                rewards: rewards_rest,
-                terminated: terminated_rest,
-                truncated: truncated_rest,
-            },
-        )
-    }
+    /// The interrupt fired; the game may be half-way through the bots' moves.
+    Interrupted,
 }
 
 /// What stepping a game needs besides its slot: the batch's settings.
@@ -417,6 +427,7 @@ struct Env<'a> {
     players: usize,
     max_steps: u32,
     autoreset: bool,
+    interrupt: &'a Interrupt<'a>,
 }
 
 /// Step the games `first..first + slots.len()` of the batch; `out` holds their rows only. Stops
@@ -431,38 +442,91 @@ fn step_chunk(
     out.rewards.fill(0.0);
     for (j, (slot, &index)) in slots.iter_mut().zip(actions).enumerate() {
         let i = first + j;
+        if index == SKIP {
+            (out.terminated[j], out.truncated[j]) = (false, false);
+            write_row(slot, j, out.obs, out.mask, out.player);
+            continue;
+        }
         match catch_unwind(AssertUnwindSafe(|| step_game(env, i, slot, index as usize))) {
             Ok(Ok(())) => {}
-            Ok(Err(why)) => return Err(Failure::Refused(why)),
+            Ok(Err(Failure::Refused(why))) => return Err(Failure::Refused(why)),
+            Ok(Err(other)) => return Err(other),
             Err(payload) => return Err(Failure::Panic(format!("game {i}: {}", panic_message(&*payload)))),
         }
         let players = env.players;
-        let over = slot.game.is_over();
-        let cut = !over && slot.steps >= env.max_steps;
+        let over = env.setup.over(&slot.game);
+        let cut = !over && env.cut(slot);
         out.terminated[j] = over;
         out.truncated[j] = cut;
         if over {
-            if let Some(w) = slot.game.winner() {
-                for p in 0..players {
-                    out.rewards[j * players + p] = if p == w as usize { 1.0 } else { -1.0 / (players - 1) as f32 };
-                }
-            }
+            write_rewards(env.setup.learner, &slot.game, &mut out.rewards[j * players..(j + 1) * players]);
         }
         if (over || cut) && env.autoreset {
-            *slot = env.setup.fresh(i as u64, slot.episode + 1);
+            let fresh = catch_unwind(AssertUnwindSafe(|| env.setup.fresh(i as u64, slot.episode + 1, env.interrupt)));
+            match fresh {
+                Ok(Ok(fresh)) => *slot = fresh,
+                Ok(Err(Stopped)) => return Err(Failure::Interrupted),
+                Err(payload) => return Err(Failure::Panic(format!("game {i}: {}", panic_message(&*payload)))),
+            }
         }
         write_row(slot, j, out.obs, out.mask, out.player);
     }
     Ok(())
 }
 
-/// Apply the agent's action `index` in game `i` and advance to the agent's next decision.
-fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(), String> {
-    if slot.game.is_over() || slot.steps >= env.max_steps {
-        return Err(format!("game {i} is over: reset it"));
+impl Env<'_> {
+    /// Has the game reached a limit: `max_steps` agent actions or `max_inputs` inputs?
+    fn cut(&self, slot: &Slot) -> bool {
+        slot.steps >= self.max_steps || slot.game.step >= self.setup.max_inputs
     }
-    let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
-    let illegal = || format!("game {i}: action {index} is not legal for seat {seat} now");
+
+    /// Refuse action `index` in game `i` unless it is legal now for the seat the game waits for
+    /// (from the row's mask when the slot kept it for this decision: no work at all).
+    fn check(&self, i: usize, slot: &Slot, index: usize) -> Result<(), String> {
+        if index == SKIP as usize {
+            return Ok(());
+        }
+        if self.setup.over(&slot.game) || self.cut(slot) {
+            return Err(format!("game {i} is over: reset it"));
+        }
+        let seat = slot.game.actor().ok_or_else(|| format!("game {i} waits for nobody"))?;
+        let legal = match &slot.kept {
+            Some(kept) if index < action_space::DRAFT_START && (kept.step, kept.seat) == (slot.game.step, seat) => {
+                kept.moves[index]
+            }
+            _ => action_space::is_legal(&slot.game, seat, &slot.drafts[seat as usize], index),
+        };
+        match legal {
+            true => Ok(()),
+            false => Err(format!("game {i}: action {index} is not legal for seat {seat} now")),
+        }
+    }
+}
+
+/// The rewards of a game that is over for the agent: +1 to the winner and -1/(players-1) to the
+/// others; with a learner out before the end, its -1/(players-1) alone (the others' game is not
+/// played out).
+fn write_rewards(learner: Option<u8>, game: &Game, rewards: &mut [f32]) {
+    let players = rewards.len();
+    let loss = -1.0 / (players - 1) as f32;
+    match (game.winner(), learner) {
+        (Some(w), _) => {
+            for (p, reward) in rewards.iter_mut().enumerate() {
+                *reward = if p == w as usize { 1.0 } else { loss };
+            }
+        }
+        (None, Some(l)) if game.player(l).bankrupt => rewards[l as usize] = loss,
+        _ => {}
+    }
+}
+
+/// Apply the agent's action `index` in game `i` and advance to the agent's next decision.
+fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(), Failure> {
+    if env.setup.over(&slot.game) || env.cut(slot) {
+        return Err(Failure::Refused(format!("game {i} is over: reset it")));
+    }
+    let seat = slot.game.actor().ok_or_else(|| Failure::Refused(format!("game {i} waits for nobody")))?;
+    let illegal = || Failure::Refused(format!("game {i}: action {index} is not legal for seat {seat} now"));
     let draft = &slot.drafts[seat as usize];
     match decode(&slot.game, seat, draft, index) {
         Some(Decoded::Draft(d)) if action_space::may_trade(&slot.game, seat) => slot.drafts[seat as usize] = d,
@@ -477,21 +541,33 @@ fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(
     }
     slot.steps += 1;
     claim_for_all(slot);
-    advance(slot);
-    Ok(())
+    advance(slot, env.setup, env.interrupt).map_err(|Stopped| Failure::Interrupted)
 }
-/// Sample chance and let the opponents' bots move until the agent must decide (or the game is
-/// over).
-fn advance(slot: &mut Slot) {
+
+/// Sample chance and let the opponents' bots move until the agent must decide, the game is over
+/// for it, or the game reaches `max_inputs` inputs; checks `interrupt` every
+/// [`Interrupt::EVERY`] inputs.
+fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<(), Stopped> {
+    let mut since_check = 0;
     loop {
+        if setup.over(&slot.game) || slot.game.step >= setup.max_inputs {
+            return Ok(());
+        }
+        since_check += 1;
+        if since_check == Interrupt::EVERY {
+            since_check = 0;
+            if interrupt.check() {
+                return Err(Stopped);
+            }
+        }
         if slot.game.is_chance_node() {
             let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
             slot.game.apply_chance(outcome).expect("sampled outcomes are legal");
             claim_for_all(slot);
             continue;
         }
-        let Some(seat) = slot.game.actor() else { return };
-        let Some((bot, stream)) = slot.bots.get_mut(seat as usize).and_then(Option::as_mut) else { return };
+        let Some(seat) = slot.game.actor() else { return Ok(()) };
+        let Some((bot, stream)) = slot.bots.get_mut(seat as usize).and_then(Option::as_mut) else { return Ok(()) };
         let action = bot.choose(&slot.game, seat, stream);
         if slot.game.apply_input(Input::Move(Move { player: seat, action })).is_err() {
             // A bot bug must not stall training: play the seat's first legal action instead.
@@ -555,139 +631,4 @@ fn write_row(slot: &mut Slot, i: usize, obs: &mut [f32], mask: &mut [bool], play
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{StepBuffers, VecGame};
-    use crate::action_space::SIZE;
-    use crate::policy::Policy;
-    use lanopoly_engine::{Action, BoardId, Game, Resolver, Rules};
-
-    /// A bot with a bug: it panics on its first move.
-    struct Broken;
-
-    impl Policy for Broken {
-        fn name(&self) -> &str {
-            "broken"
-        }
-
-        fn choose(&mut self, _: &Game, _: u8, _: &mut Resolver) -> Action {
-            panic!("broken bot")
-        }
-    }
-
-    /// Step with the first legal action of every game until `step` fails.
-    fn step_until_error(v: &mut VecGame, b: &mut StepBuffers) -> String {
-        let n = v.len();
-        for _ in 0..10_000 {
-            let actions: Vec<u32> =
-                (0..n).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
-            if let Err(why) = v.step(&actions, &mut b.view()) {
-                return why;
-            }
-        }
-        panic!("no step failed")
-    }
-
-    #[test]
-    fn the_kept_parts_match_a_fresh_row_at_every_step() {
-        let mut v = VecGame::new(8, 3, BoardId::Classic, Rules::default(), 5, 20_000).unwrap();
-        let mut b = StepBuffers::new(8, 3);
-        v.observe_all(&mut b.view()).unwrap();
-        let mut rng = Resolver::new(9);
-        let (mut obs, mut fresh) = (vec![0.0; crate::observation::SIZE], [false; SIZE]);
-        for _ in 0..3_000 {
-            let actions: Vec<u32> = (0..8)
-                .map(|i| {
-                    let legal: Vec<usize> = (0..SIZE).filter(|&a| b.mask[i * SIZE + a]).collect();
-                    legal[rng.below(legal.len() as u32) as usize] as u32
-                })
-                .collect();
-            v.step(&actions, &mut b.view()).unwrap();
-            for i in 0..8 {
-                v.view(i, b.player[i] as u8, &mut obs, &mut fresh);
-                assert_eq!(&b.mask[i * SIZE..(i + 1) * SIZE], &fresh[..], "game {i}");
-                let row = &b.obs[i * crate::observation::SIZE..(i + 1) * crate::observation::SIZE];
-                assert!(row.iter().zip(&obs).all(|(a, b)| a.to_bits() == b.to_bits()), "game {i}");
-            }
-        }
-    }
-
-    #[test]
-    fn rent_owed_to_a_seat_not_to_act_is_claimed_at_once() {
-        // Self-play and with bot opponents, under the official rules (claims within two rolls).
-        let opponents = ["heuristic".to_string()];
-        for learner in [None, Some(1)] {
-            let mut v =
-                VecGame::with_opponents(6, 3, BoardId::Classic, Rules::default(), 11, 5_000, learner, &opponents)
-                    .unwrap();
-            let mut b = StepBuffers::new(6, 3);
-            v.observe_all(&mut b.view()).unwrap();
-            let mut rng = Resolver::new(4);
-            for _ in 0..2_000 {
-                let actions: Vec<u32> = (0..6)
-                    .map(|i| {
-                        let legal: Vec<usize> = (0..SIZE).filter(|&a| b.mask[i * SIZE + a]).collect();
-                        legal[rng.below(legal.len() as u32) as usize] as u32
-                    })
-                    .collect();
-                v.step(&actions, &mut b.view()).unwrap();
-                for i in 0..6 {
-                    let game = v.game(i);
-                    let overlay =
-                        game.auction.is_some() || !game.debts.is_empty() || game.placing.is_some() || game.fee_due != 0;
-                    if !overlay && !game.is_chance_node() {
-                        let actor = game.actor();
-                        assert!(game.claims.iter().all(|c| Some(c.owner) == actor), "game {i}: {:?}", game.claims);
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_games_moved_before_a_refusal_are_the_same_on_any_thread_count() {
-        let mut hashes = Vec::new();
-        for threads in [1, 2, 3, 5] {
-            let mut v = VecGame::new(20, 4, BoardId::Classic, Rules::default(), 3, 1_000).unwrap();
-            v.set_threads(threads);
-            let mut b = StepBuffers::new(20, 4);
-            v.observe_all(&mut b.view()).unwrap();
-            let mut actions: Vec<u32> =
-                (0..20).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
-            actions[11] = (0..SIZE).find(|&a| !b.mask[11 * SIZE + a]).unwrap() as u32; // illegal
-            let why = v.step(&actions, &mut b.view()).unwrap_err();
-            assert!(why.starts_with("game 11: action"), "{why}");
-            hashes.push((0..20).map(|i| v.game(i).state_hash()).collect::<Vec<_>>());
-        }
-        assert!(hashes.windows(2).all(|w| w[0] == w[1]), "the moved games depend on the thread count");
-    }
-
-    #[test]
-    fn a_panic_in_a_step_poisons_the_batch_until_reset_on_any_thread_count() {
-        for threads in [1, 2, 3] {
-            let opponents = ["random".to_string()];
-            let mut v =
-                VecGame::with_opponents(6, 2, BoardId::Classic, Rules::default(), 7, 1_000, Some(0), &opponents)
-                    .unwrap();
-            v.set_threads(threads);
-            v.slots[4].bots[1].as_mut().unwrap().0 = Box::new(Broken);
-            let mut b = StepBuffers::new(6, 2);
-            v.observe_all(&mut b.view()).unwrap();
-            let why = step_until_error(&mut v, &mut b);
-            assert!(why.contains("game 4: broken bot"), "threads {threads}: {why}");
-            assert_eq!(v.poisoned(), Some(why.as_str()));
-            assert_eq!(v.len(), 6, "the games are still there");
-            // Every later call says so, with the same reason.
-            assert_eq!(v.step(&[0; 6], &mut b.view()).unwrap_err(), why);
-            assert_eq!(v.observe_all(&mut b.view()).unwrap_err(), why);
-            // A reset starts every game afresh (with working bots) and clears the poison.
-            v.reset();
-            assert_eq!(v.poisoned(), None);
-            v.observe_all(&mut b.view()).unwrap();
-            for _ in 0..50 {
-                let actions: Vec<u32> =
-                    (0..6).map(|i| b.mask[i * SIZE..(i + 1) * SIZE].iter().position(|&m| m).unwrap() as u32).collect();
-                v.step(&actions, &mut b.view()).unwrap();
-            }
-        }
-    }
-}
+mod tests;
