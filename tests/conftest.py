@@ -163,4 +163,3 @@ def check_invariants(game: lanopoly.Game, houses: int = 32, hotels: int = 12, li
 @pytest.fixture
 def game3() -> lanopoly.Game:
     return started(3)
-

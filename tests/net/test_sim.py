@@ -130,3 +130,11 @@ def test_a_lie_about_the_final_state_to_a_peer_back_from_a_crash_still_ends_its_
     assert report.ok, report.text()
     assert set(report.outcomes.values()) == {"over"}
     assert any("final state" in detail for detail in named), report.text()
+
+
+def test_a_bot_whose_move_waits_on_a_vote_does_not_spin_the_timer() -> None:
+    """Found by the 10,000-game run (seed 17911): a bot's move was due while its peer was bound to
+    a change at that step; the session's deadline stayed at that past time, so its driver would call
+    ``timer`` for ever (the simulated world now fails any such deadline, in every game)."""
+    report = run_game(17911)
+    assert report.ok, report.text()

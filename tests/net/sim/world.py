@@ -308,6 +308,10 @@ class World:
             self.arm(peer)
             return
         self.process(peer, core.timer(self.now))
+        after = core.deadline if peer.core is core else None
+        if after is not None and after <= self.now:
+            # A driver would call timer() again at once, for ever: a busy loop on a real machine.
+            raise AssertionError(f"peer {index}: after timer({self.now:.3f}) its deadline is {after:.3f}: it would spin")
 
     # ----------------------------------------------------------------------------- people
 

@@ -383,7 +383,9 @@ class Session:
             times.append(self.evidence_until)
         if self.phase is Phase.FINISHING:
             times.append(self.finishing_since + c.bye_wait)
-        if self.bot_due is not None:
+        if self.bot_due is not None and self.bot_due > self._now:
+            # Once due, the bot moves when the step can be decided; until then something else
+            # (a change this peer committed to, say) holds the step, and its own time counts.
             times.append(self.bot_due)
         for peer in self._waiting_now:
             if peer in self.away:
