@@ -311,7 +311,7 @@ class World:
         after = core.deadline if peer.core is core else None
         if after is not None and after <= self.now:
             # A driver would call timer() again at once, for ever: a busy loop on a real machine.
-            raise AssertionError(f"peer {index}: after timer({self.now:.3f}) its deadline is {after:.3f}: it would spin")
+            raise AssertionError(f"peer {index}: after timer({self.now:.3f}) its deadline is {after:.3f}: a spin")
 
     # ----------------------------------------------------------------------------- people
 
