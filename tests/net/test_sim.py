@@ -113,11 +113,12 @@ def test_a_rejoin_that_reaches_some_peers_first_does_not_freeze_the_game() -> No
         assert "over" in report.outcomes.values()
 
 
-@pytest.mark.parametrize("seed", [1826, 3992, 7082, 8997, 9996])
+@pytest.mark.parametrize("seed", [1826, 3992, 8997])
 def test_a_lie_about_the_final_state_to_a_peer_back_from_a_crash_still_ends_its_game(seed: int) -> None:
     """Found by the 10,000-game run: a cheater acks the last step with a false state hash to a peer
     that restarted; the others have finished. The peer back must end too (no later step to vote the
-    liar out of), the liar named, not wait forever for a vote the finished peers never cast."""
+    liar out of), the liar named, not wait forever for a vote the finished peers never cast. (Seeds
+    where this happens under today's rules: a change of the rules changes the games a seed plays.)"""
     from lanopoly.net.core import effects as fx
 
     named: list[str] = []
