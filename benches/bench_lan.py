@@ -75,7 +75,7 @@ def peer_main(argv: list[str]) -> int:
         profiler = cProfile.Profile()
         code = profiler.runcall(cli.main, argv)
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("LANOPOLY_BENCH_SORT", "tottime")).print_stats(45)
         Path(profile_to).write_text(out.getvalue())
         return int(code)
     return int(cli.main(argv))

@@ -113,7 +113,7 @@ def test_a_rejoin_that_reaches_some_peers_first_does_not_freeze_the_game() -> No
         assert "over" in report.outcomes.values()
 
 
-@pytest.mark.parametrize("seed", [1826, 3992, 8997])
+@pytest.mark.parametrize("seed", [544, 2666, 3992, 7082])
 def test_a_lie_about_the_final_state_to_a_peer_back_from_a_crash_still_ends_its_game(seed: int) -> None:
     """Found by the 10,000-game run: a cheater acks the last step with a false state hash to a peer
     that restarted; the others have finished. The peer back must end too (no later step to vote the
@@ -139,3 +139,38 @@ def test_a_bot_whose_move_waits_on_a_vote_does_not_spin_the_timer() -> None:
     ``timer`` for ever (the simulated world now fails any such deadline, in every game)."""
     report = run_game(17911)
     assert report.ok, report.text()
+
+
+def test_a_bot_that_moves_at_once_nests_its_move_in_its_ack_so_a_step_costs_one_round_trip() -> None:
+    """The leader of the next step whose bot moves at once signs that move as it acks the step
+    before and nests it there (docs/lan.md, "A step"): in honest games of bots without delay, no
+    move travels alone, and every game still ends with every invariant holding."""
+    from lanopoly.net.core.record import SignedEntry
+    from lanopoly.net.protocol import Action
+
+    from .sim import run as sim
+
+    seeds = [
+        seed
+        for seed in range(400)
+        if not (s := sim.draw(seed, cheat=False)).faults and not s.persons and s.config.bot_delay == 0
+    ][:6]
+    assert len(seeds) == 6
+    for seed in seeds:
+        worlds: list[object] = []
+
+        def watch(world: object, peer: int, item: object, worlds: list[object] = worlds) -> None:
+            if not worlds:
+                worlds.append(world)
+
+        report = run_game(seed, cheat=False, watch=watch)
+        assert report.ok, report.text()
+        assert set(report.outcomes.values()) == {"over"}
+        moves = [
+            entry.to
+            for peer in worlds[0].peers  # type: ignore[attr-defined]
+            for entry in peer.journal
+            if isinstance(entry, SignedEntry) and isinstance(entry.message, Action)
+        ]
+        assert moves, f"seed {seed}: no move signed"
+        assert set(moves) == {"nested"}, f"seed {seed}: moves sent alone: {moves.count('all')} of {len(moves)}"

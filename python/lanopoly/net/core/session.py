@@ -820,6 +820,8 @@ class Session:
         )
         for peer in order:
             move = nested[peer]
+            if self._early(move, current):
+                continue  # the leader's move for the seat to act, signed early: not an interjection
             problem = self._check_move(step, prev, move, in_turn=False)
             if problem is None:
                 return move
@@ -884,7 +886,10 @@ class Session:
         return None
 
     def _decide_theirs(self, step: int, prev: bytes, leader: int, seat: int) -> bool:
-        move = self.inbox.moves.get(step, {}).get(leader)
+        move: Action | Forward | None = self.inbox.moves.get(step, {}).get(leader)
+        if move is None:
+            early = self.inbox.nested.get(step, {}).get(leader)
+            move = early if early is not None and self._early(early, seat) else None
         if move is None:
             self._offer(step)
             return self._withheld(leader, step, "its move")
@@ -993,6 +998,8 @@ class Session:
                     nested = self.mine.get("reveal", step + 1) or self._my_reveal(step + 1, self.game.state_hash())  # type: ignore[assignment]
                 elif self._may_interject(step + 1):
                     nested = self._interjection(step + 1)
+                elif self._leader() == self.me:
+                    nested = self._early_move(step + 1)
             ack = p8.sign_ack(
                 self.key, self.game_id, step, self.me, action_hash(self.log.inputs[-1]), self.game.state_hash(), nested
             )
@@ -1000,6 +1007,30 @@ class Session:
         self.inbox.add_ack(ack)
         self._broadcast(ack.wire())
         self.phase = Phase.AGREEING
+
+    def _early_move(self, step: int) -> Action | None:
+        """This peer's bot move for ``step``, chosen and signed as it acks the step before, so that it
+        goes out nested in that ack: the next step then needs no round trip of its own. Only a bot
+        that moves at once does so (a person, a bot with a delay, or a seat that must resign moves
+        when the step comes)."""
+        seat = self.game.current_player
+        if seat is None or self.config.bot_delay > 0 or self._bound(step) is not None:
+            return None
+        policy = self.policies.get(seat)
+        if policy is None or self._must_resign(seat):
+            return None
+        action = policy.choose(self.game, seat, self.game.legal_actions(seat))
+        try:
+            self.members.check(self.game, action)
+        except (ValueError, TypeError, KeyError):
+            return None  # refused again when the step comes, and then the session freezes
+        move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+        self._sign_and_keep(move, "nested")
+        return move
+
+    def _early(self, move: Action, seat: int | None) -> bool:
+        """Whether a nested ``move`` is the early move of ``seat`` (the seat to act) by its controller."""
+        return move.seat == seat and self.members.controllers[move.seat] == move.signer
 
     def _may_interject(self, step: int) -> bool:
         return (
