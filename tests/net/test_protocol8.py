@@ -22,7 +22,7 @@ from lanopoly.net.core.pinauth import PinError, PinHost, PinJoiner, normalize_pi
 from lanopoly.net.core.record import ChangeEntry, EndEntry, SignedEntry, StepEntry, from_line, to_line
 from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, fingerprint
-from lanopoly.net.store import Journal, Secrets, write_atomic
+from lanopoly.net.store import Journal, Secrets, save_text, write_atomic
 from lanopoly.net.wire import FrameBuffer, WireError
 
 GAME = bytes(range(16))
@@ -299,6 +299,17 @@ def test_journal_lines_round_trip_and_a_cut_last_line_is_ignored(tmp_path: Path)
         f.write(to_line(entries[2])[:20])  # killed while writing this line
     read_genesis, read = Journal.read(path)
     assert read_genesis.start == genesis.start and read == entries[:2]
+
+
+@pytest.mark.parametrize("log_json", ['{"inputs": [1, 2], "s": "}"}', '{"a":1}\n', "{ }", "{}"])
+def test_the_saved_game_is_the_log_with_the_record_spliced_in(log_json: str) -> None:
+    """The record is spliced into the log's JSON text (not decoded and encoded again at each save)."""
+    import json
+
+    network = {"format": "lanopoly-net", "steps": [[["Ym9keQ==", "c2ln"]]], "name": "Zoë"}
+    assert json.loads(save_text(log_json, json.dumps(network))) == {**json.loads(log_json), "network": network}
+    with pytest.raises(ValueError, match="JSON object"):
+        save_text("[1, 2]", "{}")
 
 
 def test_secret_and_ready_files_are_private_from_their_creation(tmp_path: Path) -> None:

@@ -92,6 +92,7 @@ class Driver:
         self.links: dict[int, _Link] = {}
         self._subscribers: list[EventCallback] = []
         self._timer: asyncio.TimerHandle | None = None
+        self._save_later: asyncio.TimerHandle | None = None
         self._dials: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished = asyncio.Event()
@@ -144,8 +145,9 @@ class Driver:
         if self._closing:
             return
         self._closing = True
-        if self._timer is not None:
-            self._timer.cancel()
+        for handle in (self._timer, self._save_later):
+            if handle is not None:
+                handle.cancel()
         for task in list(self._dials.values()) + list(self._tasks):
             task.cancel()
         for link in list(self.links.values()):
@@ -190,11 +192,16 @@ class Driver:
         self._maybe_save()
 
     def _arm(self) -> None:
+        """Make sure the core's ``timer`` is called by its deadline. A timer already armed for that
+        time or sooner stays: the deadline moves later with every message heard, and a timer that
+        fires early only finds nothing due and is armed again (one handle, not one per message)."""
+        deadline = None if self._closing else self.core.deadline
         if self._timer is not None:
+            if deadline is not None and self._timer.when() <= deadline:
+                return
             self._timer.cancel()
             self._timer = None
-        deadline = self.core.deadline
-        if deadline is not None and not self._closing:
+        if deadline is not None:
             self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer)
 
     def _on_timer(self) -> None:
@@ -316,13 +323,18 @@ class Driver:
             return
         now = self.now()
         if now < self._last_save + SAVE_INTERVAL:
-            asyncio.get_running_loop().call_later(self._last_save + SAVE_INTERVAL - now, self._maybe_save)
+            if self._save_later is None:  # one pending save, not one per message
+                self._save_later = asyncio.get_running_loop().call_at(self._last_save + SAVE_INTERVAL, self._save_due)
             return
         self._last_save = now
         self._dirty = False
-        text = save_text(self.core.log.to_json(), self.core.saved_json())
+        text = save_text(self.core.log.to_json(), self.core.saved_text())
         self._saving = asyncio.get_running_loop().create_task(asyncio.to_thread(write_atomic, self.save, text))
         self._saving.add_done_callback(self._saved)
+
+    def _save_due(self) -> None:
+        self._save_later = None
+        self._maybe_save()
 
     def _saved(self, task: asyncio.Task[None]) -> None:
         self._saving = None
@@ -333,7 +345,7 @@ class Driver:
     async def _save_now(self) -> None:
         if self.save is None:
             return
-        text = save_text(self.core.log.to_json(), self.core.saved_json())
+        text = save_text(self.core.log.to_json(), self.core.saved_text())
         try:
             await asyncio.to_thread(write_atomic, self.save, text)
         except OSError as e:

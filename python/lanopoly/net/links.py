@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 HANDSHAKE_CAP = 4 * 1024
 GAME_CAP = 64 * 1024
+READ_SIZE = 64 * 1024
+"""Bytes asked of the socket at a time: frames that arrived together are taken from one read."""
 MAX_BUFFERED = 4 * 1024 * 1024
 """Bytes queued towards a peer that does not read: past this the link is closed (it is stuck)."""
 
@@ -41,6 +43,8 @@ class Conn:
         self.cap = HANDSHAKE_CAP
         self.cipher: Cipher | None = None
         self._closed = False
+        self._buffer = bytearray()
+        """Bytes read and not yet taken: at most one frame and one read beyond it (``recv``)."""
 
     def secure(self, cipher: Cipher) -> None:
         """Encrypt every later frame in both directions; the game's larger frames are allowed."""
@@ -49,24 +53,42 @@ class Conn:
 
     async def recv(self, timeout: float | None = None) -> bytes:
         """The next payload (decrypted); LinkClosed if the connection ends or misbehaves."""
-        try:
-            async with asyncio.timeout(timeout):
-                header = await self.reader.readexactly(HEADER.size)
-                (length,) = HEADER.unpack(header)
-                if length == 0 or length > self.cap:
-                    raise LinkClosed(f"frame of {length} bytes (cap {self.cap})")
-                data = await self.reader.readexactly(length)
-        except asyncio.IncompleteReadError as e:
-            raise LinkClosed("end of stream" if not e.partial else "stream ended inside a frame") from None
-        except TimeoutError:
-            raise LinkClosed(f"nothing received within {timeout:g} s") from None
-        except (ConnectionError, OSError) as e:
-            raise LinkClosed(f"connection broke: {reason(e)}") from None
+        data = self._next_frame()
+        if data is None:
+            try:
+                async with asyncio.timeout(timeout):
+                    while data is None:
+                        chunk = await self.reader.read(READ_SIZE)
+                        if not chunk:
+                            raise LinkClosed("stream ended inside a frame" if self._buffer else "end of stream")
+                        self._buffer += chunk
+                        data = self._next_frame()
+            except TimeoutError:
+                raise LinkClosed(f"nothing received within {timeout:g} s") from None
+            except (ConnectionError, OSError) as e:
+                raise LinkClosed(f"connection broke: {reason(e)}") from None
         if self.cipher is not None:
             try:
                 data = self.cipher.open(data)
             except WireError as e:
                 raise LinkClosed(str(e)) from None
+        return data
+
+    def _next_frame(self) -> bytes | None:
+        """The first whole frame's payload taken from the bytes read, or None. Its length is checked
+        against the cap as soon as its header is in, before its bytes are waited for; frames are cut
+        one at a time, so a frame read along with the handshake's last one gets the game's cap."""
+        buffer = self._buffer
+        if len(buffer) < HEADER.size:
+            return None
+        (length,) = HEADER.unpack_from(buffer)
+        if length == 0 or length > self.cap:
+            raise LinkClosed(f"frame of {length} bytes (cap {self.cap})")
+        end = HEADER.size + length
+        if len(buffer) < end:
+            return None
+        data = bytes(buffer[HEADER.size : end])
+        del buffer[:end]
         return data
 
     def send(self, payload: bytes) -> None:

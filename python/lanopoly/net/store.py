@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from lanopoly.net.core.record import JournalEntry, from_line, to_line
 from lanopoly.net.genesis import Genesis, b64, unb64
@@ -153,11 +153,16 @@ class Journal:
         return genesis, entries
 
 
-def save_text(log_json: str, network: dict[str, Any]) -> str:
-    """The saved game: the log's JSON object with the network record as its ``"network"`` member."""
-    data = json.loads(log_json)
-    data["network"] = network
-    return json.dumps(data, ensure_ascii=False)
+def save_text(log_json: str, network: str) -> str:
+    """The saved game: the log's JSON object with the network record (JSON text) as its
+    ``"network"`` member, spliced in as text: decoding and encoding the whole log again at every
+    save cost more the longer the game."""
+    head = log_json.rstrip()
+    if not head.endswith("}"):
+        raise ValueError("the game log must be a JSON object")
+    members = head[:-1].rstrip()
+    sep = "" if members.endswith("{") else ","
+    return f'{members}{sep}"network":{network}}}'
 
 
 def read_entries(lines: Sequence[str]) -> list[JournalEntry]:

@@ -130,9 +130,13 @@ class Record:
         self.steps: list[StepRecord] = []
         self.changes: list[ChangeRecord] = []
         self.end: EndEntry | None = None
+        self._steps_text: list[str] = []
+        """Each step's messages as saved (JSON text), encoded once: the game is saved every half
+        second, and encoding every message again each time cost more the longer the game."""
 
     def add_step(self, record: StepRecord) -> None:
         self.steps.append(record)
+        self._steps_text.append(json.dumps(_pairs(record.messages), separators=(",", ":")))
 
     def add_change(self, record: ChangeRecord) -> None:
         self.changes.append(record)
@@ -144,15 +148,21 @@ class Record:
         """Changes made from step ``step + 1`` on."""
         return [c for c in self.changes if c.step > step]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "protocol": 8,
-            "me": self.me,
-            "genesis": self.genesis.to_json(),
-            "steps": [_pairs(r.messages) for r in self.steps],
-            "changes": [change_json(c) for c in self.changes],
-            "end": None
-            if self.end is None
-            else {"outcome": self.end.outcome, "step": self.end.step, "reason": self.end.reason},
-        }
+    def to_text(self) -> str:
+        """The record as saved with the game (JSON text): the genesis, every step's deciding messages,
+        the changes and how the session ended."""
+        head = json.dumps(
+            {
+                "format": FORMAT,
+                "protocol": 8,
+                "me": self.me,
+                "genesis": self.genesis.to_json(),
+                "changes": [change_json(c) for c in self.changes],
+                "end": None
+                if self.end is None
+                else {"outcome": self.end.outcome, "step": self.end.step, "reason": self.end.reason},
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        return f'{head[:-1]},"steps":[{",".join(self._steps_text)}]}}'

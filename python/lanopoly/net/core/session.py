@@ -414,9 +414,9 @@ class Session:
     def peer_label(self, peer: int) -> str:
         return f"peer {peer} ({self.names[peer]})" if 0 <= peer < len(self.names) else "the record"
 
-    def saved_json(self) -> dict[str, Any]:
-        """The network record to save with the game log (``verify`` checks it)."""
-        return self.record.to_json()
+    def saved_text(self) -> str:
+        """The network record to save with the game log, as JSON text (``verify`` checks it)."""
+        return self.record.to_text()
 
     # ----------------------------------------------------------------------------- effects
 
