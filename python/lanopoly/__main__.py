@@ -234,8 +234,14 @@ def simulate_command(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"lanopoly: {e}", file=sys.stderr)
             return 2
+    if args.players is None:  # one bot per seat as listed, or one bot at a 4-seat table
+        args.players = len(bots) if len(bots) > 1 else 4
     if len(bots) not in (1, args.players):
-        print(f"lanopoly: {len(bots)} bots for {args.players} seats", file=sys.stderr)
+        print(f"lanopoly: {len(bots)} bots for {args.players} seats (--players)", file=sys.stderr)
+        return 2
+    most = Rules.preset(args.rules).max_players
+    if not 2 <= args.players <= most:
+        print(f"lanopoly: {len(bots)} bots: the {args.rules} rules seat 2 to {most} players", file=sys.stderr)
         return 2
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     start = time.perf_counter()
@@ -361,7 +367,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
     s.add_argument("games", type=bounded(1, 2**32 - 1), help="how many games to play")
-    s.add_argument("--players", type=SEATS, default=4, help="players per game, 2 to 8 (default 4)")
+    s.add_argument(
+        "--players",
+        type=SEATS,
+        default=None,
+        help="players per game, 2 to 8 (default: one per bot of --bots, or 4 for a single bot)",
+    )
     s.add_argument("--board", default="classic", choices=boards(), help="default: classic")
     s.add_argument("--rules", default="official", choices=Rules.presets(), help="rules preset (default: official)")
     s.add_argument("--rounds", type=ROUNDS, default=0, help="round limit (richest wins); 0: the preset's")
