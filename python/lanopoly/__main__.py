@@ -245,7 +245,11 @@ def simulate_command(args: argparse.Namespace) -> int:
         return 2
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     start = time.perf_counter()
-    r = simulate(args.games, args.players, args.board, rules, list(bots), args.seed, args.threads, args.max_inputs)
+    try:
+        r = simulate(args.games, args.players, args.board, rules, list(bots), args.seed, args.threads, args.max_inputs)
+    except KeyboardInterrupt:
+        print("\nlanopoly simulate: interrupted", file=sys.stderr)
+        return 130
     elapsed = time.perf_counter() - start
     turns = int(r.turns.sum())
     print(f"{r.games} games, {args.players} players, {args.board} board, {args.rules} rules, seed {args.seed}")
@@ -255,13 +259,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         f"turns {r.turns.mean():.1f}, actions {r.actions.mean():.1f}, "
         f"bankruptcies {r.bankruptcies.mean():.2f} per game; {int(r.truncated.sum())} cut at --max-inputs"
     )
-    width = max(10, *(len(b) for b in bots))
-    print(f"\nseat  {'bot':<{width}}  wins   mean net worth")
-    rates = r.win_rates()
     seat_bots = bots * args.players if len(bots) == 1 else bots
-    for seat in range(args.players):
-        worth = r.net_worths[:, seat].mean()
-        print(f"{seat:>4}  {seat_bots[seat]:<{width}} {rates[seat]:6.1%}   {worth:>10,.0f}")
+    _print_seats(r, seat_bots)
     names = [*square_names(args.board), "(in jail)"]
     share = r.landings / max(int(r.landings.sum()), 1)
     top = sorted(range(41), key=lambda i: -share[i])[:10]
@@ -270,6 +269,24 @@ def simulate_command(args: argparse.Namespace) -> int:
         label = names[i] if i != IN_JAIL else "In jail"
         print(f"  {share[i]:6.2%}  {label}")
     return 0
+
+
+def _print_seats(r: Any, seat_bots: list[str]) -> None:
+    """Each seat's wins and net worth: mean and median over the games that finished, a game cut
+    at --max-inputs left out (its net worth after a million inputs would dominate the mean)."""
+    import numpy as np
+
+    finished = ~r.truncated
+    cut = int(r.truncated.sum())
+    width = max(10, *(len(b) for b in seat_bots))
+    print(f"\nseat  {'bot':<{width}}   wins   net worth: mean     median")
+    rates = r.win_rates()
+    for seat, bot in enumerate(seat_bots):
+        worths = r.net_worths[finished, seat]
+        mean, median = (f"{worths.mean():>10,.0f}", f"{np.median(worths):>10,.0f}") if len(worths) else ("-", "-")
+        print(f"{seat:>4}  {bot:<{width}} {rates[seat]:6.1%}   {mean:>15} {median:>10}")
+    if cut:
+        print(f"net worth over the {r.games - cut} finished games: {cut} cut at --max-inputs left out")
 
 
 def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
