@@ -308,6 +308,8 @@ EN: dict[str, str] = {
     "rent_claim.automatic": "automatic",
     "rent_claim.before_next_roll": "claim before next roll",
     "rent_claim.before_second_next_roll": "claim within two rolls",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Enlarge the window to {columns}x{rows} (now {width}x{height}): the game needs that much room.",
 }
 
 FR: dict[str, str] = {
@@ -595,6 +597,9 @@ FR: dict[str, str] = {
     "rent_claim.automatic": "automatique",
     "rent_claim.before_next_roll": "à réclamer avant le lancer suivant",
     "rent_claim.before_second_next_roll": "à réclamer sous deux lancers",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Agrandissez la fenêtre à {columns}x{rows} (elle fait {width}x{height}) : "
+    "le jeu a besoin de cette place.",
 }
 
 IT: dict[str, str] = {
@@ -881,6 +886,9 @@ IT: dict[str, str] = {
     "rent_claim.automatic": "automatico",
     "rent_claim.before_next_roll": "da chiedere prima del tiro successivo",
     "rent_claim.before_second_next_roll": "da chiedere entro due tiri",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Allarga la finestra a {columns}x{rows} (ora è {width}x{height}): "
+    "il gioco ha bisogno di questo spazio.",
 }
 
 NO: dict[str, str] = {
@@ -1167,6 +1175,8 @@ NO: dict[str, str] = {
     "rent_claim.automatic": "automatisk",
     "rent_claim.before_next_roll": "kreves før neste kast",
     "rent_claim.before_second_next_roll": "kreves innen to kast",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Gjør vinduet større, til {columns}x{rows} (nå {width}x{height}): spillet trenger så mye plass.",
 }
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "fr": FR, "it": IT, "no": NO}

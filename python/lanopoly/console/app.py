@@ -40,6 +40,7 @@ from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.session import LocalTable, Table, summary_lines
+from lanopoly.console.small import guarded
 from lanopoly.i18n import ALIASES, clock, money, t
 from lanopoly.refusals import explain
 
@@ -143,7 +144,7 @@ class ConsoleApp:
             ]
         )
         self.app: Application[int] = Application(
-            layout=Layout(body, focused_element=self.buffer),
+            layout=Layout(guarded(body, lambda: self.table.lang), focused_element=self.buffer),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,
