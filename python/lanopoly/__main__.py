@@ -21,7 +21,7 @@ from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.arguments import ROUNDS, SEATS, bounded
 from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
-from lanopoly.describe import describe
+from lanopoly.describe import describe_events
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
 
@@ -37,10 +37,8 @@ def play(args: argparse.Namespace) -> int:
     def show(events: list[dict[str, object]]) -> None:
         if args.quiet:
             return
-        for event in events:
-            line = describe(game, event)
-            if line:
-                print(("" if line.startswith("--") else "   ") + line, file=out)
+        for line in describe_events(game, events):
+            print(("" if line.startswith("--") else "   ") + line, file=out)
 
     print(f"lanopoly: {', '.join(game.names)} on the {game.board} board ({args.rules} rules).", file=out)
     policies = dict(enumerate(bots))
