@@ -686,11 +686,11 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
     """What every peer must show alike: the player panels and the log."""
     rows = _rows(screen)
     panels = []
-    for row in rows[1:9]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
-        if not re.match(r"[ >*]\d ", row[8:]):
+    for row in rows[2:10]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
+        if not re.match(r"[ >*]\d ", row[9:]):
             break
-        panels.append(row[8:60].rstrip())
-    log = [row.rstrip() for row in rows[11:20] if row.strip()]
+        panels.append(row[9:61].rstrip())
+    log = [row.rstrip() for row in rows[13:20] if row.strip()]  # the board's 13 rows, then the log
     return panels, log
 
 

@@ -5,10 +5,13 @@ applications on a pipe."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 
+from conftest import dice, roll
 from lanopoly.console import ConsoleApp, LocalTable, Setup, StartScreen
 from lanopoly.i18n import t
 from screen import Terminal, wait_for
@@ -44,7 +47,7 @@ def test_a_game_below_80x24_asks_for_a_larger_window_instead_of_a_clipped_board(
 def test_at_80x24_the_whole_board_shows() -> None:
     screen = _game_screen(80, 24)
     assert screen[0].startswith("FREE") and "COPS" in screen[0][70:]  # the top row, corner to corner
-    assert screen[10].startswith("JAIL") and "GO" in screen[10][70:]  # the bottom row, GO included
+    assert screen[11].startswith("JAIL") and "GO" in screen[11][70:]  # the bottom row, GO included
     assert "Enlarge" not in "\n".join(screen)
 
 
@@ -68,3 +71,35 @@ def test_the_notice_wraps_between_words_in_a_narrow_window() -> None:
     screen = _game_screen(40, 12, lang="fr")
     words = _enlarge("fr", 40, 12).split()
     assert [w for line in screen for w in line.split()] == words
+
+
+def test_on_the_screen_no_label_touches_its_marks() -> None:
+    """At 80x24 a label and its owner, buildings and token marks read apart: on the sides a space
+    after the label, on the top and bottom rows a line of marks under the labels."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, seed=1)
+    game = table.game
+    for seat in range(3):  # the order roll: ada starts
+        game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
+    roll(game, 1, 2)  # ada to Baltic Avenue, bought
+    game.apply({"type": "buy", "player": 0})
+    game.apply({"type": "end_turn", "player": 0})
+    roll(game, 6, 5)  # bea to St. Charles Place, bought
+    game.apply({"type": "buy", "player": 1})
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=10, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            lines = await wait_for(app.app, lambda screen: screen[11].startswith("JAIL"))
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=10) == 0
+            return lines
+
+    screen = run_app(run)
+    assert screen[10].startswith("StCh 2 2 ")  # label, space, owner 2, no building, bea's token
+    assert screen[11][49:56] == "Balt   " and screen[12][49:56] == "1 1    "  # owner 1, ada on it
+    assert all(row[4] == " " and row[74:75] in ("", " ") for row in screen[2:11]), screen  # side labels: a space after
+
+
+def run_app(run: Callable[[], Coroutine[Any, Any, list[str]]]) -> list[str]:
+    return asyncio.run(run())

@@ -289,9 +289,9 @@ class ConsoleApp:
                 status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
             style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
-            lines.append([(style, text[: board_view.CELL * 9])])
+            lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
-        lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.CELL * 9))
+        lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
         return lines
 
     def _final(self, seat: int) -> str:
