@@ -94,9 +94,11 @@ EN: dict[str, str] = {
     "help.title": "Commands:",
     "help.where": "the commands are in the log above",
     "panel.bankrupt": "bankrupt",
-    "panel.deeds": "{n:>2} deeds",
+    "panel.deeds.one": "{n:>2} deed",
+    "panel.deeds.other": "{n:>2} deeds",
     "panel.in_jail": " in jail",
-    "panel.cards": " +{n} card",
+    "panel.cards.one": " +{n} card",
+    "panel.cards.other": " +{n} cards",
     "dec.game_over": "Game over: {winner} wins. 'quit' to leave.",
     "dec.nobody": "nobody",
     "dec.chance": "Dice and cards...",
@@ -387,9 +389,11 @@ FR: dict[str, str] = {
     "help.title": "Commandes :",
     "help.where": "les commandes sont dans le journal ci-dessus",
     "panel.bankrupt": "en faillite",
-    "panel.deeds": "{n:>2} titres",
+    "panel.deeds.one": "{n:>2} titre",
+    "panel.deeds.other": "{n:>2} titres",
     "panel.in_jail": " en prison",
-    "panel.cards": " +{n} carte",
+    "panel.cards.one": " +{n} carte",
+    "panel.cards.other": " +{n} cartes",
     "dec.game_over": "Partie terminée : {winner} gagne. « quitter » pour sortir.",
     "dec.nobody": "personne",
     "dec.chance": "Dés et cartes...",
@@ -471,7 +475,7 @@ FR: dict[str, str] = {
     "start.options": "Options des règles :",
     "start.keys": "Haut/Bas : ligne  Gauche/Droite : changer  Entrée : jouer  Échap : quitter",
     "start.name_hint": "(vide : le nom de votre pion)",
-    "start.lan": "F2 : héberger une partie en réseau (des robots aux places libres)  F3 : rejoindre",
+    "start.lan": "F2 : héberger une partie en réseau (robots aux places libres)  F3 : rejoindre",
     "lobby.table": "la table de {name}",
     "lobby.title": "lanopoly : {table}, ouverte sur le réseau local",
     "lobby.pin": "Code PIN : {pin}   (dites-le aux autres joueurs)",
@@ -677,9 +681,11 @@ IT: dict[str, str] = {
     "help.title": "Comandi:",
     "help.where": "i comandi sono nel registro qui sopra",
     "panel.bankrupt": "in bancarotta",
-    "panel.deeds": "{n:>2} contratti",
+    "panel.deeds.one": "{n:>2} contratto",
+    "panel.deeds.other": "{n:>2} contratti",
     "panel.in_jail": " in prigione",
-    "panel.cards": " +{n} carta",
+    "panel.cards.one": " +{n} carta",
+    "panel.cards.other": " +{n} carte",
     "dec.game_over": "Partita finita: vince {winner}. 'esci' per uscire.",
     "dec.nobody": "nessuno",
     "dec.chance": "Dadi e carte...",
@@ -966,9 +972,11 @@ NO: dict[str, str] = {
     "help.title": "Kommandoer:",
     "help.where": "kommandoene står i loggen over",
     "panel.bankrupt": "konkurs",
-    "panel.deeds": "{n:>2} skjøter",
+    "panel.deeds.one": "{n:>2} skjøte",
+    "panel.deeds.other": "{n:>2} skjøter",
     "panel.in_jail": " i fengsel",
-    "panel.cards": " +{n} kort",
+    "panel.cards.one": " +{n} kort",
+    "panel.cards.other": " +{n} kort",
     "dec.game_over": "Spillet er over: {winner} vinner. 'avslutt' for å gå ut.",
     "dec.nobody": "ingen",
     "dec.chance": "Terninger og kort...",
@@ -1189,14 +1197,27 @@ TOKENS: dict[str, list[str]] = {
     "no": ["hund", "flosshatt", "bil", "slagskip", "katt", "T-rex", "and", "pingvin"],
 }
 
+# The 4-letter board labels of the squares that are not deeds to buy by name (corners, cards, taxes)
+# and of the utilities (their names differ most between editions), in each language.
+BOARD_LABELS: dict[str, dict[str, str]] = {
+    "en": {"go": "GO", "jail": "JAIL", "free_parking": "FREE", "go_to_jail": "COPS", "chance": " ?? ",
+           "community_chest": "CHST", "tax": "TAX", "electric": "ELEC", "water": "WATR"},
+    "fr": {"go": "DÉP.", "jail": "PRIS", "free_parking": "PARC", "go_to_jail": "FLIC", "chance": " ?? ",
+           "community_chest": "CAIS", "tax": "TAXE", "electric": "ÉLEC", "water": "EAUX"},
+    "it": {"go": "VIA", "jail": "PRIG", "free_parking": "PARC", "go_to_jail": "POLI", "chance": " ?? ",
+           "community_chest": "PROB", "tax": "TASS", "electric": "ELET", "water": "ACQU"},
+    "no": {"go": "STRT", "jail": "FENG", "free_parking": "GRAT", "go_to_jail": "POLI", "chance": " ?? ",
+           "community_chest": "PRØV", "tax": "SKAT", "electric": "ELEK", "water": "VANN"},
+}  # fmt: skip
+
 # Each language's words for the commands (the English words work everywhere).
 ALIASES: dict[str, dict[str, str]] = {
     "en": {},
     "fr": {
-        "lancer": "roll", "acheter": "buy", "refuser": "decline", "encherir": "bid", "passer": "pass",
-        "construire": "build", "vendre": "sell", "hypothequer": "mortgage", "lever": "unmortgage",
+        "lancer": "roll", "acheter": "buy", "refuser": "decline", "enchérir": "bid", "passer": "pass",
+        "construire": "build", "vendre": "sell", "hypothéquer": "mortgage", "lever": "unmortgage",
         "garder": "keep", "amende": "fine", "carte": "card", "payer": "pay", "faillite": "bankrupt",
-        "reclamer": "claim", "echanger": "trade", "accepter": "accept", "rejeter": "reject",
+        "réclamer": "claim", "échanger": "trade", "accepter": "accept", "rejeter": "reject",
         "annuler": "cancel", "fin": "end", "finir": "end", "terminer": "endgame", "aide": "help",
         "quitter": "quit", "abandonner": "resign", "exclure": "remove",
     },
@@ -1223,6 +1244,13 @@ def t(lang: str, key: str, **fields: Any) -> str:
     """The text ``key`` in ``lang`` (English if the language lacks it), filled with ``fields``."""
     table = TEXTS.get(lang, EN)
     return table.get(key, EN[key]).format(**fields)
+
+
+def plural(lang: str, key: str, n: int, **fields: Any) -> str:
+    """The text ``key`` for a count of ``n``: its ``.one`` form where the language's rule says
+    singular (1 in English, Italian and Norwegian; 0 and 1 in French), else its ``.other`` form."""
+    one = n in (0, 1) if lang == "fr" else n == 1
+    return t(lang, f"{key}.{'one' if one else 'other'}", n=n, **fields)
 
 
 def money(lang: str, currency: str, amount: int) -> str:

@@ -62,9 +62,10 @@ def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Frag
     return [(style, label)], [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
 
 
-def render(game: Game, me: int, middle: list[Fragments]) -> Fragments:
-    """The ring, with up to 9 lines of ``middle`` (:data:`MIDDLE` characters wide) inside it."""
-    names = labels(game)
+def render(game: Game, me: int, middle: list[Fragments], lang: str = "en") -> Fragments:
+    """The ring, with up to 9 lines of ``middle`` (:data:`MIDDLE` characters wide) inside it, its
+    labels in ``lang``."""
+    names = labels(game, lang)
     cells: dict[tuple[int, int], tuple[Fragments, Fragments]] = {}
     for square in range(40):
         cells[grid_position(square)] = _cell(game, square, names[square], me)
