@@ -941,7 +941,7 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         _show_errors(tmp_path)
 
 
-_PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds")
+_PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds?\b")
 """A player's panel: whose turn, seat, name, cash, deeds (then maybe ``in jail``, ``AWAY``...)."""
 
 
