@@ -245,9 +245,10 @@ def test_a_french_game_speaks_french_on_the_paris_board():
     assert any(line.endswith("pour le premier tour.") for line in table.lines), table.lines
     assert any(line.startswith("-- Tour 1 : à ") for line in table.lines), table.lines
     assert app.decision() == "À vous : lancer (r)"
-    board = "".join(text for _, text in render(table.game, 0, app._middle()))
+    board = "".join(text for _, text in render(table.game, 0, app._middle(), "fr"))
     assert "Paix" in board and "Cham" in board and "Boar" not in board
-    assert "1 chien" in board and "1500 €" in board and "titres" in board
+    assert "PARC" in board and "FREE" not in board
+    assert "1 chien" in board and "1500 €" in board and " 0 titre " in board
     app.execute("danser")
     assert app.feedback == ("class:error", "commande inconnue 'danser' ; tapez « aide » pour la liste")
     app.execute("info rue de la paix")

@@ -686,11 +686,11 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
     """What every peer must show alike: the player panels and the log."""
     rows = _rows(screen)
     panels = []
-    for row in rows[1:9]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
-        if not re.match(r"[ >*]\d ", row[8:]):
+    for row in rows[2:10]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
+        if not re.match(r"[ >*]\d ", row[9:]):
             break
-        panels.append(row[8:60].rstrip())
-    log = [row.rstrip() for row in rows[11:20] if row.strip()]
+        panels.append(row[9:61].rstrip())
+    log = [row.rstrip() for row in rows[13:20] if row.strip()]  # the board's 13 rows, then the log
     return panels, log
 
 
@@ -941,7 +941,7 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         _show_errors(tmp_path)
 
 
-_PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds")
+_PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds?\b")
 """A player's panel: whose turn, seat, name, cash, deeds (then maybe ``in jail``, ``AWAY``...)."""
 
 

@@ -112,7 +112,7 @@ def test_answering_an_offer_then_building_and_mortgaging_while_a_bot_plays():
         # Bought 100 + 120, paid bea 120; a house 50 sold for 25; mortgage +50, lifted -55.
         assert game.player(0)["cash"] == 1500 - 100 - 120 - 120 - 50 + 25 + 50 - 55
         assert "ada builds on Oriental Avenue: now 1 house." in table.lines
-        assert "ada lifts the mortgage on Vermont Avenue." in table.lines
+        assert "ada lifts the mortgage on Vermont Avenue for $55." in table.lines
         # What the rules do not allow out of turn is refused by the engine, saying why.
         before = game.state_hash()
         app.execute("roll")

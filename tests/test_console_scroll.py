@@ -16,7 +16,7 @@ from lanopoly.console.commands import command_for
 from lanopoly.console.log_view import LogView, wrap
 from screen import PAGE_DOWN, PAGE_UP, Terminal, wait_for
 
-LOG_TOP, LOG_ROWS = 11, 10  # at 80x24: the board's 11 rows, then 10 rows of log
+LOG_TOP, LOG_ROWS = 13, 8  # at 80x24: the board's 13 rows, then 8 rows of log
 
 
 def test_the_view_follows_the_newest_lines_and_pages_through_the_rest():

@@ -166,7 +166,7 @@ def test_the_start_screen_in_a_real_terminal_follows_the_locale(tmp_path):
         assert "une nouvelle partie" in screen and "< chien >" in screen and "Paris" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session_name, "Enter"], check=True)
         screen = wait_for("1 chien", 10)
-        assert "1 chien" in screen and "Paix" in screen and "JAIL" in screen, screen
+        assert "1 chien" in screen and "Paix" in screen and "PRIS" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session_name, "quitter", "Enter"], check=True)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session_name], capture_output=True)

@@ -203,3 +203,78 @@ def test_lanopoly_bots_lists_the_bots_and_their_parameters(capsys: pytest.Captur
     assert "  rollouts           rollouts per candidate" in out
     assert "  and every heuristic parameter, for the heuristic player it uses" in out
     assert out.count("  max_houses ") == 1  # listed under heuristic only
+
+
+def test_cli_net_worth_leaves_out_the_games_cut_at_max_inputs_and_says_so():
+    # Some of these games are cut at 20,000 inputs: their net worths (huge, or nothing) are left out.
+    args = ("12", "--seed", "3", "--max-inputs", "20000", "--threads", "2")
+    r = lanopoly.simulate(12, seed=3, max_inputs=20000, progress=False)
+    cut = int(r.truncated.sum())
+    assert 0 < cut < 12
+    out = _simulate_cli(*args, check=True).stdout
+    assert f"net worth over the {12 - cut} finished games: {cut} cut at --max-inputs left out" in out
+    finished = r.net_worths[~r.truncated]
+    for seat in range(4):
+        mean, median = finished[:, seat].mean(), np.median(finished[:, seat])
+        row = f"   {seat}  random     {r.win_rates()[seat]:6.1%}   {f'{mean:>10,.0f}':>15} {median:>10,.0f}"
+        assert row in out.splitlines(), (row, out)
+
+
+def test_cli_shows_progress_on_a_terminal_from_the_start_and_nothing_on_a_pipe():
+    import os
+    import pty
+
+    args = [sys.executable, "-m", "lanopoly", "simulate", "3", "--rounds", "20"]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
+    assert piped.stderr == ""
+    main, terminal = pty.openpty()
+    try:
+        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=terminal, timeout=60, check=True)
+        os.close(terminal)
+        shown = b""
+        while chunk := _read(main):
+            shown += chunk
+    finally:
+        os.close(main)
+    text = shown.decode()
+    assert "0/3 games, 0:00" in text  # drawn before the first games end, with the time run so far
+    assert "3/3 games" in text
+    assert b"3 games, 4 players" in proc.stdout
+
+
+def _read(fd: int) -> bytes:
+    """What is left to read from a pty whose other side is closed (b"" at its end)."""
+    import os
+
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # EIO: the other side is closed and everything was read
+        return b""
+
+
+def test_the_progress_bar_ticks_while_a_batch_of_games_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import threading
+
+    from lanopoly.simulate import _Progress
+
+    class Screen(io.StringIO):
+        """A terminal that tells when the bar was drawn three times."""
+
+        drawn = threading.Event()
+
+        def write(self, text: str) -> int:
+            if self.getvalue().count("\r") >= 2:
+                self.drawn.set()
+            return super().write(text)
+
+    monkeypatch.setattr(_Progress, "TICK", 0.01)
+    screen = Screen()
+    bar = _Progress(5, screen)
+
+    def batch() -> dict[str, int]:  # a batch that ends only once the bar was redrawn meanwhile
+        assert screen.drawn.wait(10)
+        return {"games": 5}
+
+    assert bar.wait(batch) == {"games": 5}
+    assert screen.getvalue().count("0/5 games") >= 3

@@ -21,7 +21,7 @@ from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.arguments import ROUNDS, SEATS, bounded
 from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
-from lanopoly.describe import describe
+from lanopoly.describe import describe_events
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
 
@@ -37,10 +37,8 @@ def play(args: argparse.Namespace) -> int:
     def show(events: list[dict[str, object]]) -> None:
         if args.quiet:
             return
-        for event in events:
-            line = describe(game, event)
-            if line:
-                print(("" if line.startswith("--") else "   ") + line, file=out)
+        for line in describe_events(game, events):
+            print(("" if line.startswith("--") else "   ") + line, file=out)
 
     print(f"lanopoly: {', '.join(game.names)} on the {game.board} board ({args.rules} rules).", file=out)
     policies = dict(enumerate(bots))
@@ -234,12 +232,22 @@ def simulate_command(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"lanopoly: {e}", file=sys.stderr)
             return 2
+    if args.players is None:  # one bot per seat as listed, or one bot at a 4-seat table
+        args.players = len(bots) if len(bots) > 1 else 4
     if len(bots) not in (1, args.players):
-        print(f"lanopoly: {len(bots)} bots for {args.players} seats", file=sys.stderr)
+        print(f"lanopoly: {len(bots)} bots for {args.players} seats (--players)", file=sys.stderr)
+        return 2
+    most = Rules.preset(args.rules).max_players
+    if not 2 <= args.players <= most:
+        print(f"lanopoly: {len(bots)} bots: the {args.rules} rules seat 2 to {most} players", file=sys.stderr)
         return 2
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     start = time.perf_counter()
-    r = simulate(args.games, args.players, args.board, rules, list(bots), args.seed, args.threads, args.max_inputs)
+    try:
+        r = simulate(args.games, args.players, args.board, rules, list(bots), args.seed, args.threads, args.max_inputs)
+    except KeyboardInterrupt:
+        print("\nlanopoly simulate: interrupted", file=sys.stderr)
+        return 130
     elapsed = time.perf_counter() - start
     turns = int(r.turns.sum())
     print(f"{r.games} games, {args.players} players, {args.board} board, {args.rules} rules, seed {args.seed}")
@@ -249,13 +257,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         f"turns {r.turns.mean():.1f}, actions {r.actions.mean():.1f}, "
         f"bankruptcies {r.bankruptcies.mean():.2f} per game; {int(r.truncated.sum())} cut at --max-inputs"
     )
-    width = max(10, *(len(b) for b in bots))
-    print(f"\nseat  {'bot':<{width}}  wins   mean net worth")
-    rates = r.win_rates()
     seat_bots = bots * args.players if len(bots) == 1 else bots
-    for seat in range(args.players):
-        worth = r.net_worths[:, seat].mean()
-        print(f"{seat:>4}  {seat_bots[seat]:<{width}} {rates[seat]:6.1%}   {worth:>10,.0f}")
+    _print_seats(r, seat_bots)
     names = [*square_names(args.board), "(in jail)"]
     share = r.landings / max(int(r.landings.sum()), 1)
     top = sorted(range(41), key=lambda i: -share[i])[:10]
@@ -264,6 +267,24 @@ def simulate_command(args: argparse.Namespace) -> int:
         label = names[i] if i != IN_JAIL else "In jail"
         print(f"  {share[i]:6.2%}  {label}")
     return 0
+
+
+def _print_seats(r: Any, seat_bots: list[str]) -> None:
+    """Each seat's wins and net worth: mean and median over the games that finished, a game cut
+    at --max-inputs left out (its net worth after a million inputs would dominate the mean)."""
+    import numpy as np
+
+    finished = ~r.truncated
+    cut = int(r.truncated.sum())
+    width = max(10, *(len(b) for b in seat_bots))
+    print(f"\nseat  {'bot':<{width}}   wins   net worth: mean     median")
+    rates = r.win_rates()
+    for seat, bot in enumerate(seat_bots):
+        worths = r.net_worths[finished, seat]
+        mean, median = (f"{worths.mean():>10,.0f}", f"{np.median(worths):>10,.0f}") if len(worths) else ("-", "-")
+        print(f"{seat:>4}  {bot:<{width}} {rates[seat]:6.1%}   {mean:>15} {median:>10}")
+    if cut:
+        print(f"net worth over the {r.games - cut} finished games: {cut} cut at --max-inputs left out")
 
 
 def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
@@ -361,7 +382,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("file")
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
     s.add_argument("games", type=bounded(1, 2**32 - 1), help="how many games to play")
-    s.add_argument("--players", type=SEATS, default=4, help="players per game, 2 to 8 (default 4)")
+    s.add_argument(
+        "--players",
+        type=SEATS,
+        default=None,
+        help="players per game, 2 to 8 (default: one per bot of --bots, or 4 for a single bot)",
+    )
     s.add_argument("--board", default="classic", choices=boards(), help="default: classic")
     s.add_argument("--rules", default="official", choices=Rules.presets(), help="rules preset (default: official)")
     s.add_argument("--rounds", type=ROUNDS, default=0, help="round limit (richest wins); 0: the preset's")

@@ -22,10 +22,9 @@ _PLAIN = {
     "auction_started",
     "passed_auction",
     "auction_unsold",
-    "mortgaged",
-    "unmortgaged",
-    "kept_mortgaged",
 }
+# The mortgage events and the reason of the payment each comes with (the amount of the sentence).
+_MORTGAGE_PAYMENTS = {"mortgaged": "mortgage", "unmortgaged": "unmortgage", "kept_mortgaged": "transfer_fee"}
 
 
 def party(game: Game, party: Any, lang: str = "en") -> str:
@@ -65,6 +64,9 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         fields = {k: v for k, v in (("player", "player"), ("square", "square")) if k in event}
         return say(f"ev.{kind}", **{k: who() if k == "player" else sq() for k in fields})
     match kind:
+        case "mortgaged" | "unmortgaged" | "kept_mortgaged":
+            amount = event["amount"] if "amount" in event else _mortgage_amount(game, kind, event["square"])
+            return say(f"ev.{kind}", player=who(), square=sq(), amount=cash(amount))
         case "payment":
             src, dst = party(game, event["from"], lang), party(game, event["to"], lang)
             reason = say(f"reason.{event['reason']}")
@@ -127,3 +129,31 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "game_over":
             return say("ev.game_over", winner=who("winner"))
     return f"{kind}: {event}"
+
+
+def _mortgage_amount(game: Game, kind: str, square: int) -> int:
+    """What a mortgage event moved, from the deed, for an event told without its payment: the
+    mortgage value, or its 10 % (rounded up) on top to lift it, or the 10 % alone to keep it."""
+    value = int(game.square(square)["mortgage_value"])
+    fee = (value + 9) // 10
+    return {"mortgaged": value, "unmortgaged": value + fee}.get(kind, fee)
+
+
+def reading_order(events: list[Event]) -> list[Event]:
+    """The events of one step as a person reads them: passing GO before the move that passed it
+    (the engine records the move, then what passing GO brings), and each mortgage event with the
+    amount of the payment it came with."""
+    out = list(events)
+    for i in range(1, len(out)):
+        before, event = out[i - 1], out[i]
+        if event["type"] == "passed_go" and before["type"] == "moved" and before["player"] == event["player"]:
+            out[i - 1], out[i] = event, before
+        elif before["type"] == "payment" and before["reason"] == _MORTGAGE_PAYMENTS.get(event["type"]):
+            out[i] = {**event, "amount": before["amount"]}
+    return out
+
+
+def describe_events(game: Game, events: list[Event], *, lang: str = "en") -> list[str]:
+    """The sentences of one step's events, in reading order (:func:`reading_order`)."""
+    lines = (describe(game, event, lang=lang) for event in reading_order(events))
+    return [line for line in lines if line]

@@ -73,9 +73,9 @@ EN: dict[str, str] = {
     "ev.auction_unsold": "Nobody bids: {square} stays with the bank.",
     "ev.built": "{player} builds on {square}: now {what}.",
     "ev.sold_building": "{player} sells a building on {square}: now {what}.",
-    "ev.mortgaged": "{player} mortgages {square}.",
-    "ev.unmortgaged": "{player} lifts the mortgage on {square}.",
-    "ev.kept_mortgaged": "{player} keeps {square} mortgaged and pays the 10% fee.",
+    "ev.mortgaged": "{player} mortgages {square} for {amount}.",
+    "ev.unmortgaged": "{player} lifts the mortgage on {square} for {amount}.",
+    "ev.kept_mortgaged": "{player} keeps {square} mortgaged and pays the 10% fee, {amount}.",
     "ev.rent_due": "{payer} owes {owner} {amount} rent for {square}, if claimed in time.",
     "ev.rent_lapsed": "{owner} did not claim the rent for {square} in time.",
     "ev.debt_owed": "{debtor} owes {creditor} {amount} and must raise it.",
@@ -94,9 +94,11 @@ EN: dict[str, str] = {
     "help.title": "Commands:",
     "help.where": "the commands are in the log above",
     "panel.bankrupt": "bankrupt",
-    "panel.deeds": "{n:>2} deeds",
+    "panel.deeds.one": "{n:>2} deed",
+    "panel.deeds.other": "{n:>2} deeds",
     "panel.in_jail": " in jail",
-    "panel.cards": " +{n} card",
+    "panel.cards.one": " +{n} card",
+    "panel.cards.other": " +{n} cards",
     "dec.game_over": "Game over: {winner} wins. 'quit' to leave.",
     "dec.nobody": "nobody",
     "dec.chance": "Dice and cards...",
@@ -308,6 +310,8 @@ EN: dict[str, str] = {
     "rent_claim.automatic": "automatic",
     "rent_claim.before_next_roll": "claim before next roll",
     "rent_claim.before_second_next_roll": "claim within two rolls",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Enlarge the window to {columns}x{rows} (now {width}x{height}): the game needs that much room.",
 }
 
 FR: dict[str, str] = {
@@ -365,9 +369,9 @@ FR: dict[str, str] = {
     "ev.auction_unsold": "Personne n'enchérit : {square} reste à la banque.",
     "ev.built": "{player} construit sur {square} : désormais {what}.",
     "ev.sold_building": "{player} vend un bâtiment sur {square} : désormais {what}.",
-    "ev.mortgaged": "{player} hypothèque {square}.",
-    "ev.unmortgaged": "{player} lève l'hypothèque de {square}.",
-    "ev.kept_mortgaged": "{player} garde {square} hypothéqué et paie les 10 % de frais.",
+    "ev.mortgaged": "{player} hypothèque {square} pour {amount}.",
+    "ev.unmortgaged": "{player} lève l'hypothèque de {square} pour {amount}.",
+    "ev.kept_mortgaged": "{player} garde {square} hypothéqué et paie les 10 % de frais, {amount}.",
     "ev.rent_due": "{payer} doit {amount} de loyer à {owner} pour {square}, s'il le réclame à temps.",
     "ev.rent_lapsed": "{owner} n'a pas réclamé à temps le loyer de {square}.",
     "ev.debt_owed": "{debtor} doit {amount} à {creditor} et doit trouver l'argent.",
@@ -385,9 +389,11 @@ FR: dict[str, str] = {
     "help.title": "Commandes :",
     "help.where": "les commandes sont dans le journal ci-dessus",
     "panel.bankrupt": "en faillite",
-    "panel.deeds": "{n:>2} titres",
+    "panel.deeds.one": "{n:>2} titre",
+    "panel.deeds.other": "{n:>2} titres",
     "panel.in_jail": " en prison",
-    "panel.cards": " +{n} carte",
+    "panel.cards.one": " +{n} carte",
+    "panel.cards.other": " +{n} cartes",
     "dec.game_over": "Partie terminée : {winner} gagne. « quitter » pour sortir.",
     "dec.nobody": "personne",
     "dec.chance": "Dés et cartes...",
@@ -469,7 +475,7 @@ FR: dict[str, str] = {
     "start.options": "Options des règles :",
     "start.keys": "Haut/Bas : ligne  Gauche/Droite : changer  Entrée : jouer  Échap : quitter",
     "start.name_hint": "(vide : le nom de votre pion)",
-    "start.lan": "F2 : héberger une partie en réseau (des robots aux places libres)  F3 : rejoindre",
+    "start.lan": "F2 : héberger une partie en réseau (robots aux places libres)  F3 : rejoindre",
     "lobby.table": "la table de {name}",
     "lobby.title": "lanopoly : {table}, ouverte sur le réseau local",
     "lobby.pin": "Code PIN : {pin}   (dites-le aux autres joueurs)",
@@ -595,6 +601,9 @@ FR: dict[str, str] = {
     "rent_claim.automatic": "automatique",
     "rent_claim.before_next_roll": "à réclamer avant le lancer suivant",
     "rent_claim.before_second_next_roll": "à réclamer sous deux lancers",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Agrandissez la fenêtre à {columns}x{rows} (elle fait {width}x{height}) : "
+    "le jeu a besoin de cette place.",
 }
 
 IT: dict[str, str] = {
@@ -652,9 +661,9 @@ IT: dict[str, str] = {
     "ev.auction_unsold": "Nessuna offerta: {square} resta alla banca.",
     "ev.built": "{player} costruisce su {square}: ora {what}.",
     "ev.sold_building": "{player} vende un edificio su {square}: ora {what}.",
-    "ev.mortgaged": "{player} ipoteca {square}.",
-    "ev.unmortgaged": "{player} riscatta l'ipoteca su {square}.",
-    "ev.kept_mortgaged": "{player} tiene {square} ipotecato e paga il 10%.",
+    "ev.mortgaged": "{player} ipoteca {square} per {amount}.",
+    "ev.unmortgaged": "{player} riscatta l'ipoteca su {square} per {amount}.",
+    "ev.kept_mortgaged": "{player} tiene {square} ipotecato e paga il 10%, {amount}.",
     "ev.rent_due": "{payer} deve a {owner} {amount} di affitto per {square}, se richiesto in tempo.",
     "ev.rent_lapsed": "{owner} non ha chiesto in tempo l'affitto per {square}.",
     "ev.debt_owed": "{debtor} deve {amount} a {creditor} e deve trovare i soldi.",
@@ -672,9 +681,11 @@ IT: dict[str, str] = {
     "help.title": "Comandi:",
     "help.where": "i comandi sono nel registro qui sopra",
     "panel.bankrupt": "in bancarotta",
-    "panel.deeds": "{n:>2} contratti",
+    "panel.deeds.one": "{n:>2} contratto",
+    "panel.deeds.other": "{n:>2} contratti",
     "panel.in_jail": " in prigione",
-    "panel.cards": " +{n} carta",
+    "panel.cards.one": " +{n} carta",
+    "panel.cards.other": " +{n} carte",
     "dec.game_over": "Partita finita: vince {winner}. 'esci' per uscire.",
     "dec.nobody": "nessuno",
     "dec.chance": "Dadi e carte...",
@@ -881,6 +892,9 @@ IT: dict[str, str] = {
     "rent_claim.automatic": "automatico",
     "rent_claim.before_next_roll": "da chiedere prima del tiro successivo",
     "rent_claim.before_second_next_roll": "da chiedere entro due tiri",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Allarga la finestra a {columns}x{rows} (ora è {width}x{height}): "
+    "il gioco ha bisogno di questo spazio.",
 }
 
 NO: dict[str, str] = {
@@ -938,9 +952,9 @@ NO: dict[str, str] = {
     "ev.auction_unsold": "Ingen byr: {square} blir hos banken.",
     "ev.built": "{player} bygger på {square}: nå {what}.",
     "ev.sold_building": "{player} selger en bygning på {square}: nå {what}.",
-    "ev.mortgaged": "{player} pantsetter {square}.",
-    "ev.unmortgaged": "{player} innfrir pantet på {square}.",
-    "ev.kept_mortgaged": "{player} beholder {square} pantsatt og betaler 10 % gebyr.",
+    "ev.mortgaged": "{player} pantsetter {square} for {amount}.",
+    "ev.unmortgaged": "{player} innfrir pantet på {square} for {amount}.",
+    "ev.kept_mortgaged": "{player} beholder {square} pantsatt og betaler 10 % gebyr, {amount}.",
     "ev.rent_due": "{payer} skylder {owner} {amount} i leie for {square}, om det kreves i tide.",
     "ev.rent_lapsed": "{owner} krevde ikke leien for {square} i tide.",
     "ev.debt_owed": "{debtor} skylder {creditor} {amount} og må skaffe pengene.",
@@ -958,9 +972,11 @@ NO: dict[str, str] = {
     "help.title": "Kommandoer:",
     "help.where": "kommandoene står i loggen over",
     "panel.bankrupt": "konkurs",
-    "panel.deeds": "{n:>2} skjøter",
+    "panel.deeds.one": "{n:>2} skjøte",
+    "panel.deeds.other": "{n:>2} skjøter",
     "panel.in_jail": " i fengsel",
-    "panel.cards": " +{n} kort",
+    "panel.cards.one": " +{n} kort",
+    "panel.cards.other": " +{n} kort",
     "dec.game_over": "Spillet er over: {winner} vinner. 'avslutt' for å gå ut.",
     "dec.nobody": "ingen",
     "dec.chance": "Terninger og kort...",
@@ -1167,6 +1183,8 @@ NO: dict[str, str] = {
     "rent_claim.automatic": "automatisk",
     "rent_claim.before_next_roll": "kreves før neste kast",
     "rent_claim.before_second_next_roll": "kreves innen to kast",
+    # a terminal smaller than the screens (console/small.py)
+    "small.enlarge": "Gjør vinduet større, til {columns}x{rows} (nå {width}x{height}): spillet trenger så mye plass.",
 }
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "fr": FR, "it": IT, "no": NO}
@@ -1179,14 +1197,27 @@ TOKENS: dict[str, list[str]] = {
     "no": ["hund", "flosshatt", "bil", "slagskip", "katt", "T-rex", "and", "pingvin"],
 }
 
+# The 4-letter board labels of the squares that are not deeds to buy by name (corners, cards, taxes)
+# and of the utilities (their names differ most between editions), in each language.
+BOARD_LABELS: dict[str, dict[str, str]] = {
+    "en": {"go": "GO", "jail": "JAIL", "free_parking": "FREE", "go_to_jail": "COPS", "chance": " ?? ",
+           "community_chest": "CHST", "tax": "TAX", "electric": "ELEC", "water": "WATR"},
+    "fr": {"go": "DÉP.", "jail": "PRIS", "free_parking": "PARC", "go_to_jail": "FLIC", "chance": " ?? ",
+           "community_chest": "CAIS", "tax": "TAXE", "electric": "ÉLEC", "water": "EAUX"},
+    "it": {"go": "VIA", "jail": "PRIG", "free_parking": "PARC", "go_to_jail": "POLI", "chance": " ?? ",
+           "community_chest": "PROB", "tax": "TASS", "electric": "ELET", "water": "ACQU"},
+    "no": {"go": "STRT", "jail": "FENG", "free_parking": "GRAT", "go_to_jail": "POLI", "chance": " ?? ",
+           "community_chest": "PRØV", "tax": "SKAT", "electric": "ELEK", "water": "VANN"},
+}  # fmt: skip
+
 # Each language's words for the commands (the English words work everywhere).
 ALIASES: dict[str, dict[str, str]] = {
     "en": {},
     "fr": {
-        "lancer": "roll", "acheter": "buy", "refuser": "decline", "encherir": "bid", "passer": "pass",
-        "construire": "build", "vendre": "sell", "hypothequer": "mortgage", "lever": "unmortgage",
+        "lancer": "roll", "acheter": "buy", "refuser": "decline", "enchérir": "bid", "passer": "pass",
+        "construire": "build", "vendre": "sell", "hypothéquer": "mortgage", "lever": "unmortgage",
         "garder": "keep", "amende": "fine", "carte": "card", "payer": "pay", "faillite": "bankrupt",
-        "reclamer": "claim", "echanger": "trade", "accepter": "accept", "rejeter": "reject",
+        "réclamer": "claim", "échanger": "trade", "accepter": "accept", "rejeter": "reject",
         "annuler": "cancel", "fin": "end", "finir": "end", "terminer": "endgame", "aide": "help",
         "quitter": "quit", "abandonner": "resign", "exclure": "remove",
     },
@@ -1213,6 +1244,13 @@ def t(lang: str, key: str, **fields: Any) -> str:
     """The text ``key`` in ``lang`` (English if the language lacks it), filled with ``fields``."""
     table = TEXTS.get(lang, EN)
     return table.get(key, EN[key]).format(**fields)
+
+
+def plural(lang: str, key: str, n: int, **fields: Any) -> str:
+    """The text ``key`` for a count of ``n``: its ``.one`` form where the language's rule says
+    singular (1 in English, Italian and Norwegian; 0 and 1 in French), else its ``.other`` form."""
+    one = n in (0, 1) if lang == "fr" else n == 1
+    return t(lang, f"{key}.{'one' if one else 'other'}", n=n, **fields)
 
 
 def money(lang: str, currency: str, amount: int) -> str:

@@ -18,7 +18,11 @@ to it lapse unless it is to act.
 from __future__ import annotations
 
 import sys
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import IO, Any
 
 import numpy as np
@@ -28,6 +32,7 @@ from lanopoly import _core
 from lanopoly._core import Bot, Game, Rules
 from lanopoly.bots import Policy
 from lanopoly.cluster import simulate_on_ray
+from lanopoly.i18n import clock
 
 IN_JAIL = 40
 """Index of the "in jail" entry of ``landings`` (a player just visiting counts on square 10)."""
@@ -90,19 +95,55 @@ def _result(data: dict[str, Any]) -> SimulationResult:
 
 
 class _Progress:
-    """A one-line progress bar on a terminal; silent elsewhere."""
+    """A one-line progress bar on a terminal, with the time run so far; silent elsewhere. It is
+    drawn at the start and redrawn each second while a batch of games runs, so a slow run (long
+    games, the search bot) shows it is alive before its first batch ends."""
+
+    TICK = 1.0
+    """Seconds between two redraws while a batch runs."""
 
     def __init__(self, total: int, stream: IO[str] | None) -> None:
         self.total, self.stream, self.done = total, stream, 0
+        self.start = time.monotonic()
+        self.show()
 
-    def advance(self, n: int) -> None:
-        self.done += n
+    def show(self) -> None:
         if self.stream is not None:
             width = 30
             filled = width * self.done // max(self.total, 1)
             bar = "#" * filled + "." * (width - filled)
-            self.stream.write(f"\r  [{bar}] {self.done}/{self.total} games")
+            elapsed = clock(time.monotonic() - self.start)
+            self.stream.write(f"\r  [{bar}] {self.done}/{self.total} games, {elapsed}")
             self.stream.flush()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        self.show()
+
+    def wait(self, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``work()``'s result; on a terminal it runs in a daemon thread (the Rust run releases the
+        GIL) while the bar is redrawn every :attr:`TICK` seconds. Ctrl-C stops the wait at once
+        (signals reach the main thread only: the batch under way ends in the background)."""
+        if self.stream is None:
+            return work()
+        done = threading.Event()
+        outcome: list[dict[str, Any]] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                outcome.append(work())
+            except BaseException as e:  # handed to the waiting thread, which raises it
+                failure.append(e)
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="lanopoly-simulate", daemon=True).start()
+        while not done.wait(self.TICK):
+            self.show()
+        if failure:
+            raise failure[0]
+        return outcome[0]
 
     def close(self) -> None:
         if self.stream is not None:
@@ -166,7 +207,9 @@ def simulate(
             chunk = max(1, min(2000, games // 50 or 1))
             for first in range(0, games, chunk):
                 n = min(chunk, games - first)
-                part = _core.simulate(n, players, board, rules, names, seed, threads, max_inputs, first)
+                part = bar.wait(
+                    partial(_core.simulate, n, players, board, rules, names, seed, threads, max_inputs, first)
+                )
                 _merge(total, part)
                 bar.advance(n)
         else:

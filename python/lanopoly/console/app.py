@@ -40,7 +40,8 @@ from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.session import LocalTable, Table, summary_lines
-from lanopoly.i18n import ALIASES, clock, money, t
+from lanopoly.console.small import guarded
+from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 
 STYLE = Style.from_dict(
@@ -84,7 +85,7 @@ class CommandCompleter(Completer):
         if " " not in text:
             own = [(alias, name) for alias, name in ALIASES.get(lang, {}).items()]
             for word, name in [(name, name) for name, _, _args in COMMANDS] + own:
-                if word.startswith(fold(text)):
+                if fold(word).startswith(fold(text)):
                     yield Completion(word, -len(text), display_meta=t(lang, "cmd." + name))
             return
         command, _, rest = text.partition(" ")
@@ -143,7 +144,7 @@ class ConsoleApp:
             ]
         )
         self.app: Application[int] = Application(
-            layout=Layout(body, focused_element=self.buffer),
+            layout=Layout(guarded(body, lambda: self.table.lang), focused_element=self.buffer),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,
@@ -263,7 +264,7 @@ class ConsoleApp:
     # -- drawing ---------------------------------------------------------------------------------
 
     def _board(self) -> board_view.Fragments:
-        return board_view.render(self.table.game, self.table.me, self._middle())
+        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang)
 
     def _middle(self) -> list[board_view.Fragments]:
         game, me, lang = self.table.game, self.table.me, self.table.lang
@@ -281,16 +282,16 @@ class ConsoleApp:
                 status = t(lang, "panel.bankrupt")
             else:
                 jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
-                cards = t(lang, "panel.cards", n=len(p["jail_cards"])) if p["jail_cards"] else ""
-                deeds = t(lang, "panel.deeds", n=len(p["properties"]))
+                cards = plural(lang, "panel.cards", len(p["jail_cards"])) if p["jail_cards"] else ""
+                deeds = plural(lang, "panel.deeds", len(p["properties"]))
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
                 gone = t(lang, "panel.bot") if seat in replaced else gone
                 status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
             style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
-            lines.append([(style, text[: board_view.CELL * 9])])
+            lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
-        lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.CELL * 9))
+        lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
         return lines
 
     def _final(self, seat: int) -> str:
@@ -425,8 +426,14 @@ class ConsoleApp:
         legal = self.table.legal()
         if not legal:
             return [("class:hint", "")]
-        words = sorted({command_for(a, self.table.game).split(" ")[0] for a in legal})
+        words = sorted({shown_word(lang, command_for(a, self.table.game).split(" ")[0]) for a in legal})
         return [("class:hint", t(lang, "hints", words=", ".join(words)))]
+
+
+def shown_word(lang: str, command: str) -> str:
+    """The word a person of ``lang`` reads for a command: the language's own (its first alias),
+    or the English one where the language has none."""
+    return next((alias for alias, name in ALIASES.get(lang, {}).items() if name == command), command)
 
 
 def items_text(game: Game, bundle: dict[str, Any], lang: str) -> str:

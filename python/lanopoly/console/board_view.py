@@ -1,8 +1,11 @@
 """The board drawn as a ring of 40 cells, with the players and the decision in its middle.
 
-Each cell is 7 characters: a 4-letter label, the owner's seat number, its buildings (1-4, H, or m
-for mortgaged) and the tokens standing there (a seat number, or * for several). Colour groups
-colour the label; without colours the text alone says everything. Fits 80x24 (77x11).
+Each cell has a 4-letter label and three marks: the owner's seat number, its buildings (1-4, H,
+or m for mortgaged) and the tokens standing there (a seat number, or * for several). The marks
+never touch a label: on the top and bottom rows they sit on a line of their own under the label,
+on the sides one space after it (a label such as "Pen4" next to its owner's digit read "Pen42").
+Colour groups colour the label; without colours the text alone says everything. Fits 80x24
+(78x13).
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ from lanopoly.console.names import labels
 Fragments = StyleAndTextTuples
 
 CELL = 7
-ROWS = 11
-"""Rows of the board on the screen."""
+"""Columns of a cell of the top and bottom rows."""
+MIDDLE = CELL * 9 - 1
+"""Columns of the middle: between the side cells, each a column wider than a top cell."""
+ROWS = 13
+"""Rows of the board on the screen: the top and bottom rows take two each (labels, then marks)."""
 GROUP_STYLES = [
     "class:group.brown",
     "class:group.lightblue",
@@ -40,7 +46,8 @@ def grid_position(square: int) -> tuple[int, int]:
     return square - 30, 10
 
 
-def _cell(game: Game, square: int, label: str, me: int) -> Fragments:
+def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Fragments]:
+    """The label of a square and its three marks (owner, buildings, tokens)."""
     info = game.square(square)
     style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:cell"
     owner = info.get("owner")
@@ -52,27 +59,32 @@ def _cell(game: Game, square: int, label: str, me: int) -> Fragments:
     token = str(here[0] + 1) if len(here) == 1 else ("*" if here else " ")
     token_style = "class:token.me" if me in here else "class:token"
     owner_style = "class:owner.me" if owner == me else "class:owner"
-    return [(style, label), (owner_style, owner_mark), ("class:building", building), (token_style, token)]
+    return [(style, label)], [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
 
 
-def render(game: Game, me: int, middle: list[Fragments]) -> Fragments:
-    """The ring, with up to 9 lines of ``middle`` (63 characters wide) inside it."""
-    names = labels(game)
-    cells: dict[tuple[int, int], Fragments] = {}
+def render(game: Game, me: int, middle: list[Fragments], lang: str = "en") -> Fragments:
+    """The ring, with up to 9 lines of ``middle`` (:data:`MIDDLE` characters wide) inside it, its
+    labels in ``lang``."""
+    names = labels(game, lang)
+    cells: dict[tuple[int, int], tuple[Fragments, Fragments]] = {}
     for square in range(40):
         cells[grid_position(square)] = _cell(game, square, names[square], me)
     out: Fragments = []
     for row in range(11):
         if row in (0, 10):
-            for col in range(11):
-                out.extend(cells[(row, col)])
-        else:
-            out.extend(cells[(row, 0)])
-            inner = middle[row - 1] if row - 1 < len(middle) else []
-            width = sum(len(fragment[1]) for fragment in inner)
-            out.extend(inner)
-            out.append(("", " " * max(0, CELL * 9 - width)))
-            out.extend(cells[(row, 10)])
+            for part in (0, 1):  # the labels, then the marks under them
+                for col in range(11):
+                    out.extend(cells[(row, col)][part])
+                    out.append(("", " " * (CELL - (4 if part == 0 else 3))))
+                out.append(("", "\n"))
+            continue
+        left, right = cells[(row, 0)], cells[(row, 10)]
+        out.extend([*left[0], ("", " "), *left[1]])
+        inner = middle[row - 1] if row - 1 < len(middle) else []
+        width = sum(len(fragment[1]) for fragment in inner)
+        out.extend(inner)
+        out.append(("", " " * max(0, MIDDLE - width)))
+        out.extend([*right[0], ("", " "), *right[1]])
         out.append(("", "\n"))
     return out
 

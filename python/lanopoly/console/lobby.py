@@ -29,6 +29,7 @@ from prompt_toolkit.output import Output
 
 from lanopoly._core import Rules
 from lanopoly.console.form_keys import leaving, stepping
+from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import t
 from lanopoly.net import reason
@@ -100,7 +101,7 @@ class HostScreen:
         self.starting: asyncio.Task[None] | None = None
         self.failed = False
         self.app: Application[Started | None] = Application(
-            layout=Layout(HSplit([Window(FormattedTextControl(self._text), wrap_lines=True)])),
+            layout=Layout(guarded(Window(FormattedTextControl(self._text), wrap_lines=True), lambda: self.lang)),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,
@@ -321,7 +322,7 @@ class JoinScreen:
             ]
         )
         self.app: Application[Started | None] = Application(
-            layout=Layout(body, focused_element=self.pin),
+            layout=Layout(guarded(body, lambda: self.lang), focused_element=self.pin),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,

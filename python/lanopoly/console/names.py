@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from lanopoly._core import Game
+from lanopoly.i18n import BOARD_LABELS
 
 # Words that say little about which square is meant.
 _FILLER = {
@@ -13,15 +14,8 @@ _FILLER = {
     "railroad", "gare", "faubourg", "compagnie", "d\u2019électricité", "company", "works", "gardens",
 }  # fmt: skip
 
-_SPECIAL = {
-    "go": "GO",
-    "jail": "JAIL",
-    "free_parking": "FREE",
-    "go_to_jail": "COPS",
-    "chance": " ?? ",
-    "community_chest": "CHST",
-    "tax": "TAX ",
-}
+_UTILITIES = {12: "electric", 28: "water"}
+"""The utilities by board position (their names differ most between editions)."""
 
 
 def fold(text: str) -> str:
@@ -54,18 +48,18 @@ def find_squares(game: Game, text: str, *, deeds_only: bool = True) -> list[int]
     return [s for s, n in names.items() if want in n]
 
 
-def labels(game: Game) -> list[str]:
-    """A 4-character label for each square, unique among deeds."""
+def labels(game: Game, lang: str = "en") -> list[str]:
+    """A 4-character label for each square, unique among deeds: the corners, card and tax squares
+    and the utilities in the language's words (:data:`lanopoly.i18n.BOARD_LABELS`), the other
+    deeds from their names."""
+    own = BOARD_LABELS.get(lang, BOARD_LABELS["en"])
     out: list[str] = []
     used: set[str] = set()
     for s in range(40):
         info = game.square(s)
-        kind = info["kind"]
-        if kind in _SPECIAL:
-            out.append(f"{_SPECIAL[kind]:<4}")
-            continue
-        if kind == "utility":  # the names differ most between editions; the board position does not
-            out.append("ELEC" if s == 12 else "WATR")
+        kind = _UTILITIES.get(s, "") if info["kind"] == "utility" else info["kind"]
+        if kind in own:
+            out.append(f"{own[kind]:<4}")
             continue
         name = [w for w in re.split(r"[\s\-&]+", info["name"]) if w]
         meaningful = [w.strip(".'\u2019") for w in name if fold(w) not in _FILLER] or [w.strip(".") for w in name]

@@ -35,7 +35,7 @@ from lanopoly.bots import Policy
 from lanopoly.console.commands import CommandError, command_for
 from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
-from lanopoly.describe import describe
+from lanopoly.describe import describe_events
 from lanopoly.i18n import clock, t
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.members import Change
@@ -510,9 +510,7 @@ class NetTable:
     def _describe(self, game: Game, events: list[dict[str, Any]]) -> None:
         for event in events:
             self.ledger.see(event)
-            line = describe(game, event, lang=self.lang)
-            if line:
-                self.lines.append(line)
+        self.lines.extend(describe_events(game, events, lang=self.lang))
         if game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(summary_lines(game, self.ledger.summary(game), self.lang))

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from lanopoly._core import Game, Rules
 from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
 from lanopoly.console.commands import CommandError
-from lanopoly.describe import describe
+from lanopoly.describe import describe_events
 from lanopoly.i18n import money, t
 from lanopoly.log import GameLog
 
@@ -272,9 +272,7 @@ class LocalTable:
         self.record.record(action, self.game)
         for event in events:
             self.ledger.see(event)
-            line = describe(self.game, event, lang=self.lang)
-            if line:
-                self.lines.append(line)
+        self.lines.extend(describe_events(self.game, events, lang=self.lang))
         if self.game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(self.summary_lines())

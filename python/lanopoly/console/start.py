@@ -33,6 +33,7 @@ from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
+from lanopoly.console.small import guarded
 from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
 
 DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
@@ -159,7 +160,7 @@ class StartScreen:
             ]
         )
         self.app: Application[Setup | None] = Application(
-            layout=Layout(body, focused_element=self.name),
+            layout=Layout(guarded(body, lambda: self.lang), focused_element=self.name),
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,

@@ -1,0 +1,79 @@
+"""Every visible word in the person's language, as the real application shows it at 80x24: the
+board's labels of corners, card and tax squares and utilities, counts with their plural forms,
+the command words of the "you can" line, and the start screen's lines whole."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from conftest import dice, roll
+from lanopoly.console import ConsoleApp, LocalTable, Setup, StartScreen
+from lanopoly.i18n import ALIASES, BOARD_LABELS, LANGUAGES, default_board, plural, t
+from screen import Terminal, wait_for
+
+ENGLISH_LABELS = ["FREE", "JAIL", "COPS", "CHST", "ELEC", "WATR", "TAX "]
+
+
+def _game_screen(lang: str) -> tuple[LocalTable, list[str]]:
+    """ada (the person) has bought the deed on square 3 and may end her turn: the screen then."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, seed=1, lang=lang, board=default_board(lang))
+    game = table.game
+    for seat in range(3):  # the order roll: ada starts
+        game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
+    roll(game, 1, 2)
+    game.apply({"type": "buy", "player": 0})
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            hints = t(lang, "hints", words="")
+            lines = await wait_for(app.app, lambda screen: screen[-1].startswith(hints))
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=10) == 0
+            return lines
+
+    return table, asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_board_speaks_the_language(lang: str) -> None:
+    table, screen = _game_screen(lang)
+    board = [f"{row:<80}" for row in screen[:13]]  # rows as drawn (the screen strips their ends)
+    own = {kind: f"{label:<4}" for kind, label in BOARD_LABELS[lang].items()}
+    assert board[0][:4] == own["free_parking"] and board[0][70:74] == own["go_to_jail"]
+    assert board[11][:4] == own["jail"] and board[11][70:74] == own["go"]
+    assert board[11][42:46] == own["tax"] and board[4][:4] == own["community_chest"]
+    assert board[9][:4] == own["electric"] and board[0][56:60] == own["water"]
+    if lang != "en":
+        shown = "\n".join(board).split()
+        assert not [label for label in ENGLISH_LABELS if label.strip() in shown], board
+    # ada's one deed in the singular; none for the others (French: singular for 0 too).
+    assert plural(lang, "panel.deeds", 1) + " " in board[2], board[2]
+    assert plural(lang, "panel.deeds", 0) + " " in board[3], board[3]
+    # The "you can" line in the language's command words.
+    hints = screen[-1]
+    words = hints.removeprefix(t(lang, "hints", words="")).split(", ")
+    if lang != "en":
+        own_words = set(ALIASES[lang])
+        assert words and all(word in own_words for word in words), hints
+    assert not table.game.is_over
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screen_shows_every_line_whole_at_80x24(lang: str) -> None:
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(Setup(lang=lang), input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda shown: any(line.strip() for line in shown))
+            pipe.send_text("\x1b")
+            await asyncio.wait_for(running, timeout=10)
+            return lines
+
+    shown = asyncio.run(run())
+    for key in ("start.title", "start.keys", "start.lan"):
+        assert " " + t(lang, key) in shown, (key, shown)
