@@ -145,9 +145,21 @@ impl HeuristicBot {
         if !game.rules.limited_buildings || game.houses_left > 0 {
             return None;
         }
+        // The groups the bot owns whole, best first: none on most turns (and on every turn of a
+        // game without houses in the bank, where this ran at each decision).
+        let whole = board::whole_groups(game.holdings(me));
+        if whole == 0 {
+            return None;
+        }
         let cash = game.player(me).cash;
         let rank = |g: u8| self.group_order.iter().position(|&x| x == g).unwrap_or(COLOUR_GROUPS);
-        let mine: Vec<u8> = self.group_order.iter().copied().filter(|&g| game.group_owner(g) == Some(me)).collect();
+        let mut owned = [0u8; COLOUR_GROUPS];
+        let mut count = 0;
+        for &g in self.group_order.iter().filter(|&&g| whole & 1 << g != 0) {
+            owned[count] = g;
+            count += 1;
+        }
+        let mine = &owned[..count];
         let wants_house = |g: u8| {
             let lowest = board::group_members(g).map(|p| game.level[p as usize]).min().unwrap_or(HOTEL);
             let cost = DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost;
