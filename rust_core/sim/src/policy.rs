@@ -23,6 +23,16 @@ pub trait Policy: Send + Sync {
         None
     }
 
+    /// Is every move this policy returns (in turn and out of turn) legal on the game it was
+    /// given: taken from the engine's own list, or accepted by `Game::is_legal`, or built to the
+    /// rules? The drivers (`play`, `VecGame`'s opponents) then apply it with
+    /// `Game::apply_trusted`, skipping the engine's second check; debug builds and the test mode
+    /// (`lanopoly_engine::verify_trusted`) still check every such move. By default a policy is
+    /// not trusted: its moves are checked, and a refused one is replaced by a legal one.
+    fn trusted(&self) -> bool {
+        false
+    }
+
     /// The bot's complete state (parameters and memory) as bytes, so that a game in progress
     /// can be saved and resumed with the same choices (pickling); `None` if it cannot be saved.
     fn save(&self) -> Option<Vec<u8>> {

@@ -36,6 +36,12 @@ impl Policy for RandomBot {
 
     crate::policy::saved_as_data!();
 
+    /// Its moves come from `legal_actions` (bids within `bid_range`), its claims from
+    /// [`super::owed_claim`], which asks the engine.
+    fn trusted(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
         if game.turn != self.turn {
             self.turn = game.turn;
