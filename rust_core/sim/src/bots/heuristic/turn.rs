@@ -81,7 +81,13 @@ impl HeuristicBot {
         if mortgaged == 0 {
             return None;
         }
-        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
+        // No lift affordable even above the smallest reserve: no danger to work out.
+        let cheapest = board::bits(mortgaged).map(|p| DEEDS[p as usize].unmortgage_cost()).min().unwrap_or(0);
+        let cash = game.player(me).cash;
+        if cash.saturating_sub(self.reserve_floor()) < cheapest {
+            return None;
+        }
+        let spare = cash.saturating_sub(self.reserve(game, me));
         board::bits(mortgaged)
             .filter(|&p| {
                 let cost = DEEDS[p as usize].unmortgage_cost();
@@ -100,9 +106,6 @@ impl HeuristicBot {
             return None; // (most turns: no reserve to work out)
         }
         let cash = game.player(me).cash;
-        let reserve = self.reserve(game, me);
-        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
-        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
         let whole = board::whole_groups(held);
         let height = |p: u8| game.height(game.level[p as usize]);
@@ -116,6 +119,16 @@ impl HeuristicBot {
             }
         }
         let lowest = &lowest[..count];
+        // No candidate affordable even above the smallest reserve, or all at hotels: no danger
+        // to work out (most decisions of a bot with a complete group and little cash).
+        let floor = self.reserve_floor();
+        let room = |p: u8| height(p) < game.height(self.max_houses).max(game.height(HOTEL));
+        if !lowest.iter().any(|&p| cash >= DEEDS[p as usize].house_cost + floor && room(p)) {
+            return None;
+        }
+        let reserve = self.reserve(game, me);
+        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
+        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         // First up to `max_houses` where affordable, then up to hotels where rich; a street
         // refused in the first pass is refused in the second too (the same state).
         let mut refused = 0u32;
@@ -177,7 +190,16 @@ impl HeuristicBot {
 
     /// The reserve: base cash plus a share of the highest rent an opponent can charge.
     pub(super) fn reserve(&self, game: &Game, me: u8) -> u32 {
+        if self.danger_percent == 0 || self.cash_reserve >= self.max_reserve {
+            return self.reserve_floor(); // the danger changes nothing
+        }
         (self.cash_reserve + self.danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
+    }
+
+    /// The smallest the reserve can be, whatever the danger: a move that this floor already
+    /// rules out needs no danger worked out.
+    fn reserve_floor(&self) -> u32 {
+        self.cash_reserve.min(self.max_reserve)
     }
 
     /// [`danger`], computed once per decision, or taken from the last board it was computed on.
