@@ -209,7 +209,7 @@ impl HeuristicBot {
             _ => danger(game, me),
         };
         match self.memory.deciding {
-            Some((step, seat)) if step == game.step && seat == me => *self.memory.danger_now.get_or_init(fresh),
+            Some((step, seat)) if step == game.step && seat == me => self.memory.danger_now.get_or_init(fresh),
             _ => fresh(),
         }
     }
