@@ -57,6 +57,8 @@ pub fn play_interruptible(
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     let mut applied = 0;
+    // Bots that only claim rent out of turn are not asked while nobody is owed any.
+    let only_claims = policies.iter().all(|p| p.interjects_only_claims());
     while applied < max_inputs && !game.is_over() {
         if applied % Interrupt::EVERY == Interrupt::EVERY - 1 && interrupt.check() {
             break;
@@ -82,7 +84,9 @@ pub fn play_interruptible(
         };
         observe(game, input, before);
         applied += 1;
-        applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
+        if !(only_claims && game.claims.is_empty()) {
+            applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
+        }
     }
     applied
 }

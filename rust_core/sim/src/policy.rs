@@ -33,6 +33,13 @@ pub trait Policy: Send + Sync {
         false
     }
 
+    /// Does [`Policy::interject`] only ever claim the rent owed to the seat (as
+    /// [`crate::bots::owed_claim`] does)? Then drivers need not ask while no rent is owed to
+    /// anyone, which is after most inputs. By default a policy may interject anything.
+    fn interjects_only_claims(&self) -> bool {
+        false
+    }
+
     /// The bot's complete state (parameters and memory) as bytes, so that a game in progress
     /// can be saved and resumed with the same choices (pickling); `None` if it cannot be saved.
     fn save(&self) -> Option<Vec<u8>> {

@@ -42,6 +42,10 @@ impl Policy for RandomBot {
         true
     }
 
+    fn interjects_only_claims(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
         if game.turn != self.turn {
             self.turn = game.turn;

@@ -162,6 +162,10 @@ impl Policy for SearchBot {
     fn interject(&mut self, game: &Game, me: u8, rng: &mut Resolver) -> Option<Action> {
         self.inner.interject(game, me, rng)
     }
+
+    fn interjects_only_claims(&self) -> bool {
+        self.inner.interjects_only_claims()
+    }
 }
 
 impl SearchBot {

@@ -205,6 +205,10 @@ impl Policy for HeuristicBot {
         true
     }
 
+    fn interjects_only_claims(&self) -> bool {
+        true
+    }
+
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {
         self.remember_game(game);
