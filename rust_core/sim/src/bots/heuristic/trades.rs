@@ -39,14 +39,15 @@ impl HeuristicBot {
     /// At most one proposal per turn: buy the missing street(s) of a group the bot nearly owns
     /// from the one opponent holding them, for cash; after cash offers failed, offer a swap that
     /// completes a group for each side, balanced with cash.
-    pub(super) fn propose_trade(&mut self, game: &Game, me: u8) -> Option<Action> {
+    /// `held`: the bot's deeds.
+    pub(super) fn propose_trade(&mut self, game: &Game, me: u8, held: u32) -> Option<Action> {
         if self.trade_willingness == 0 || self.memory.proposed_in_turn == Some(game.turn) {
             return None;
         }
         if game.offers.iter().any(|o| o.from == me) {
             return None;
         }
-        let (to, want, give, tries) = self.best_trade(game, me)?;
+        let (to, want, give, tries) = self.best_trade(game, me, held)?;
         let action = Action::ProposeTrade { to, give, get: Bundle { properties: want, ..Bundle::default() } };
         if !legal(game, me, action) {
             return None;
@@ -59,9 +60,8 @@ impl HeuristicBot {
 
     /// The most valuable proposal worth making now: (to, deeds wanted, what the bot gives, earlier
     /// tries for the same deeds).
-    fn best_trade(&self, game: &Game, me: u8) -> Option<(u8, u32, Bundle, u32)> {
+    fn best_trade(&self, game: &Game, me: u8, held: u32) -> Option<(u8, u32, Bundle, u32)> {
         let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
-        let held = game.holdings(me);
         for group in 0..COLOUR_GROUPS as u8 {
             let Some((holder, want)) = missing_from_one_opponent(game, me, held, group) else { continue };
             let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);

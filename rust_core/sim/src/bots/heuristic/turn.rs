@@ -17,16 +17,19 @@ impl HeuristicBot {
         if let Some(a) = self.cancel_stale_offer(game, me) {
             return Some(a);
         }
-        if let Some(a) = self.lift_mortgage(game, me) {
+        // The bot's deeds and whole groups, read once for the helpers below (none changes them).
+        let held = game.holdings(me);
+        let whole = board::whole_groups(held);
+        if let Some(a) = self.lift_mortgage(game, me, held) {
             return Some(a);
         }
-        if let Some(a) = self.propose_trade(game, me) {
+        if let Some(a) = self.propose_trade(game, me, held) {
             return Some(a);
         }
-        if let Some(a) = self.build(game, me) {
+        if let Some(a) = self.build(game, me, whole) {
             return Some(a);
         }
-        if let Some(a) = self.free_houses(game, me) {
+        if let Some(a) = self.free_houses(game, me, whole) {
             return Some(a);
         }
         match game.phase {
@@ -76,8 +79,8 @@ impl HeuristicBot {
 
     /// Lift mortgages in complete groups (they stop building) when the reserve allows; lift the
     /// others only when rich.
-    fn lift_mortgage(&self, game: &Game, me: u8) -> Option<Action> {
-        let mortgaged = game.holdings(me) & game.mortgaged;
+    fn lift_mortgage(&self, game: &Game, me: u8, held: u32) -> Option<Action> {
+        let mortgaged = held & game.mortgaged;
         if mortgaged == 0 {
             return None;
         }
@@ -100,14 +103,13 @@ impl HeuristicBot {
 
     /// Build evenly on complete groups: first `max_houses` on every street of the best group,
     /// then the next group; beyond that (up to hotels) only when rich. Always keep the reserve.
-    pub(super) fn build(&self, game: &Game, me: u8) -> Option<Action> {
-        let held = game.holdings(me);
-        if board::whole_groups(held) == 0 {
+    /// `whole`: the bot's whole groups (`board::whole_groups` of its holdings).
+    pub(super) fn build(&self, game: &Game, me: u8, whole: u8) -> Option<Action> {
+        if whole == 0 {
             return None; // (most turns: no reserve to work out)
         }
         let cash = game.player(me).cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
-        let whole = board::whole_groups(held);
         let height = |p: u8| game.height(game.level[p as usize]);
         // The lowest street of each complete group, best group first: the candidates.
         let mut lowest = [0u8; COLOUR_GROUPS];
@@ -154,13 +156,12 @@ impl HeuristicBot {
     /// Break a housing shortage when rich: if the bank has no house left for the bot's best group
     /// that still wants one, sell a level of its weakest built group (one ranked lower) so that the
     /// best group can grow toward hotels, which give houses back to the bank.
-    fn free_houses(&mut self, game: &Game, me: u8) -> Option<Action> {
+    fn free_houses(&mut self, game: &Game, me: u8, whole: u8) -> Option<Action> {
         if !game.rules.limited_buildings || game.houses_left > 0 {
             return None;
         }
         // The groups the bot owns whole, best first: none on most turns (and on every turn of a
         // game without houses in the bank, where this ran at each decision).
-        let whole = board::whole_groups(game.holdings(me));
         if whole == 0 {
             return None;
         }
