@@ -40,6 +40,13 @@ pub trait Policy: Send + Sync {
         false
     }
 
+    /// A copy of this bot as it is now, for a bot that can be copied (the built-in bots): a
+    /// simulation builds its bots from their specs once and copies them for each game, which
+    /// plays exactly as bots freshly built from the specs would.
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        None
+    }
+
     /// The bot's complete state (parameters and memory) as bytes, so that a game in progress
     /// can be saved and resumed with the same choices (pickling); `None` if it cannot be saved.
     fn save(&self) -> Option<Vec<u8>> {

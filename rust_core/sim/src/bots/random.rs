@@ -46,6 +46,10 @@ impl Policy for RandomBot {
         true
     }
 
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
         if game.turn != self.turn {
             self.turn = game.turn;

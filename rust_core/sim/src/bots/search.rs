@@ -166,6 +166,10 @@ impl Policy for SearchBot {
     fn interjects_only_claims(&self) -> bool {
         self.inner.interjects_only_claims()
     }
+
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        Some(Box::new(self.clone()))
+    }
 }
 
 impl SearchBot {

@@ -209,6 +209,10 @@ impl Policy for HeuristicBot {
         true
     }
 
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        Some(Box::new(self.clone()))
+    }
+
     /// The game waits for `me`: find out why, and answer that situation.
     fn choose(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Action {
         self.remember_game(game);
