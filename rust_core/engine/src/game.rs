@@ -25,6 +25,23 @@ use crate::event::{Event, EventLog, JailExit, Party, Reason};
 use crate::rules::Rules;
 use crate::state::{Game, Phase, Player, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
 use crate::{deny, ensure};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// The test mode of [`Game::apply_trusted`]: when set, trusted moves and outcomes are checked in
+/// release builds too.
+static VERIFY_TRUSTED: AtomicBool = AtomicBool::new(false);
+
+/// Check every trusted move and outcome from now on, in this process, release builds included
+/// (the release strength tests turn it on), or stop checking them (`false`: release builds trust
+/// them again; debug builds always check).
+pub fn verify_trusted(on: bool) {
+    VERIFY_TRUSTED.store(on, Relaxed);
+}
+
+/// Are trusted moves checked now?
+fn verifying() -> bool {
+    cfg!(debug_assertions) || VERIFY_TRUSTED.load(Relaxed)
+}
 
 impl Game {
     /// A new game, waiting for its first chance event (dealing deeds or rolling for who starts).
@@ -100,6 +117,37 @@ impl Game {
         self.step += 1;
         self.perform(m.player, m.action);
         Ok(())
+    }
+
+    /// Apply a move the caller has already proven legal on this very state: taken from the
+    /// engine's own enumeration ([`Game::legal_actions`], [`Game::visit_legal_actions`]) or
+    /// accepted by [`Game::is_legal`] / [`Game::check`], or built by a bot whose every move is
+    /// (`Policy::trusted` in lanopoly-sim). Release builds skip the check that [`Game::apply`]
+    /// repeats (about a tenth of a simulated turn); debug builds, and every build once
+    /// [`verify_trusted`]`(true)` is set (the test mode), still check and panic on a refused
+    /// move, since that is the caller's bug.
+    pub fn apply_trusted(&mut self, m: Move) {
+        if verifying() {
+            if let Err(e) = self.check(m) {
+                panic!("a trusted move was refused: {m:?}: {e}");
+            }
+        }
+        self.step += 1;
+        self.perform(m.player, m.action);
+    }
+
+    /// Apply a chance outcome the engine itself gave for the pending event
+    /// ([`Game::sample_outcome`], [`Game::chance_outcomes`]), without checking it again; checked
+    /// as [`Game::apply_trusted`] says.
+    pub fn apply_chance_trusted(&mut self, outcome: Outcome) {
+        if verifying() {
+            if let Err(e) = self.check_outcome(outcome) {
+                panic!("a trusted chance outcome was refused: {outcome:?}: {e}");
+            }
+        }
+        let pending = self.pending.expect("a trusted outcome answers a pending chance event");
+        self.step += 1;
+        self.on_outcome(pending, outcome);
     }
 
     /// Is this move allowed now? The error says why not.

@@ -51,5 +51,6 @@ pub use chance::{Chance, Resolver};
 pub use edition::BoardId;
 pub use error::{IllegalAction, Refused};
 pub use event::{Event, Party, Reason};
+pub use game::verify_trusted;
 pub use rules::{RentClaim, Rules, PRESETS};
 pub use state::{Game, Phase, HOTEL, NOBODY};

@@ -163,3 +163,36 @@ fn refused_inputs_change_nothing_and_say_why_in_plain_words() {
         sweep(game, label);
     }
 }
+
+/// A trusted move skips the check only where nothing checks it: with the test mode on (and in
+/// every debug build) a refused one panics instead of being played.
+#[test]
+#[should_panic(expected = "a trusted move was refused")]
+fn a_trusted_illegal_move_panics_in_the_test_mode() {
+    lanopoly_engine::verify_trusted(true);
+    let mut game = official(2);
+    let seat = game.actor().unwrap();
+    game.apply_trusted(Move { player: 1 - seat, action: Action::Roll });
+}
+
+#[test]
+#[should_panic(expected = "a trusted chance outcome was refused")]
+fn a_trusted_impossible_outcome_panics_in_the_test_mode() {
+    lanopoly_engine::verify_trusted(true);
+    let mut game = official(2);
+    let seat = game.actor().unwrap();
+    game.apply(Move { player: seat, action: Action::Roll }).unwrap();
+    game.apply_chance_trusted(Outcome::Dice(7, 7));
+}
+
+#[test]
+fn a_trusted_legal_move_plays_as_a_checked_one() {
+    let mut checked = official(2);
+    let mut trusted = checked.clone();
+    let seat = checked.actor().unwrap();
+    checked.apply(Move { player: seat, action: Action::Roll }).unwrap();
+    trusted.apply_trusted(Move { player: seat, action: Action::Roll });
+    checked.apply_chance(Outcome::Dice(2, 5)).unwrap();
+    trusted.apply_chance_trusted(Outcome::Dice(2, 5));
+    assert_eq!(trusted.state_hash(), checked.state_hash());
+}

@@ -14,5 +14,6 @@ pub mod policy;
 mod pool;
 pub mod simulate;
 pub mod vecgame;
+pub mod workload;
 
 pub use policy::Policy;

@@ -23,6 +23,30 @@ pub trait Policy: Send + Sync {
         None
     }
 
+    /// Is every move this policy returns (in turn and out of turn) legal on the game it was
+    /// given: taken from the engine's own list, or accepted by `Game::is_legal`, or built to the
+    /// rules? The drivers (`play`, `VecGame`'s opponents) then apply it with
+    /// `Game::apply_trusted`, skipping the engine's second check; debug builds and the test mode
+    /// (`lanopoly_engine::verify_trusted`) still check every such move. By default a policy is
+    /// not trusted: its moves are checked, and a refused one is replaced by a legal one.
+    fn trusted(&self) -> bool {
+        false
+    }
+
+    /// Does [`Policy::interject`] only ever claim the rent owed to the seat (as
+    /// [`crate::bots::owed_claim`] does)? Then drivers need not ask while no rent is owed to
+    /// anyone, which is after most inputs. By default a policy may interject anything.
+    fn interjects_only_claims(&self) -> bool {
+        false
+    }
+
+    /// A copy of this bot as it is now, for a bot that can be copied (the built-in bots): a
+    /// simulation builds its bots from their specs once and copies them for each game, which
+    /// plays exactly as bots freshly built from the specs would.
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        None
+    }
+
     /// The bot's complete state (parameters and memory) as bytes, so that a game in progress
     /// can be saved and resumed with the same choices (pickling); `None` if it cannot be saved.
     fn save(&self) -> Option<Vec<u8>> {

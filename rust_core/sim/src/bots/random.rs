@@ -36,6 +36,20 @@ impl Policy for RandomBot {
 
     crate::policy::saved_as_data!();
 
+    /// Its moves come from `legal_actions` (bids within `bid_range`), its claims from
+    /// [`super::owed_claim`], which asks the engine.
+    fn trusted(&self) -> bool {
+        true
+    }
+
+    fn interjects_only_claims(&self) -> bool {
+        true
+    }
+
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
         if game.turn != self.turn {
             self.turn = game.turn;

@@ -162,6 +162,14 @@ impl Policy for SearchBot {
     fn interject(&mut self, game: &Game, me: u8, rng: &mut Resolver) -> Option<Action> {
         self.inner.interject(game, me, rng)
     }
+
+    fn interjects_only_claims(&self) -> bool {
+        self.inner.interjects_only_claims()
+    }
+
+    fn copy(&self) -> Option<Box<dyn Policy>> {
+        Some(Box::new(self.clone()))
+    }
 }
 
 impl SearchBot {

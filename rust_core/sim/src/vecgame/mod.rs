@@ -562,14 +562,16 @@ fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<
         }
         if slot.game.is_chance_node() {
             let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
-            slot.game.apply_chance(outcome).expect("sampled outcomes are legal");
+            slot.game.apply_chance_trusted(outcome);
             claim_for_all(slot);
             continue;
         }
         let Some(seat) = slot.game.actor() else { return Ok(()) };
         let Some((bot, stream)) = slot.bots.get_mut(seat as usize).and_then(Option::as_mut) else { return Ok(()) };
         let action = bot.choose(&slot.game, seat, stream);
-        if slot.game.apply_input(Input::Move(Move { player: seat, action })).is_err() {
+        if bot.trusted() {
+            slot.game.apply_trusted(Move { player: seat, action });
+        } else if slot.game.apply_input(Input::Move(Move { player: seat, action })).is_err() {
             // A bot bug must not stall training: play the seat's first legal action instead.
             let fallback = slot.game.legal_actions(seat)[0];
             slot.game.apply_input(Input::Move(Move { player: seat, action: fallback })).expect("listed");
@@ -589,13 +591,18 @@ fn claim_for_all(slot: &mut Slot) {
     let Some(actor) = game.actor() else { return };
     let n = game.num_players;
     for seat in (1..n).map(|d| (actor + d) % n) {
-        let action = match slot.bots.get_mut(seat as usize).and_then(Option::as_mut) {
-            Some((bot, stream)) => bot.interject(game, seat, stream),
-            None => bots::owed_claim(game, seat),
+        // The environment's claims for the agent are asked of the engine (`owed_claim`).
+        let (action, trusted) = match slot.bots.get_mut(seat as usize).and_then(Option::as_mut) {
+            Some((bot, stream)) => (bot.interject(game, seat, stream), bot.trusted()),
+            None => (bots::owed_claim(game, seat), true),
         };
-        if let Some(action) = action {
-            // A bot's refused interjection is a bot bug: skipped, training goes on.
-            let _ = game.apply_input(Input::Move(Move { player: seat, action }));
+        match action {
+            Some(action) if trusted => game.apply_trusted(Move { player: seat, action }),
+            Some(action) => {
+                // A bot's refused interjection is a bot bug: skipped, training goes on.
+                let _ = game.apply_input(Input::Move(Move { player: seat, action }));
+            }
+            None => {}
         }
     }
 }

@@ -10,12 +10,15 @@ pub const SEATS: u8 = 4;
 
 /// Play `games` games (seeded 0..games) on all cores; `setup(i)` gives the rules, the seats' bots
 /// and the input limit of game `i`; `judge` sees each finished game. Returns what `judge`
-/// counted.
+/// counted. Trusted moves are checked (`lanopoly_engine::verify_trusted`).
 pub fn run_games<S, J>(games: u32, setup: S, judge: J) -> u32
 where
     S: Fn(u32) -> (Rules, Vec<Box<dyn Policy>>, u32) + Sync,
     J: Fn(u32, &Game, u32) -> bool + Sync,
 {
+    // The test mode: every move of a trusted bot and every sampled outcome is checked, release
+    // builds included (`play` skips those checks otherwise).
+    lanopoly_engine::verify_trusted(true);
     let next = AtomicU32::new(0);
     let counted = AtomicU32::new(0);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -21,20 +21,46 @@ pub(super) fn danger(game: &Game, me: u8) -> u32 {
         if earning & UTILITY_MASK != 0 {
             worst = worst.max(board::UTILITY_FACTOR[(held & UTILITY_MASK).count_ones() as usize] * 7);
         }
-        for &group in &GROUP_MASKS {
-            let whole = held & group == group;
-            for p in board::bits(earning & group) {
-                let rents = &DEEDS[p as usize].rents;
-                let rent = match game.level[p as usize] {
-                    0 if whole => rents[0] * 2,
-                    level => rents[level as usize],
-                };
-                worst = worst.max(rent);
-            }
+        for p in board::bits(earning & STREETS) {
+            let group = GROUP_OF[p as usize];
+            let rents = &DEEDS[p as usize].rents;
+            let rent = match game.level[p as usize] {
+                0 if held & group == group => rents[0] * 2,
+                level => rents[level as usize],
+            };
+            worst = worst.max(rent);
         }
     }
     worst
 }
+
+/// The streets (the deeds of the colour groups).
+const STREETS: u32 = {
+    let mut streets = 0;
+    let mut g = 0;
+    while g < GROUP_MASKS.len() {
+        streets |= GROUP_MASKS[g];
+        g += 1;
+    }
+    streets
+};
+
+/// The mask of each street's colour group (0 for railways and utilities).
+const GROUP_OF: [u32; PROPERTIES] = {
+    let mut of = [0; PROPERTIES];
+    let mut g = 0;
+    while g < GROUP_MASKS.len() {
+        let mut p = 0;
+        while p < PROPERTIES {
+            if GROUP_MASKS[g] & 1 << p != 0 {
+                of[p] = GROUP_MASKS[g];
+            }
+            p += 1;
+        }
+        g += 1;
+    }
+    of
+};
 
 /// Rent the deed earns on one landing now (utilities at a roll of 7).
 pub(super) fn income(game: &Game, property: u8) -> u32 {

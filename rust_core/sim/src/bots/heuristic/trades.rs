@@ -19,7 +19,8 @@ impl HeuristicBot {
         if !legal(game, me, Action::AcceptTrade { from }) {
             return Some(Action::RejectTrade { from });
         }
-        let (mine, theirs) = self.trade_gains(game, me, from, &offer.get, &offer.give);
+        let held = (game.holdings(me), game.holdings(from));
+        let (mine, theirs) = self.trade_gains(game, held, &offer.get, &offer.give);
         let fair = mine >= 0 && mine >= theirs;
         Some(if fair { Action::AcceptTrade { from } } else { Action::RejectTrade { from } })
     }
@@ -28,23 +29,25 @@ impl HeuristicBot {
     /// longer holds.
     pub(super) fn cancel_stale_offer(&self, game: &Game, me: u8) -> Option<Action> {
         let offer = game.offers.iter().find(|o| o.from == me)?;
-        let still_holds =
-            legal(game, offer.from, Action::ProposeTrade { to: offer.to, give: offer.give, get: offer.get });
         let fresh = self.memory.proposed_in_turn == Some(game.turn);
-        (!fresh || !still_holds).then_some(Action::CancelTrade)
+        // (The engine is asked whether the offer still holds only while it is fresh.)
+        let stale =
+            !fresh || !legal(game, offer.from, Action::ProposeTrade { to: offer.to, give: offer.give, get: offer.get });
+        stale.then_some(Action::CancelTrade)
     }
 
     /// At most one proposal per turn: buy the missing street(s) of a group the bot nearly owns
     /// from the one opponent holding them, for cash; after cash offers failed, offer a swap that
     /// completes a group for each side, balanced with cash.
-    pub(super) fn propose_trade(&mut self, game: &Game, me: u8) -> Option<Action> {
+    /// `held`: the bot's deeds.
+    pub(super) fn propose_trade(&mut self, game: &Game, me: u8, held: u32) -> Option<Action> {
         if self.trade_willingness == 0 || self.memory.proposed_in_turn == Some(game.turn) {
             return None;
         }
         if game.offers.iter().any(|o| o.from == me) {
             return None;
         }
-        let (to, want, give, tries) = self.best_trade(game, me)?;
+        let (to, want, give, tries) = self.best_trade(game, me, held)?;
         let action = Action::ProposeTrade { to, give, get: Bundle { properties: want, ..Bundle::default() } };
         if !legal(game, me, action) {
             return None;
@@ -57,9 +60,8 @@ impl HeuristicBot {
 
     /// The most valuable proposal worth making now: (to, deeds wanted, what the bot gives, earlier
     /// tries for the same deeds).
-    fn best_trade(&self, game: &Game, me: u8) -> Option<(u8, u32, Bundle, u32)> {
+    fn best_trade(&self, game: &Game, me: u8, held: u32) -> Option<(u8, u32, Bundle, u32)> {
         let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
-        let held = game.holdings(me);
         for group in 0..COLOUR_GROUPS as u8 {
             let Some((holder, want)) = missing_from_one_opponent(game, me, held, group) else { continue };
             let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);
@@ -67,9 +69,9 @@ impl HeuristicBot {
                 continue;
             }
             let tries = earlier.map_or(0, |p| p.tries);
-            let Some(give) = self.trade_payment(game, me, holder, want, tries) else { continue };
-            let (gain, _) =
-                self.trade_gains(game, me, holder, &give, &Bundle { properties: want, ..Bundle::default() });
+            let both = (held, game.holdings(holder));
+            let Some(give) = self.trade_payment(game, me, holder, both, want, tries) else { continue };
+            let (gain, _) = self.trade_gains(game, both, &give, &Bundle { properties: want, ..Bundle::default() });
             if gain > 0 && !matches!(best, Some((g, _)) if g >= gain) {
                 best = Some((gain, (holder, want, give, tries)));
             }
@@ -80,13 +82,21 @@ impl HeuristicBot {
     /// What to give for `want`: cash at the willingness percentage (raised with each try) that
     /// the bot can spare; after two cash tries, a swap if the holder nearly owns a group whose
     /// missing streets the bot holds.
-    fn trade_payment(&self, game: &Game, me: u8, holder: u8, want: u32, tries: u32) -> Option<Bundle> {
+    fn trade_payment(
+        &self,
+        game: &Game,
+        me: u8,
+        holder: u8,
+        held: (u32, u32),
+        want: u32,
+        tries: u32,
+    ) -> Option<Bundle> {
         let printed: u32 = board::bits(want).map(|p| DEEDS[p as usize].price).sum();
         let percent = (self.trade_willingness + tries * self.trade_step).min(self.trade_max_percent);
         let spare = game.player(me).cash.saturating_sub(self.cash_reserve);
         let cash = (printed * percent / 100).min(spare);
         if tries >= 2 {
-            if let Some(swap) = self.swap_payment(game, me, holder, want) {
+            if let Some(swap) = self.swap_payment(game, me, holder, held, want) {
                 return Some(swap);
             }
         }
@@ -95,37 +105,37 @@ impl HeuristicBot {
 
     /// A swap: the bot's streets that complete a group for `holder`, plus the cash that makes
     /// the two gains about equal (the holder accepts what gains it at least as much as the bot).
-    fn swap_payment(&self, game: &Game, me: u8, holder: u8, want: u32) -> Option<Bundle> {
-        let (held, theirs) = (game.holdings(me), game.holdings(holder));
+    /// `both`: the deeds of the bot and of `holder`.
+    fn swap_payment(&self, game: &Game, me: u8, holder: u8, both: (u32, u32), want: u32) -> Option<Bundle> {
+        let (held, theirs) = both;
         let mine = (0..COLOUR_GROUPS as u8).find_map(|g| {
             let (who, missing) = missing_from_one_opponent(game, holder, theirs, g)?;
             (who == me && !nearly_own(held, g)).then_some(missing)
         })?;
         let get = Bundle { properties: want, ..Bundle::default() };
         let give = Bundle { properties: mine, ..Bundle::default() };
-        let (gain, theirs) = self.trade_gains(game, me, holder, &give, &get);
+        let (gain, theirs) = self.trade_gains(game, both, &give, &get);
         let cash = u32::try_from((gain - theirs) / 2 + 1).unwrap_or(0);
         (cash <= game.player(me).cash.saturating_sub(self.cash_reserve)).then_some(Bundle { cash, ..give })
     }
 
-    /// Gains of a trade in which the bot gives `give` to `other` and receives `get`: (the bot's
-    /// gain, the other side's gain), each the change in holdings value plus the cash balance.
-    fn trade_gains(&self, game: &Game, me: u8, other: u8, give: &Bundle, get: &Bundle) -> (i64, i64) {
+    /// Gains of a trade in which the bot gives `give` to the other side and receives `get`,
+    /// `held` being the deeds of (the bot, the other side) now: (the bot's gain, the other side's
+    /// gain), each the change in holdings value plus the cash balance.
+    fn trade_gains(&self, game: &Game, held: (u32, u32), give: &Bundle, get: &Bundle) -> (i64, i64) {
         // Holdings after the trade: what is given changes hands, and what is received too (a
         // deed in both bundles ends with the bot).
-        let (mine, theirs) = (game.holdings(me), game.holdings(other));
+        let (mine, theirs) = held;
         let mine_after = (mine & !give.properties) | get.properties;
         let theirs_after = (theirs | give.properties) & !get.properties;
-        let change = |seat: u8| match seat == me {
-            true => self.holdings_change(game, mine, mine_after),
-            false => self.holdings_change(game, theirs, theirs_after),
-        };
         let fees = |bundle: &Bundle| -> i64 {
             board::bits(bundle.properties & game.mortgaged).map(|p| DEEDS[p as usize].mortgage_interest() as i64).sum()
         };
         let cards = |bundle: &Bundle| JAIL_CARD_VALUE * bundle.jail_cards.count_ones() as i64;
         let cash = get.cash as i64 - give.cash as i64 + cards(get) - cards(give);
-        (change(me) + cash - fees(get), change(other) - cash - fees(give))
+        let (my_change, their_change) =
+            (self.holdings_change(game, mine, mine_after), self.holdings_change(game, theirs, theirs_after));
+        (my_change + cash - fees(get), their_change - cash - fees(give))
     }
 
     /// How the value of a holding changes from the deeds in `before` to those in `after`. A
@@ -133,26 +143,33 @@ impl HeuristicBot {
     /// plus a bonus for each complete group and for railways held together; only the deeds that
     /// change hands are read.
     fn holdings_change(&self, game: &Game, before: u32, after: u32) -> i64 {
-        deeds_value(game, after & !before) - deeds_value(game, before & !after) + self.set_bonus(after)
-            - self.set_bonus(before)
+        deeds_value(game, after & !before) - deeds_value(game, before & !after) + self.set_bonus_change(before, after)
     }
 
-    /// The bonus of a holding for its complete groups and its railways held together.
-    fn set_bonus(&self, held: u32) -> i64 {
+    /// How the bonus of a holding for its complete groups and its railways held together
+    /// changes from `before` to `after`: only the groups some deed of the change belongs to are
+    /// read (the others are whole in both or in neither).
+    fn set_bonus_change(&self, before: u32, after: u32) -> i64 {
+        let changed = before ^ after;
         let mut value = 0i64;
-        for &mask in &GROUP_MASKS {
-            if held & mask == mask {
-                value += self.group_bonus(mask.trailing_zeros() as u8) as i64;
+        for (g, &mask) in GROUP_MASKS.iter().enumerate() {
+            if changed & mask != 0 {
+                let whole = |held: u32| (held & mask == mask) as i64;
+                value += self.whole_group_bonus(g) as i64 * (whole(after) - whole(before));
             }
         }
-        value + RAILWAY_SET_BONUS[(held & RAILWAY_MASK).count_ones() as usize]
+        let railways = |held: u32| RAILWAY_SET_BONUS[(held & RAILWAY_MASK).count_ones() as usize];
+        value + railways(after) - railways(before)
     }
 
     /// Bonus for owning the whole group of `property`: a share of the group's printed prices.
     pub(super) fn group_bonus(&self, property: u8) -> u32 {
-        let Some(group) = DEEDS[property as usize].group() else { return 0 };
-        let printed: u32 = board::group_members(group).map(|p| DEEDS[p as usize].price).sum();
-        printed * self.monopoly_percent / 100
+        DEEDS[property as usize].group().map_or(0, |g| self.whole_group_bonus(g as usize))
+    }
+
+    /// Bonus for owning colour group `group` whole.
+    fn whole_group_bonus(&self, group: usize) -> u32 {
+        GROUP_PRINTED[group] * self.monopoly_percent / 100
     }
 }
 
@@ -166,6 +183,19 @@ fn deeds_value(game: &Game, deeds: u32) -> i64 {
         })
         .sum()
 }
+
+/// The printed prices of each colour group's streets, summed.
+const GROUP_PRINTED: [u32; COLOUR_GROUPS] = {
+    let mut printed = [0; COLOUR_GROUPS];
+    let mut p = 0;
+    while p < DEEDS.len() {
+        if let Some(g) = DEEDS[p].group() {
+            printed[g as usize] += DEEDS[p].price;
+        }
+        p += 1;
+    }
+    printed
+};
 
 /// What a "get out of jail" card is worth in a trade.
 const JAIL_CARD_VALUE: i64 = 30;

@@ -17,16 +17,19 @@ impl HeuristicBot {
         if let Some(a) = self.cancel_stale_offer(game, me) {
             return Some(a);
         }
-        if let Some(a) = self.lift_mortgage(game, me) {
+        // The bot's deeds and whole groups, read once for the helpers below (none changes them).
+        let held = game.holdings(me);
+        let whole = board::whole_groups(held);
+        if let Some(a) = self.lift_mortgage(game, me, held) {
             return Some(a);
         }
-        if let Some(a) = self.propose_trade(game, me) {
+        if let Some(a) = self.propose_trade(game, me, held) {
             return Some(a);
         }
-        if let Some(a) = self.build(game, me) {
+        if let Some(a) = self.build(game, me, whole) {
             return Some(a);
         }
-        if let Some(a) = self.free_houses(game, me) {
+        if let Some(a) = self.free_houses(game, me, whole) {
             return Some(a);
         }
         match game.phase {
@@ -76,12 +79,18 @@ impl HeuristicBot {
 
     /// Lift mortgages in complete groups (they stop building) when the reserve allows; lift the
     /// others only when rich.
-    fn lift_mortgage(&self, game: &Game, me: u8) -> Option<Action> {
-        let mortgaged = game.holdings(me) & game.mortgaged;
+    fn lift_mortgage(&self, game: &Game, me: u8, held: u32) -> Option<Action> {
+        let mortgaged = held & game.mortgaged;
         if mortgaged == 0 {
             return None;
         }
-        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
+        // No lift affordable even above the smallest reserve: no danger to work out.
+        let cheapest = board::bits(mortgaged).map(|p| DEEDS[p as usize].unmortgage_cost()).min().unwrap_or(0);
+        let cash = game.player(me).cash;
+        if cash.saturating_sub(self.reserve_floor()) < cheapest {
+            return None;
+        }
+        let spare = cash.saturating_sub(self.reserve(game, me));
         board::bits(mortgaged)
             .filter(|&p| {
                 let cost = DEEDS[p as usize].unmortgage_cost();
@@ -94,17 +103,13 @@ impl HeuristicBot {
 
     /// Build evenly on complete groups: first `max_houses` on every street of the best group,
     /// then the next group; beyond that (up to hotels) only when rich. Always keep the reserve.
-    pub(super) fn build(&self, game: &Game, me: u8) -> Option<Action> {
-        let held = game.holdings(me);
-        if board::whole_groups(held) == 0 {
+    /// `whole`: the bot's whole groups (`board::whole_groups` of its holdings).
+    pub(super) fn build(&self, game: &Game, me: u8, whole: u8) -> Option<Action> {
+        if whole == 0 {
             return None; // (most turns: no reserve to work out)
         }
         let cash = game.player(me).cash;
-        let reserve = self.reserve(game, me);
-        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
-        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
-        let whole = board::whole_groups(held);
         let height = |p: u8| game.height(game.level[p as usize]);
         // The lowest street of each complete group, best group first: the candidates.
         let mut lowest = [0u8; COLOUR_GROUPS];
@@ -116,6 +121,16 @@ impl HeuristicBot {
             }
         }
         let lowest = &lowest[..count];
+        // No candidate affordable even above the smallest reserve, or all at hotels: no danger
+        // to work out (most decisions of a bot with a complete group and little cash).
+        let floor = self.reserve_floor();
+        let room = |p: u8| height(p) < game.height(self.max_houses).max(game.height(HOTEL));
+        if !lowest.iter().any(|&p| cash >= DEEDS[p as usize].house_cost + floor && room(p)) {
+            return None;
+        }
+        let reserve = self.reserve(game, me);
+        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
+        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
         // First up to `max_houses` where affordable, then up to hotels where rich; a street
         // refused in the first pass is refused in the second too (the same state).
         let mut refused = 0u32;
@@ -141,13 +156,24 @@ impl HeuristicBot {
     /// Break a housing shortage when rich: if the bank has no house left for the bot's best group
     /// that still wants one, sell a level of its weakest built group (one ranked lower) so that the
     /// best group can grow toward hotels, which give houses back to the bank.
-    fn free_houses(&mut self, game: &Game, me: u8) -> Option<Action> {
+    fn free_houses(&mut self, game: &Game, me: u8, whole: u8) -> Option<Action> {
         if !game.rules.limited_buildings || game.houses_left > 0 {
+            return None;
+        }
+        // The groups the bot owns whole, best first: none on most turns (and on every turn of a
+        // game without houses in the bank, where this ran at each decision).
+        if whole == 0 {
             return None;
         }
         let cash = game.player(me).cash;
         let rank = |g: u8| self.group_order.iter().position(|&x| x == g).unwrap_or(COLOUR_GROUPS);
-        let mine: Vec<u8> = self.group_order.iter().copied().filter(|&g| game.group_owner(g) == Some(me)).collect();
+        let mut owned = [0u8; COLOUR_GROUPS];
+        let mut count = 0;
+        for &g in self.group_order.iter().filter(|&&g| whole & 1 << g != 0) {
+            owned[count] = g;
+            count += 1;
+        }
+        let mine = &owned[..count];
         let wants_house = |g: u8| {
             let lowest = board::group_members(g).map(|p| game.level[p as usize]).min().unwrap_or(HOTEL);
             let cost = DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost;
@@ -165,7 +191,16 @@ impl HeuristicBot {
 
     /// The reserve: base cash plus a share of the highest rent an opponent can charge.
     pub(super) fn reserve(&self, game: &Game, me: u8) -> u32 {
+        if self.danger_percent == 0 || self.cash_reserve >= self.max_reserve {
+            return self.reserve_floor(); // the danger changes nothing
+        }
         (self.cash_reserve + self.danger(game, me) * self.danger_percent / 100).min(self.max_reserve)
+    }
+
+    /// The smallest the reserve can be, whatever the danger: a move that this floor already
+    /// rules out needs no danger worked out.
+    fn reserve_floor(&self) -> u32 {
+        self.cash_reserve.min(self.max_reserve)
     }
 
     /// [`danger`], computed once per decision, or taken from the last board it was computed on.
@@ -175,7 +210,7 @@ impl HeuristicBot {
             _ => danger(game, me),
         };
         match self.memory.deciding {
-            Some((step, seat)) if step == game.step && seat == me => *self.memory.danger_now.get_or_init(fresh),
+            Some((step, seat)) if step == game.step && seat == me => self.memory.danger_now.get_or_init(fresh),
             _ => fresh(),
         }
     }
