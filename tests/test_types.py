@@ -255,3 +255,39 @@ def test_the_classes_name_every_variant_of_the_rust_enums() -> None:
     )
     assert set(get_args(lt.PaymentReason)) == rust_variants("rust_core/engine/src/event.rs", "Reason")
     assert set(get_args(lt.JailExit)) == rust_variants("rust_core/engine/src/event.rs", "JailExit")
+
+
+STATIC_CHECK = """
+from typing import assert_type
+
+import lanopoly
+from lanopoly.types import Action, BuildAction, ChanceOutcome, Event, Move
+
+game = lanopoly.Game(2, seed=1)
+assert_type(game.legal_actions(0), list[Move])
+assert_type(game.legal_actions(), list[Action])
+assert_type(game.apply({"type": "roll", "player": 0}), list[Event])
+assert_type(game.resolve_chance(), tuple[ChanceOutcome, list[Event]])
+assert_type(game.sample_chance(), ChanceOutcome)
+assert_type(game.chance_outcomes(), list[tuple[ChanceOutcome, float]])
+assert_type(game.action_from_index(0, 0), Move)
+assert_type(lanopoly.Bot().choose(game, 0), Move)
+assert_type(lanopoly.Bot().interject(game, 0), Move | None)
+for event in game.apply({"type": "roll", "player": 0}):
+    if event["type"] == "built":
+        assert_type(event["level"], int)
+build: BuildAction = {"type": "build", "player": 0, "sqaure": 39}  # E: misspelt key
+"""
+
+
+def test_the_stub_gives_the_typed_dicts_to_a_type_checker(tmp_path: Path) -> None:
+    """mypy sees the TypedDicts in the engine's signatures (not ``dict[str, Any]``) and refuses
+    a misspelt key in a move: the only line of the snippet with errors."""
+    api = pytest.importorskip("mypy.api")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(STATIC_CHECK, encoding="utf-8")
+    out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    marked = 1 + next(i for i, line in enumerate(STATIC_CHECK.splitlines()) if "# E" in line)
+    assert errors and all(f"snippet.py:{marked}:" in e for e in errors), out + err
+    assert any('Extra key "sqaure"' in e for e in errors), out + err
