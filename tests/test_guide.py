@@ -11,8 +11,8 @@ GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), flags=re.DOTALL)
 
 
-def test_the_guide_has_its_seven_examples():
-    assert len(BLOCKS) == 7
+def test_the_guide_has_its_eight_examples():
+    assert len(BLOCKS) == 8
 
 
 def test_every_code_fence_of_the_guide_is_on_a_line_of_its_own():

@@ -21,7 +21,7 @@ from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
 from lanopoly.arguments import ROUNDS, SEATS, bounded
 from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
-from lanopoly.describe import describe_events
+from lanopoly.describe import Event, describe_events
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
 
@@ -34,7 +34,7 @@ def play(args: argparse.Namespace) -> int:
     bots = [SimpleBot() for _ in range(game.num_players)]
     out = sys.stdout
 
-    def show(events: list[dict[str, object]]) -> None:
+    def show(events: Sequence[Event]) -> None:
         if args.quiet:
             return
         for line in describe_events(game, events):

@@ -17,14 +17,19 @@ Move types and their fields:
 - ``propose_trade``: ``to``, ``give`` and ``get``, each ``{"properties": [squares],
   "cash": n, "jail_cards": ["chance" | "community_chest"]}`` (keys optional)
 - ``accept_trade``, ``reject_trade``: ``from`` (the proposer's seat)
+
+Each move, outcome and event has a ``TypedDict`` in ``lanopoly.types`` (``Move``,
+``ChanceOutcome``, ``Action`` = either, ``Event``), which these signatures use.
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, final, overload
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
+
+from lanopoly.types import Action, ChanceOutcome, Event, Move
 
 __all__ = [
     "CHANCE",
@@ -41,9 +46,6 @@ __all__ = [
     "simulation_seeds",
     "square_names",
 ]
-
-_Action = dict[str, Any]
-_Event = dict[str, Any]
 
 CHANCE: Final[int]
 """``current_player`` at a chance node (-1)."""
@@ -192,22 +194,25 @@ class Game:
     @property
     def jackpot(self) -> int:
         """The Free Parking jackpot (option)."""
-    def chance_outcomes(self) -> list[tuple[_Action, float]]:
+    def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Every outcome of the pending chance event with its exact probability. A card drawn
         from a deck every card of which has been seen is certain: one outcome, probability 1
         (cards go under the deck; see ``Rules`` ``reshuffle_decks``)."""
-    def outcome_from_bytes(self, data: bytes) -> _Action:
+    def outcome_from_bytes(self, data: bytes) -> ChanceOutcome:
         """The outcome these random bytes select for the pending chance event, with exactly the
         right odds (for randomness produced jointly by networked peers)."""
-    def sample_chance(self) -> _Action:
+    def sample_chance(self) -> ChanceOutcome:
         """Draw an outcome of the pending chance event with the seeded resolver (not applied)."""
-    def resolve_chance(self) -> tuple[_Action, list[_Event]]:
+    def resolve_chance(self) -> tuple[ChanceOutcome, list[Event]]:
         """Draw and apply one chance outcome; returns it and the events it caused."""
-    def legal_actions(self, player: int | None = None) -> list[_Action]:
+    @overload
+    def legal_actions(self, player: int) -> list[Move]: ...
+    @overload
+    def legal_actions(self, player: None = None) -> list[Action]:
         """Legal moves of a seat (default: the seat the game waits for; at a chance node, the
-        possible outcomes). Every seat may have moves out of turn (building, trades, bids).
-        Bids are listed at their lowest amount (see ``bid_range``); trade proposals and partial
-        sell-downs are open-ended and not listed."""
+        possible outcomes: pass the seat to get ``Move`` dicts only). Every seat may have moves
+        out of turn (building, trades, bids). Bids are listed at their lowest amount (see
+        ``bid_range``); trade proposals and partial sell-downs are open-ended and not listed."""
     def action_mask(self, seat: int) -> npt.NDArray[np.bool_]:
         """Legality of each index of the integer action space (``lanopoly.rl``) for a seat;
         trade composition (211..255) is masked out: it needs a VecGame."""
@@ -215,15 +220,16 @@ class Game:
         """The float32 observation of ``lanopoly.rl`` from a seat's point of view, with no trade
         draft open: a ``Game`` keeps no drafts, so its "draft" part is a closed draft's, where a
         ``VecGame`` row shows the seat's draft (the rows differ only there)."""
-    def action_from_index(self, seat: int, index: int) -> _Action:
+    def action_from_index(self, seat: int, index: int) -> Move:
         """The move an integer action means for a seat now."""
     def bid_range(self, player: int) -> tuple[int, int] | None:
         """Lowest and highest bid the seat may make in the running auction."""
-    def apply(self, action: _Action) -> list[_Event]:
+    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply a move or chance outcome; returns the events it caused. Raises
         ``IllegalAction`` with the reason, leaving the game unchanged, if it is not allowed."""
-    def check(self, action: _Action) -> None:
-        """Raise ``IllegalAction`` if the move is not allowed now; change nothing."""
+    def check(self, action: Move | Mapping[str, Any]) -> None:
+        """Raise ``IllegalAction`` if the move is not allowed now; change nothing. Moves only: a
+        chance outcome is refused as a move without ``player``."""
     def state_hash(self) -> bytes:
         """SHA-256 (32 bytes) of the canonical encoding of the complete state."""
     def to_bytes(self) -> bytes:
@@ -268,9 +274,11 @@ class Bot:
     def __new__(cls, name: str = "heuristic", seed: int = 0) -> Bot: ...
     @property
     def name(self) -> str: ...
-    def choose(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action:
+    def choose(self, game: Game, seat: int, legal: Sequence[Action | Mapping[str, Any]] | None = None) -> Move:
         """The bot's move for ``seat``, which must be the seat the game waits for."""
-    def interject(self, game: Game, seat: int, legal: list[_Action] | None = None) -> _Action | None:
+    def interject(
+        self, game: Game, seat: int, legal: Sequence[Action | Mapping[str, Any]] | None = None
+    ) -> Move | None:
         """The bot's move out of turn for ``seat`` (None if it stays quiet, or if the game waits
         for ``seat`` or for chance): the built-in bots claim the rent owed to them."""
     def __getnewargs__(self) -> tuple[str, int]: ...

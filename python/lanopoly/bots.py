@@ -7,18 +7,20 @@ level and keeps the tests honest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from lanopoly._core import Bot, Game
 
-Action = dict[str, Any]
+Action = Mapping[str, Any]
+"""A move as a policy sees it: a ``lanopoly.types.Move`` (typed policies may say so), or any
+mapping of the same form."""
 
 
 class Policy(Protocol):
     """Anything that picks one of the legal actions of a seat."""
 
-    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action: ...
+    def choose(self, game: Game, seat: int, legal: Sequence[Action]) -> Action: ...
 
 
 class Interjecting(Policy, Protocol):
@@ -31,7 +33,7 @@ class Interjecting(Policy, Protocol):
     taken (another seat's may go first): the policy is then asked again with the new state.
     """
 
-    def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None: ...
+    def interject(self, game: Game, seat: int, legal: Sequence[Action]) -> Action | None: ...
 
 
 def claim_out_of_turn(game: Game, policies: Mapping[int, Policy]) -> Action | None:
@@ -69,7 +71,7 @@ class SimpleBot:
         self.reserve = reserve
         self._tried: set[tuple[int, int]] = set()
 
-    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def choose(self, game: Game, seat: int, legal: Sequence[Action]) -> Action:
         by_type: dict[str, list[Action]] = {}
         for action in legal:
             by_type.setdefault(action["type"], []).append(action)
@@ -116,7 +118,7 @@ class SimpleBot:
             return by_type["pay_jail_fine"][0]
         return first("roll", "end_turn", "decline", "end_game") or legal[0]
 
-    def interject(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
+    def interject(self, game: Game, seat: int, legal: Sequence[Action]) -> Action | None:
         """An out-of-turn move: claim rent, answer an offer, raise the auction, or offer to complete
         a group."""
         by_type: dict[str, list[Action]] = {}

@@ -3,12 +3,14 @@ Italian or Norwegian. The sentences themselves are in :mod:`lanopoly.i18n`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lanopoly._core import Game
 from lanopoly.i18n import money, t
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]
+"""An event dict (``lanopoly.types.Event``, or one read back from a log)."""
 
 # Payments that another event already tells (purchases, salaries, building...) are bookkeeping.
 _TOLD_ELSEWHERE = {"starting_cash", "salary", "purchase", "auction", "building", "mortgage", "unmortgage", "trade"}
@@ -139,7 +141,7 @@ def _mortgage_amount(game: Game, kind: str, square: int) -> int:
     return {"mortgaged": value, "unmortgaged": value + fee}.get(kind, fee)
 
 
-def reading_order(events: list[Event]) -> list[Event]:
+def reading_order(events: Sequence[Event]) -> list[Event]:
     """The events of one step as a person reads them: passing GO before the move that passed it
     (the engine records the move, then what passing GO brings), and each mortgage event with the
     amount of the payment it came with."""
@@ -153,7 +155,7 @@ def reading_order(events: list[Event]) -> list[Event]:
     return out
 
 
-def describe_events(game: Game, events: list[Event], *, lang: str = "en") -> list[str]:
+def describe_events(game: Game, events: Sequence[Event], *, lang: str = "en") -> list[str]:
     """The sentences of one step's events, in reading order (:func:`reading_order`)."""
     lines = (describe(game, event, lang=lang) for event in reading_order(events))
     return [line for line in lines if line]

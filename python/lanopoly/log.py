@@ -8,7 +8,7 @@ hex), readable and dependency-free.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,9 +57,9 @@ class GameLog:
         the value that played the game as it was played then, so old logs replay exactly."""
         return Rules.recorded(self.rules)
 
-    def record(self, action: dict[str, Any], game: Game) -> None:
-        """Append an input just applied to ``game``."""
-        self.inputs.append(action)
+    def record(self, action: Mapping[str, Any], game: Game) -> None:
+        """Append an input just applied to ``game`` (a copy: the log keeps plain dicts)."""
+        self.inputs.append(dict(action))
         self.hashes.append(game.state_hash())
 
     def replay(self, game: Game | None = None, apply: Callable[[dict[str, Any]], object] | None = None) -> Game:

@@ -13,8 +13,8 @@ value); 19..47 build, 47..75 sell, 75..103 mortgage, 103..131 unmortgage, 131..1
 mortgaged, 159..187 claim rent (by property); 187..195 sell a group down to nothing; 195..203
 accept and 203..211 reject the offer of a relative seat; 211..255 compose a trade (start with a
 seat, toggle properties, add cash, toggle jail cards, propose, discard); ``ACTION_NAMES`` names
-every index. The observation's parts are in ``OBSERVATION_LAYOUT`` (name, start, stop); the Rust
-docs of ``lanopoly-sim`` (``action_space.rs``, ``observation.rs``) describe every entry.
+every index. The observation's parts are in ``OBSERVATION_LAYOUT`` (name, start, stop), and
+every entry's meaning and bounds in ``OBSERVATION_FIELDS`` (``lanopoly.observation``).
 
 Chance is sampled inside ``step`` with each game's seeded stream; for explicit chance, use
 ``lanopoly.Game`` (chance nodes are ordinary inputs there).
@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lanopoly._core import VecGame
+from lanopoly.observation import OBSERVATION_FIELDS, ObservationField
 
 ACTION_SIZE: int = VecGame.action_size
 OBSERVATION_SIZE: int = VecGame.observation_size
@@ -64,9 +65,11 @@ __all__ = [
     "ACTION_NAMES",
     "ACTION_SIZE",
     "ACTION_SPACE_VERSION",
+    "OBSERVATION_FIELDS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "TRADE_ACTIONS_START",
+    "ObservationField",
     "VecGame",
     "net_worth_share",
     "observation_slices",

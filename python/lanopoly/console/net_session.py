@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -336,7 +336,7 @@ class NetTable:
         """What the person may do now: in turn (unless a move is being sent), or out of turn."""
         if not self.playing or self.game.is_chance_node or self.move_pending:
             return []
-        return self.game.legal_actions(self.me)
+        return [dict(a) for a in self.game.legal_actions(self.me)]
 
     def summary(self) -> Summary:
         return self.ledger.summary(self.game)
@@ -507,7 +507,7 @@ class NetTable:
         if event.out_of_turn and event.seat == self.me and event.action in self._sent:
             self._sent.remove(event.action)
 
-    def _describe(self, game: Game, events: list[dict[str, Any]]) -> None:
+    def _describe(self, game: Game, events: Sequence[Mapping[str, Any]]) -> None:
         for event in events:
             self.ledger.see(event)
         self.lines.extend(describe_events(game, events, lang=self.lang))

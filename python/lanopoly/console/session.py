@@ -13,7 +13,7 @@ closes), so that a game cut short is taken up again with :meth:`LocalTable.conti
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -30,7 +30,7 @@ SAVE_EVERY = 1.0
 comes to the person, who may think for long)."""
 
 Action = dict[str, Any]
-Event = dict[str, Any]
+Event = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -189,17 +189,18 @@ class LocalTable:
             return False
         claim = claim_out_of_turn(game, self.bots)
         if claim is not None:
-            self._apply(claim)
+            self._apply(dict(claim))
             return True
         if self.my_move:
             return False
+        action: Mapping[str, Any]
         if game.is_chance_node:
             action = game.sample_chance()
         else:
             seat = game.current_player
             assert seat is not None
             action = self.bots[seat].choose(game, seat, game.legal_actions(seat))
-        self._apply(action)
+        self._apply(dict(action))
         return True
 
     def act(self, action: Action) -> str | None:
@@ -215,7 +216,7 @@ class LocalTable:
         """What the person may do now (in turn or out of turn)."""
         if self.game.is_over or self.game.is_chance_node:
             return []
-        return self.game.legal_actions(self.me)
+        return [dict(a) for a in self.game.legal_actions(self.me)]
 
     def summary(self) -> Summary:
         """The standings so far (the final ones once the game is over)."""

@@ -19,6 +19,7 @@ import pyspiel
 
 from lanopoly._core import Game, Rules
 from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE
+from lanopoly.types import ChanceOutcome
 
 DICE = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 MAX_CHANCE_OUTCOMES = 28  # dealt deeds; dice have 21, cards 16
@@ -71,16 +72,16 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _chance_id(outcome: dict[str, Any]) -> int:
-    kind = outcome["type"]
-    if kind == "dice":
-        return DICE.index(tuple(outcome["dice"]))
-    if kind == "card":
-        return int(outcome["card"])
-    return DEED_SQUARES.index(int(outcome["square"]))
+def _chance_id(outcome: ChanceOutcome) -> int:
+    if outcome["type"] == "dice":
+        low, high = outcome["dice"]
+        return DICE.index((low, high))
+    if outcome["type"] == "card":
+        return outcome["card"]
+    return DEED_SQUARES.index(outcome["square"])
 
 
-def _chance_outcome(state: Game, action: int) -> dict[str, Any]:
+def _chance_outcome(state: Game, action: int) -> ChanceOutcome:
     for outcome, _ in state.chance_outcomes():
         if _chance_id(outcome) == action:
             return outcome

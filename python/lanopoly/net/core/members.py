@@ -20,7 +20,7 @@ others:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,7 +160,7 @@ class Members:
         """Those seats resign after all (their peer's secret could not be rebuilt)."""
         self.resigning.update(seats)
 
-    def refusal(self, game: Game, action: dict[str, Any]) -> str | None:
+    def refusal(self, game: Game, action: Mapping[str, Any]) -> str | None:
         """Why ``action`` may not be played although the engine allows it: its seat was removed to the
         bank and could resign now (every peer and ``verify`` hold its controller to that)."""
         seat = action.get("player")
@@ -172,7 +172,7 @@ class Members:
             return None  # it leads an auction or must place a building: that first
         return f"seat {seat} was removed to the bank: it may only resign"
 
-    def check(self, game: Game, action: dict[str, Any]) -> None:
+    def check(self, game: Game, action: Mapping[str, Any]) -> None:
         """Raise ValueError with the reason unless ``action`` may be played now."""
         game.check(action)
         refusal = self.refusal(game, action)

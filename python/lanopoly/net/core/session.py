@@ -76,7 +76,7 @@ from lanopoly.net.wire import WireError
 
 log = logging.getLogger("lanopoly.net.session")
 
-Move = dict[str, Any]
+Move = Mapping[str, Any]
 SYNC_BYTES = 40_000
 """A SYNC frame is cut when its signed messages pass this many bytes (the frame cap is 64 KiB)."""
 
@@ -931,7 +931,7 @@ class Session:
                 self.members.check(self.game, action)
             except (ValueError, TypeError, KeyError) as e:
                 del self.person_queue[seat]
-                self._notify(fx.MoveDropped(seat, action, str(e)))
+                self._notify(fx.MoveDropped(seat, dict(action), str(e)))
                 continue
             del self.person_queue[seat]
             move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
@@ -968,7 +968,7 @@ class Session:
         record = StepRecord(step, messages)
         self.record.add_step(record)
         self._persist(StepEntry(record, self.game.state_hash()))
-        self._notify(fx.StepApplied(step, dict(action), seat, list(events), out_of_turn))
+        self._notify(fx.StepApplied(step, dict(action), seat, [dict(e) for e in events], out_of_turn))
         self._settle_person(step, messages)
         self.bot_due = None
         self.inbox.forget_before(step - 1)

@@ -1,0 +1,617 @@
+"""The dicts that cross the engine's boundary, as ``TypedDict`` unions keyed by their ``type``.
+
+Every move the engine accepts (``Game.apply``, ``check``; what ``legal_actions`` and the bots
+return), every chance outcome, and every event it emits has a class here, so a type checker can
+follow a policy's code through ``action["type"]`` checks::
+
+    from lanopoly.types import Move, Event
+
+    def choose(game: lanopoly.Game, seat: int, legal: list[Move]) -> Move:
+        for action in legal:
+            if action["type"] == "build":  # narrowed to BuildAction: action["square"] is an int
+                return action
+        return legal[0]
+
+The classes mirror the Rust conversions (``rust_core/bindings/src/convert.rs`` for moves and
+outcomes, the ``Event`` enum of ``rust_core/engine/src/event.rs`` for events);
+``tests/test_types.py`` checks every move and event of real games against them, so they cannot
+drift apart. Seats and squares are ints (squares 0..39 on every board); money is an int.
+"""
+
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, get_args, get_type_hints
+
+JailCard: TypeAlias = Literal["chance", "community_chest"]
+"""A "get out of jail" card, by its deck."""
+
+
+class TradeBundle(TypedDict):
+    """What one side of a trade hands over. The engine always writes the three keys; a move may
+    leave any out (nothing of that kind)."""
+
+    properties: NotRequired[list[int]]
+    """Squares of unbuilt deeds."""
+    cash: NotRequired[int]
+    jail_cards: NotRequired[list[JailCard]]
+
+
+# Moves: a player's decision, always with the acting seat. ----------------------------------
+
+
+class RollAction(TypedDict):
+    type: Literal["roll"]
+    player: int
+
+
+class PayJailFineAction(TypedDict):
+    type: Literal["pay_jail_fine"]
+    player: int
+
+
+class UseJailCardAction(TypedDict):
+    type: Literal["use_jail_card"]
+    player: int
+
+
+class BuyAction(TypedDict):
+    type: Literal["buy"]
+    player: int
+
+
+class DeclineAction(TypedDict):
+    type: Literal["decline"]
+    player: int
+
+
+class BidAction(TypedDict):
+    type: Literal["bid"]
+    player: int
+    amount: int
+
+
+class PassAction(TypedDict):
+    """Leave the running auction."""
+
+    type: Literal["pass"]
+    player: int
+
+
+class BuildAction(TypedDict):
+    type: Literal["build"]
+    player: int
+    square: int
+
+
+class SellAction(TypedDict):
+    """Sell one level of building back to the bank."""
+
+    type: Literal["sell"]
+    player: int
+    square: int
+
+
+class SellDownAction(TypedDict):
+    """Sell a colour group's buildings down to ``levels`` at once (street order, 5 = hotel)."""
+
+    type: Literal["sell_down"]
+    player: int
+    group: int
+    levels: list[int]
+
+
+class MortgageAction(TypedDict):
+    type: Literal["mortgage"]
+    player: int
+    square: int
+
+
+class UnmortgageAction(TypedDict):
+    type: Literal["unmortgage"]
+    player: int
+    square: int
+
+
+class KeepMortgagedAction(TypedDict):
+    type: Literal["keep_mortgaged"]
+    player: int
+    square: int
+
+
+class ProposeTradeAction(TypedDict):
+    """``give`` is what the proposer gives, ``get`` what it asks of ``to`` (each empty if left out)."""
+
+    type: Literal["propose_trade"]
+    player: int
+    to: int
+    give: NotRequired[TradeBundle]
+    get: NotRequired[TradeBundle]
+
+
+AcceptTradeAction = TypedDict("AcceptTradeAction", {"type": Literal["accept_trade"], "player": int, "from": int})
+"""Accept the open offer that seat ``from`` made to ``player``."""
+RejectTradeAction = TypedDict("RejectTradeAction", {"type": Literal["reject_trade"], "player": int, "from": int})
+
+
+class CancelTradeAction(TypedDict):
+    type: Literal["cancel_trade"]
+    player: int
+
+
+class PayDebtAction(TypedDict):
+    type: Literal["pay_debt"]
+    player: int
+
+
+class DeclareBankruptcyAction(TypedDict):
+    type: Literal["declare_bankruptcy"]
+    player: int
+
+
+class ClaimRentAction(TypedDict):
+    type: Literal["claim_rent"]
+    player: int
+    square: int
+
+
+class EndTurnAction(TypedDict):
+    type: Literal["end_turn"]
+    player: int
+
+
+class EndGameAction(TypedDict):
+    """End a timed game now (the ``timed`` option)."""
+
+    type: Literal["end_game"]
+    player: int
+
+
+class ResignAction(TypedDict):
+    """Leave the game; legal at any time but a chance event, never listed by ``legal_actions``."""
+
+    type: Literal["resign"]
+    player: int
+
+
+Move: TypeAlias = (
+    RollAction
+    | PayJailFineAction
+    | UseJailCardAction
+    | BuyAction
+    | DeclineAction
+    | BidAction
+    | PassAction
+    | BuildAction
+    | SellAction
+    | SellDownAction
+    | MortgageAction
+    | UnmortgageAction
+    | KeepMortgagedAction
+    | ProposeTradeAction
+    | AcceptTradeAction
+    | RejectTradeAction
+    | CancelTradeAction
+    | PayDebtAction
+    | DeclareBankruptcyAction
+    | ClaimRentAction
+    | EndTurnAction
+    | EndGameAction
+    | ResignAction
+)
+"""A player's move: what a policy returns and ``legal_actions`` lists for a seat."""
+
+# Chance outcomes: what chance brings at a chance node, applied like moves. ------------------
+
+
+class DiceOutcome(TypedDict):
+    """Two dice, smaller first as the engine writes them (either order is accepted)."""
+
+    type: Literal["dice"]
+    dice: list[int]
+
+
+class CardOutcome(TypedDict):
+    """A card of the deck being drawn from, by its index in the edition's table."""
+
+    type: Literal["card"]
+    card: int
+
+
+class DeedOutcome(TypedDict):
+    """A deed dealt at the start (speed and timed variants), by its square."""
+
+    type: Literal["deed"]
+    square: int
+
+
+ChanceOutcome: TypeAlias = DiceOutcome | CardOutcome | DeedOutcome
+"""A chance outcome (``sample_chance``, ``chance_outcomes``, ``legal_actions`` at a chance node)."""
+
+Action: TypeAlias = Move | ChanceOutcome
+"""Any input of ``Game.apply``: a move or a chance outcome."""
+
+# Events: what an input made happen. ---------------------------------------------------------
+
+
+class PlayerParty(TypedDict):
+    player: int
+
+
+Party: TypeAlias = Literal["bank", "jackpot"] | PlayerParty
+"""Who pays or is paid: the bank, the Free Parking jackpot (option) or a seat."""
+
+PaymentReason: TypeAlias = Literal[
+    "starting_cash",
+    "salary",
+    "purchase",
+    "auction",
+    "rent",
+    "tax",
+    "card",
+    "jail_fine",
+    "building",
+    "mortgage",
+    "unmortgage",
+    "transfer_fee",
+    "trade",
+    "bankruptcy",
+    "resignation",
+    "jackpot",
+]
+
+JailExit: TypeAlias = Literal["fine", "card", "double", "third_failure"]
+"""How a player left jail (``third_failure``: the fine paid after the third failed roll)."""
+
+Offer = TypedDict("Offer", {"from": int, "to": int, "give": TradeBundle, "get": TradeBundle})
+"""A trade offer: ``from`` gives ``give`` and asks ``get`` of ``to``."""
+
+PaymentEvent = TypedDict(
+    "PaymentEvent",
+    {"type": Literal["payment"], "from": Party, "to": Party, "amount": int, "reason": PaymentReason},
+)
+"""Money moved: every unit has a source and a sink."""
+
+
+class OrderRollEvent(TypedDict):
+    type: Literal["order_roll"]
+    player: int
+    total: int
+
+
+class FirstPlayerEvent(TypedDict):
+    type: Literal["first_player"]
+    player: int
+
+
+class DeedDealtEvent(TypedDict):
+    type: Literal["deed_dealt"]
+    player: int
+    square: int
+
+
+class RolledEvent(TypedDict):
+    type: Literal["rolled"]
+    player: int
+    dice: tuple[int, int]
+
+
+MovedEvent = TypedDict("MovedEvent", {"type": Literal["moved"], "player": int, "from": int, "to": int})
+
+
+class PassedGoEvent(TypedDict):
+    type: Literal["passed_go"]
+    player: int
+
+
+class CardDrawnEvent(TypedDict):
+    type: Literal["card_drawn"]
+    player: int
+    deck: JailCard
+    card: int
+
+
+class WentToJailEvent(TypedDict):
+    type: Literal["went_to_jail"]
+    player: int
+
+
+class LeftJailEvent(TypedDict):
+    type: Literal["left_jail"]
+    player: int
+    how: JailExit
+
+
+class StayedInJailEvent(TypedDict):
+    type: Literal["stayed_in_jail"]
+    player: int
+    attempts: int
+
+
+class BoughtEvent(TypedDict):
+    type: Literal["bought"]
+    player: int
+    square: int
+
+
+class DeclinedEvent(TypedDict):
+    type: Literal["declined"]
+    player: int
+    square: int
+
+
+class AuctionStartedEvent(TypedDict):
+    type: Literal["auction_started"]
+    square: int
+
+
+class ShortageAuctionStartedEvent(TypedDict):
+    """An auction of the bank's last houses (``hotel`` False) or hotels."""
+
+    type: Literal["shortage_auction_started"]
+    hotel: bool
+
+
+class BidEvent(TypedDict):
+    type: Literal["bid"]
+    player: int
+    amount: int
+
+
+class PassedAuctionEvent(TypedDict):
+    type: Literal["passed_auction"]
+    player: int
+
+
+class AuctionWonEvent(TypedDict):
+    type: Literal["auction_won"]
+    player: int
+    square: int
+    price: int
+
+
+class ShortageAuctionWonEvent(TypedDict):
+    type: Literal["shortage_auction_won"]
+    player: int
+    hotel: bool
+    price: int
+
+
+class AuctionUnsoldEvent(TypedDict):
+    type: Literal["auction_unsold"]
+    square: int
+
+
+class BuiltEvent(TypedDict):
+    """``level`` is the street's new level (5 = hotel)."""
+
+    type: Literal["built"]
+    player: int
+    square: int
+    level: int
+
+
+class SoldBuildingEvent(TypedDict):
+    type: Literal["sold_building"]
+    player: int
+    square: int
+    level: int
+
+
+class MortgagedEvent(TypedDict):
+    type: Literal["mortgaged"]
+    player: int
+    square: int
+
+
+class UnmortgagedEvent(TypedDict):
+    type: Literal["unmortgaged"]
+    player: int
+    square: int
+
+
+class KeptMortgagedEvent(TypedDict):
+    type: Literal["kept_mortgaged"]
+    player: int
+    square: int
+
+
+class RentDueEvent(TypedDict):
+    type: Literal["rent_due"]
+    owner: int
+    payer: int
+    square: int
+    amount: int
+
+
+class RentLapsedEvent(TypedDict):
+    type: Literal["rent_lapsed"]
+    owner: int
+    payer: int
+    square: int
+
+
+class DebtOwedEvent(TypedDict):
+    type: Literal["debt_owed"]
+    debtor: int
+    creditor: Party
+    amount: int
+
+
+class TradeProposedEvent(TypedDict):
+    type: Literal["trade_proposed"]
+    offer: Offer
+
+
+TradeAcceptedEvent = TypedDict(
+    "TradeAcceptedEvent",
+    {"type": Literal["trade_accepted"], "from": int, "to": int, "give": TradeBundle, "get": TradeBundle},
+)
+TradeRejectedEvent = TypedDict("TradeRejectedEvent", {"type": Literal["trade_rejected"], "from": int, "to": int})
+TradeCancelledEvent = TypedDict("TradeCancelledEvent", {"type": Literal["trade_cancelled"], "from": int})
+PropertyTransferredEvent = TypedDict(
+    "PropertyTransferredEvent",
+    {"type": Literal["property_transferred"], "from": int | None, "to": int | None, "square": int},
+)
+"""A deed changed hands; None is the bank."""
+
+
+class BankruptEvent(TypedDict):
+    type: Literal["bankrupt"]
+    player: int
+    creditor: Party
+
+
+class ResignedEvent(TypedDict):
+    type: Literal["resigned"]
+    player: int
+
+
+class TurnEndedEvent(TypedDict):
+    type: Literal["turn_ended"]
+    player: int
+
+
+class TurnStartedEvent(TypedDict):
+    type: Literal["turn_started"]
+    player: int
+    round: int
+
+
+class GameOverEvent(TypedDict):
+    type: Literal["game_over"]
+    winner: int
+
+
+Event: TypeAlias = (
+    PaymentEvent
+    | OrderRollEvent
+    | FirstPlayerEvent
+    | DeedDealtEvent
+    | RolledEvent
+    | MovedEvent
+    | PassedGoEvent
+    | CardDrawnEvent
+    | WentToJailEvent
+    | LeftJailEvent
+    | StayedInJailEvent
+    | BoughtEvent
+    | DeclinedEvent
+    | AuctionStartedEvent
+    | ShortageAuctionStartedEvent
+    | BidEvent
+    | PassedAuctionEvent
+    | AuctionWonEvent
+    | ShortageAuctionWonEvent
+    | AuctionUnsoldEvent
+    | BuiltEvent
+    | SoldBuildingEvent
+    | MortgagedEvent
+    | UnmortgagedEvent
+    | KeptMortgagedEvent
+    | RentDueEvent
+    | RentLapsedEvent
+    | DebtOwedEvent
+    | TradeProposedEvent
+    | TradeAcceptedEvent
+    | TradeRejectedEvent
+    | TradeCancelledEvent
+    | PropertyTransferredEvent
+    | BankruptEvent
+    | ResignedEvent
+    | TurnEndedEvent
+    | TurnStartedEvent
+    | GameOverEvent
+)
+"""One thing that happened (``Game.apply`` and ``resolve_chance`` return them in order)."""
+
+
+def _by_type(union: Any) -> dict[str, type]:
+    """The classes of a union by their ``type`` literal."""
+    return {get_args(get_type_hints(cls)["type"])[0]: cls for cls in get_args(union)}
+
+
+MOVE_TYPES: dict[str, type] = _by_type(Move)
+"""The class of each move ``type`` (``MOVE_TYPES["build"] is BuildAction``)."""
+OUTCOME_TYPES: dict[str, type] = _by_type(ChanceOutcome)
+"""The class of each chance outcome ``type``."""
+EVENT_TYPES: dict[str, type] = _by_type(Event)
+"""The class of each event ``type``."""
+
+__all__ = [
+    "EVENT_TYPES",
+    "MOVE_TYPES",
+    "OUTCOME_TYPES",
+    "AcceptTradeAction",
+    "Action",
+    "AuctionStartedEvent",
+    "AuctionUnsoldEvent",
+    "AuctionWonEvent",
+    "BankruptEvent",
+    "BidAction",
+    "BidEvent",
+    "BoughtEvent",
+    "BuildAction",
+    "BuiltEvent",
+    "BuyAction",
+    "CancelTradeAction",
+    "CardDrawnEvent",
+    "CardOutcome",
+    "ChanceOutcome",
+    "ClaimRentAction",
+    "DebtOwedEvent",
+    "DeclareBankruptcyAction",
+    "DeclineAction",
+    "DeclinedEvent",
+    "DeedDealtEvent",
+    "DeedOutcome",
+    "DiceOutcome",
+    "EndGameAction",
+    "EndTurnAction",
+    "Event",
+    "FirstPlayerEvent",
+    "GameOverEvent",
+    "JailCard",
+    "JailExit",
+    "KeepMortgagedAction",
+    "KeptMortgagedEvent",
+    "LeftJailEvent",
+    "MortgageAction",
+    "MortgagedEvent",
+    "Move",
+    "MovedEvent",
+    "Offer",
+    "OrderRollEvent",
+    "Party",
+    "PassAction",
+    "PassedAuctionEvent",
+    "PassedGoEvent",
+    "PayDebtAction",
+    "PayJailFineAction",
+    "PaymentEvent",
+    "PaymentReason",
+    "PlayerParty",
+    "PropertyTransferredEvent",
+    "ProposeTradeAction",
+    "RejectTradeAction",
+    "RentDueEvent",
+    "RentLapsedEvent",
+    "ResignAction",
+    "ResignedEvent",
+    "RollAction",
+    "RolledEvent",
+    "SellAction",
+    "SellDownAction",
+    "ShortageAuctionStartedEvent",
+    "ShortageAuctionWonEvent",
+    "SoldBuildingEvent",
+    "StayedInJailEvent",
+    "TradeAcceptedEvent",
+    "TradeBundle",
+    "TradeCancelledEvent",
+    "TradeProposedEvent",
+    "TradeRejectedEvent",
+    "TurnEndedEvent",
+    "TurnStartedEvent",
+    "UnmortgageAction",
+    "UnmortgagedEvent",
+    "UseJailCardAction",
+    "WentToJailEvent",
+]
