@@ -93,3 +93,37 @@ def test_a_huge_bid_is_answered_in_french():
     table = _on_reading_railroad("fr")
     table.act({"type": "decline", "player": 0})
     _drive(table, [("bid 99999999999999999999", _shows("vous pouvez offrir au plus 1500"))])
+
+
+def _says(text: str) -> Check:
+    """The message line says ``text`` (it may wrap on the screen)."""
+    return lambda app, lines: text in app.feedback[1]
+
+
+def _logged(text: str) -> Check:
+    return lambda app, lines: any(line.startswith(text) for line in app.table.lines)
+
+
+def test_the_board_labels_name_properties_and_a_typo_gets_a_suggestion():
+    """``info StCh`` and ``info pen4`` used to answer "no property"; bare ``info`` answered
+    "no property called ''"; a typo got no suggestion."""
+    table = _on_reading_railroad()
+    before = table.game.state_hash()
+    _drive(
+        table,
+        [
+            ("info StCh", _logged("St. Charles Place: price $140")),
+            ("info pen4", _logged("Pennsylvania Avenue: price $320")),
+            ("info neyo", _logged("New York Avenue: price $200")),
+            ("info", _shows("info what? e.g. 'info boardwalk'")),
+            ("info bordwalk", _shows("no property called 'bordwalk'; did you mean Boardwalk?")),
+            ("mortgage pensylvania", _says("did you mean Pennsylvania Railroad, Pennsylvania Avenue?")),
+            ("trade bea give StCh for nothing", _says("ada does not own St. Charles Place")),
+        ],
+    )
+    assert table.game.state_hash() == before
+
+
+def test_a_typo_gets_a_suggestion_in_french():
+    table = _on_reading_railroad("fr")
+    _drive(table, [("info bordwalk", _shows("vouliez-vous dire Boardwalk ?"))])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanopoly._core import Game
-from lanopoly.console.names import find_squares, fold
+from lanopoly.console.names import find_squares, fold, near_squares
 from lanopoly.i18n import ALIASES, t
 
 Action = dict[str, Any]
@@ -99,8 +99,11 @@ _ON_SQUARE = {
 
 def one_square(game: Game, text: str, lang: str = "en") -> int:
     """The one property ``text`` names, or a CommandError saying which ones it could be."""
-    found = find_squares(game, text)
+    found = find_squares(game, text, lang=lang)
     if not found:
+        near = ", ".join(str(game.square(s)["name"]) for s in near_squares(game, text, lang=lang))
+        if near:
+            raise CommandError(t(lang, "err.no_property_near", text=text.strip(), names=near))
         raise CommandError(t(lang, "err.no_property", text=text.strip()))
     if len(found) > 1:
         names = ", ".join(game.square(s)["name"] for s in found[:6])
@@ -153,6 +156,10 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         raise CommandError(t(lang, "err.unknown", word=words[0]))
     if rest and (name in _SIMPLE or name in ("help", "quit")):
         raise CommandError(t(lang, "err.extra", word=words[0], extra=rest))
+    if name == "info" and not rest:
+        raise CommandError(t(lang, "err.what", name=words[0], example=str(game.square(39)["name"]).lower()))
+    if name in ("replace", "remove") and not rest:
+        raise CommandError(t(lang, "err.who", name=words[0], example=game.names[-1]))
     if name in ("help", "quit", "info", "replace", "remove"):
         return Local(name, rest)
     if name in _SIMPLE:
