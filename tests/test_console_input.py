@@ -127,3 +127,41 @@ def test_the_board_labels_name_properties_and_a_typo_gets_a_suggestion():
 def test_a_typo_gets_a_suggestion_in_french():
     table = _on_reading_railroad("fr")
     _drive(table, [("info bordwalk", _shows("vouliez-vous dire Boardwalk ?"))])
+
+
+def test_info_answers_on_the_message_line():
+    """``info`` used to leave the message line as it was (here the refusal of a typo)."""
+    table = _on_reading_railroad()
+    _drive(
+        table,
+        [
+            ("dance", _says("unknown command 'dance'")),
+            ("info boardwalk", _shows("the deed of Boardwalk is in the log above")),
+        ],
+    )
+
+
+def test_a_refusal_out_of_turn_goes_once_the_turn_is_back():
+    """ "it is bea's turn" used to stay on the message line when the turn was back to the person."""
+    table = _on_reading_railroad()
+    table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+
+    async def session() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0.3, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            assert not table.my_move
+            pipe.send_text("roll\r")
+            screen = await wait_for(app.app, lambda lines: "it is bea's turn" in "\n".join(lines))
+            assert "it is bea's turn" in "\n".join(screen), screen
+            screen = await wait_for(
+                app.app, lambda lines: table.my_move and "it is bea's turn" not in "\n".join(lines), 60
+            )
+            assert table.my_move and not any("it is bea's turn" in line for line in screen), screen
+            assert app.feedback == ("class:hint", "")
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+
+    asyncio.run(session())

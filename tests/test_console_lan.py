@@ -334,6 +334,38 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
     asyncio.run(asyncio.wait_for(run(), 90))
 
 
+def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
+    """Issue 14, item 7: bob's screen said "Sent, waiting for the next step" long after his offer
+    was played. Typed in his running console while ann thinks, it goes once the offer is taken."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+
+            def to_roll() -> bool:
+                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
+
+            await _until(to_roll, tables, 30, players=(guest,))
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(guest, delay=0, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                pipe.send_text("trade ann give 1 for nothing\r")
+                await _drawn(app.app, lambda: "Envoyé" in app.feedback[1] or bool(guest.queued()))
+                assert app.feedback[1].startswith("Envoyé, en attente de la prochaine étape"), app.feedback
+                await _until(lambda: not guest.queued(), tables, 30, play=False)
+                await _drawn(app.app, lambda: "Envoyé" not in app.feedback[1])
+                assert app.feedback == ("class:hint", "")
+                pipe.send_text("quit\r")
+                assert await asyncio.wait_for(running, 30) == 0
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
 def test_the_screen_redraws_on_the_sessions_events_and_ticks_only_while_a_peer_is_away():
     """The game screen of a LAN table follows its session's events: a move typed there is played
     and drawn; while the game waits for the person nothing is redrawn (nothing polls); while a

@@ -39,7 +39,7 @@ from lanopoly.console.commands import (
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.session import LocalTable, Table, summary_lines
+from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
@@ -123,6 +123,9 @@ class ConsoleApp:
         self.table = table
         self.delay = delay
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
+        self._said: tuple[int, bool, Action | None] | None = None
+        """When the message line was last set by a command (``say``): the game's step, whether it
+        was the person's move, and the LAN move it tells is queued, if any."""
         self.log_view = LogView()
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
@@ -238,12 +241,33 @@ class ConsoleApp:
             else:
                 note = table.act(parsed)
                 self.log_view.follow()
-                self.feedback = ("class:hint", note or t(table.lang, "ok", text=text.strip()))
+                self.say("class:hint", note or t(table.lang, "ok", text=text.strip()), queued=parsed if note else None)
         except CommandError as e:
-            self.feedback = ("class:error", str(e))
+            self.say("class:error", str(e))
         except IllegalAction as e:
-            self.feedback = ("class:error", explain(e, table.game, table.lang))
+            self.say("class:error", explain(e, table.game, table.lang))
         self.app.invalidate()
+
+    def say(self, style: str, text: str, *, queued: Action | None = None) -> None:
+        """Answer a command on the message line; it stays until it no longer holds (``_freshen``)."""
+        self.feedback = (style, text)
+        self._said = (self.table.game.step, self.table.my_move, queued)
+
+    def _freshen(self) -> None:
+        """Clear the message line once what it says is over: the LAN move it tells is queued was
+        taken (or the log told it was not), or the game came back to the person since it was said
+        ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
+        if self._said is None:
+            return
+        step, mine, queued = self._said
+        table = self.table
+        if queued is not None:
+            over = queued not in table.queued()
+        else:
+            over = table.my_move and not mine and table.game.step != step
+        if over:
+            self.feedback = ("class:hint", "")
+            self._said = None
 
     def _local(self, command: Local) -> None:
         if command.name == "quit":
@@ -252,14 +276,17 @@ class ConsoleApp:
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
             self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
-            self.feedback = ("class:hint", t(lang, "help.where"))
+            self.say("class:hint", t(lang, "help.where"))
         elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
-            self.feedback = ("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
+            self.say("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
         else:
-            square = one_square(self.table.game, command.argument, self.table.lang)
-            self.table.lines.extend(deed_lines(self.table, square))
+            table = self.table
+            square = one_square(table.game, command.argument, table.lang)
+            self.log_view.follow()
+            table.lines.extend(deed_lines(table, square))
+            self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -381,9 +408,11 @@ class ConsoleApp:
     def _feedback_rows(self) -> int:
         """Rows of the answer to the last command: one, or up to three for a long one (a refusal
         with its cause, a command's usage), wrapped between words."""
+        self._freshen()
         return min(FEEDBACK_ROWS, len(wrap(self.feedback[1], self._width())))
 
     def _feedback(self) -> board_view.Fragments:
+        self._freshen()
         style, text = self.feedback
         return [(style, "\n".join(wrap(text, self._width())[:FEEDBACK_ROWS]))]
 

@@ -208,6 +208,10 @@ class LocalTable:
         self._apply(action)
         return None
 
+    def queued(self) -> list[Action]:
+        """Moves sent and waiting for a step to come (only a LAN game queues moves)."""
+        return []
+
     def replace(self, seat: int, choice: str = "bot") -> str:
         """Only a LAN game has peers to vote out: here bots already play every other seat."""
         raise CommandError(t(self.lang, "net.replace_local"))
@@ -334,6 +338,10 @@ class Table(Protocol):
         ...
 
     def legal(self) -> list[Action]: ...
+
+    def queued(self) -> list[Action]:
+        """The person's moves sent out of turn and not yet taken or dropped (a LAN game's)."""
+        ...
 
     def summary(self) -> Summary: ...
 
