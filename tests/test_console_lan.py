@@ -357,7 +357,38 @@ def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
                 await _until(lambda: not guest.queued(), tables, 30, play=False)
                 await _drawn(app.app, lambda: "Envoyé" not in app.feedback[1])
                 assert app.feedback == ("class:hint", "")
-                pipe.send_text("quit\r")
+                pipe.send_text("quit\ry\r")  # leaving a LAN game is asked first
+                assert await asyncio.wait_for(running, 30) == 0
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_leaving_a_lan_game_is_asked_first():
+    """Issue 14, item 11: ``q`` or Ctrl-Q left a LAN game at once. Now the message line asks; a no
+    keeps the game, a yes (or Ctrl-Q again) leaves it."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.game.step > 0 and not host.game.is_chance_node, tables, 30, play=False)
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(host, delay=0, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                question = "Leave the LAN game? It is saved and you can rejoin it. (y/n)"
+                pipe.send_text("q\r")
+                await _drawn(app.app, lambda: app.feedback[1] == question)
+                pipe.send_text("n\r")
+                await _drawn(app.app, lambda: app.feedback[1] == "Not done: the game goes on.")
+                assert not running.done()
+                pipe.send_text("\x11")  # Ctrl-Q
+                await _drawn(app.app, lambda: app.feedback[1] == question)
+                assert not running.done()
+                pipe.send_text("\x11")  # Ctrl-Q again: leave
                 assert await asyncio.wait_for(running, 30) == 0
         finally:
             for table in tables:
@@ -406,7 +437,7 @@ def test_the_screen_redraws_on_the_sessions_events_and_ticks_only_while_a_peer_i
                 away = draws
                 await asyncio.sleep(2.5)  # the clock: about one redraw a second
                 assert 2 <= draws - away <= 4, draws - away
-                pipe.send_text("\x11")  # Ctrl-Q
+                pipe.send_text("\x11\x11")  # Ctrl-Q asks, Ctrl-Q again leaves
                 assert await asyncio.wait_for(running, 10) == 0
             finally:
                 if not running.done():
@@ -867,8 +898,10 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
 
         # The guest leaves: the host's screen says so, and waits for bob to come back.
         guest.type("quit")
+        guest.type("y")  # leaving a LAN game is asked first
         host.wait_for(r"bob \(AWAY \d:\d\d\)")
         host.type("quit")
+        host.type("y")  # leaving a LAN game is asked first
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             alive = subprocess.run(["tmux", "-L", server, "has-session", "-t", "host"], capture_output=True)
@@ -967,6 +1000,7 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         logs = _saved_as_shown([host, back])  # both consoles saved what they show
         assert len(logs[0].hashes) > before
         back.type("quit")
+        back.type("y")  # leaving a LAN game is asked first
         host.wait_for(r"bob \(AWAY \d:\d\d\)")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)

@@ -8,7 +8,7 @@ Bots and chance play in an asyncio task beside the user interface, one step at a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -71,6 +71,8 @@ STYLE = Style.from_dict(
 
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
 _PLAYER_COMMANDS = {"accept", "reject", "trade"}
+_ASKED = {"resign": "confirm.resign", "end_game": "confirm.endgame"}
+"""Moves that cannot be taken back, asked first: the question of each."""
 
 
 class CommandCompleter(Completer):
@@ -126,6 +128,8 @@ class ConsoleApp:
         self._said: tuple[int, bool, Action | None] | None = None
         """When the message line was last set by a command (``say``): the game's step, whether it
         was the person's move, and the LAN move it tells is queued, if any."""
+        self._confirm: Callable[[], None] | None = None
+        """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
@@ -206,7 +210,10 @@ class ConsoleApp:
         @keys.add("c-c")
         @keys.add("c-q")
         def _quit(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
+            if self._confirm is not None or not self._asks_to_quit():
+                event.app.exit(result=0)  # pressed again while asked: leave
+            else:
+                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
 
         for key, command in (("f2", "roll"), ("f3", "buy"), ("f4", "decline"), ("f5", "end")):
 
@@ -234,19 +241,51 @@ class ConsoleApp:
     def execute(self, text: str) -> None:
         """Run one typed command; illegal moves and typos become a message, nothing changes."""
         table = self.table
+        if self._confirm is not None:
+            self._answer(text)
+            return
         try:
             parsed = parse(table.game, table.me, text, table.lang)
             if isinstance(parsed, Local):
                 self._local(parsed)
+            elif parsed["type"] in _ASKED:
+                self.ask(_ASKED[parsed["type"]], lambda: self._play(parsed, text))
             else:
-                note = table.act(parsed)
-                self.log_view.follow()
-                self.say("class:hint", note or t(table.lang, "ok", text=text.strip()), queued=parsed if note else None)
+                self._play(parsed, text)
         except CommandError as e:
             self.say("class:error", str(e))
+        self.app.invalidate()
+
+    def _play(self, action: Action, text: str) -> None:
+        """Send the person's move to the table; the answer (or the engine's refusal) on the message line."""
+        table = self.table
+        try:
+            note = table.act(action)
         except IllegalAction as e:
             self.say("class:error", explain(e, table.game, table.lang))
+            return
+        self.log_view.follow()
+        self.say("class:hint", note or t(table.lang, "ok", text=text.strip()), queued=action if note else None)
+
+    def ask(self, key: str, then: Callable[[], None]) -> None:
+        """Ask on the message line (the text ``key``, ending "(y/n)" in the language); ``then``
+        runs if the next line typed says yes, anything else does nothing."""
+        self._confirm = then
+        self.say("class:decision", t(self.table.lang, key))
         self.app.invalidate()
+
+    def _answer(self, text: str) -> None:
+        then, self._confirm = self._confirm, None
+        if then is not None and fold(text.strip()) in t(self.table.lang, "confirm.yes").split():
+            self.say("class:hint", "")
+            then()
+        else:
+            self.say("class:hint", t(self.table.lang, "confirm.kept"))
+        self.app.invalidate()
+
+    def _asks_to_quit(self) -> bool:
+        """Leaving is asked first in a LAN game still played (the others are left waiting)."""
+        return isinstance(self.table, NetTable) and not self.table.game.is_over
 
     def say(self, style: str, text: str, *, queued: Action | None = None) -> None:
         """Answer a command on the message line; it stays until it no longer holds (``_freshen``)."""
@@ -257,7 +296,7 @@ class ConsoleApp:
         """Clear the message line once what it says is over: the LAN move it tells is queued was
         taken (or the log told it was not), or the game came back to the person since it was said
         ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
-        if self._said is None:
+        if self._said is None or self._confirm is not None:
             return
         step, mine, queued = self._said
         table = self.table
@@ -271,7 +310,10 @@ class ConsoleApp:
 
     def _local(self, command: Local) -> None:
         if command.name == "quit":
-            self.app.exit(result=0)
+            if self._asks_to_quit():
+                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
+            else:
+                self.app.exit(result=0)
         elif command.name == "help":
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
