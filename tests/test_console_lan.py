@@ -884,7 +884,7 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
             peer.type(f"trade {names[mover]} give $1 for nothing")
             peer.wait_for(rf"Sent, waiting for the next step: trade {names[mover]} give \$1 for nothing")
             for screen in (peer, moving):
-                screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}\.")
+                screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}: \$1 for nothing\.")
             assert "| waiting for you" in moving.screen(), moving.screen()  # the mover has not rolled
 
         _play({"host": host, "guest": guest}, 4, offer)

@@ -23,7 +23,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from lanopoly._core import Game, IllegalAction
+from lanopoly._core import IllegalAction
 from lanopoly.console import board_view
 from lanopoly.console.commands import (
     COMMANDS,
@@ -41,6 +41,7 @@ from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
+from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 
@@ -110,6 +111,9 @@ AWAY_TICK = 1.0
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
 
+OFFER_ROWS = 4
+"""The most rows the trades offered to the person take, under the log (while there are any)."""
+
 
 class ConsoleApp:
     """The application around one local table."""
@@ -140,6 +144,10 @@ class ConsoleApp:
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
+                ),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._offers), height=lambda: len(self.offer_lines())),
+                    filter=Condition(lambda: bool(self.offer_lines())),
                 ),
                 Window(FormattedTextControl(self._feedback), height=lambda: self._feedback_rows()),
                 Window(
@@ -436,13 +444,34 @@ class ConsoleApp:
         return self._offer_to_me()
 
     def _offer_to_me(self) -> str | None:
-        """The first trade offered to the person and not yet answered, in a sentence (or None)."""
+        """The first trade offered to the person and not yet answered, in a sentence that fits the
+        middle of the board (or None); its full terms are under the log (``offer_lines``)."""
         table, game, lang = self.table, self.table.game, self.table.lang
         for offer in game.offers:
             if offer["to"] == table.me:
-                give, get = items_text(game, offer["give"], lang), items_text(game, offer["get"], lang)
-                return t(lang, "dec.offer", player=game.names[offer["from"]], give=give, get=get)
+                player = game.names[offer["from"]]
+                give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
+                text = t(lang, "dec.offer", player=player, give=give, get=get)
+                return text if len(text) <= board_view.CELL * 9 - 2 else t(lang, "dec.offer_below", player=player)
         return None
+
+    def offer_lines(self) -> list[str]:
+        """Every trade offered to the person and not yet answered, with its full terms and how to
+        answer, wrapped to the screen's width (at most ``OFFER_ROWS`` rows): shown whatever else
+        waits for the person (an auction, a deed to buy), never cut at the board's edge."""
+        table, game, lang = self.table, self.table.game, self.table.lang
+        rows: list[str] = []
+        for offer in game.offers:
+            if offer["to"] == table.me:
+                player = game.names[offer["from"]]
+                give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
+                answers = {"accept": shown_word(lang, "accept"), "reject": shown_word(lang, "reject")}
+                text = t(lang, "dec.offer_full", player=player, give=give, get=get, **answers)
+                rows += wrap(text, self._width())
+        return rows[:OFFER_ROWS]
+
+    def _offers(self) -> board_view.Fragments:
+        return [("class:decision", "\n".join(self.offer_lines()))]
 
     def _width(self) -> int:
         return self.app.output.get_size().columns if self.app.is_running else 80
@@ -465,6 +494,7 @@ class ConsoleApp:
             return 8, 80
         size = self.app.output.get_size()
         fixed = board_view.ROWS + 2 + self._feedback_rows() + (self.table.status() is not None)
+        fixed += len(self.offer_lines())
         return max(1, size.rows - fixed), size.columns
 
     def _log(self) -> board_view.Fragments:
@@ -505,15 +535,6 @@ def shown_word(lang: str, command: str) -> str:
     """The word a person of ``lang`` reads for a command: the language's own (its first alias),
     or the English one where the language has none."""
     return next((alias for alias, name in ALIASES.get(lang, {}).items() if name == command), command)
-
-
-def items_text(game: Game, bundle: dict[str, Any], lang: str) -> str:
-    """A trade bundle in words: properties, cash, jail cards ("nothing" when empty)."""
-    items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
-    if bundle.get("cash"):
-        items.append(money(lang, game.currency, bundle["cash"]))
-    items += [t(lang, "dec.jail_card") for _ in bundle.get("jail_cards", [])]
-    return ", ".join(items) or t(lang, "dec.nothing")
 
 
 def deed_lines(table: Table, square: int) -> list[str]:
