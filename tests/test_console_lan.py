@@ -56,6 +56,8 @@ TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
 same machine) advertises its lobbies under its own type, so neither joins the other's."""
 
 PIN = "246810"
+BOT = "a bot, unless a player joins"
+"""A free seat of the host's lobby that a bot takes at the start (the host chose bots)."""
 LOOPBACK = ["127.0.0.1"]
 
 
@@ -661,11 +663,11 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
                 assert re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", screen.fingerprint), screen.fingerprint
                 bob = asyncio.create_task(Joining("127.0.0.1", port, "bob", PIN, LOOPBACK).run())
                 await _drawn(screen.app, lambda: "  2  bob (joined)" in screen.seat_lines())
-                assert screen.seat_lines() == ["  1  ann (you)", "  2  bob (joined)", "  3  a bot"]
+                assert screen.seat_lines() == ["  1  ann (you)", "  2  bob (joined)", f"  3  {BOT}"]
                 bob.cancel()  # bob leaves the lobby (Esc on his join screen)
                 await asyncio.wait([bob])
                 await _drawn(screen.app, lambda: screen.taken == 1)
-                assert screen.seat_lines() == ["  1  ann (you)", "  2  a bot", "  3  a bot"]
+                assert screen.seat_lines() == ["  1  ann (you)", f"  2  {BOT}", f"  3  {BOT}"]
                 pipe.send_text("\r")  # Enter: nobody to play with
                 await _drawn(screen.app, lambda: "Nobody has joined yet" in screen.message[1])
                 cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
@@ -673,6 +675,64 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
                 pipe.send_text("\x1b[D")  # Left: one bot
                 await _drawn(screen.app, lambda: screen.bots_at_start() == 0)
                 pipe.send_text("\r")
+                started = await asyncio.wait_for(running, 30)
+                assert started is not None and started.genesis.record.names == ("ann", "cid")
+                joined = await cid
+                assert joined.genesis.game_id == started.genesis.game_id
+                for game in (started, joined):
+                    for conn, _ in game.links.values():
+                        await conn.close()
+                    await game.gate.close()
+            finally:
+                for task in (running, cid):
+                    if task is not None and not task.done():
+                        task.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_another():
+    """Issue 14, item 3: in ann's lobby of two seats, full once bob joined from his join screen,
+    bob presses Esc: ann's screen shows his seat open again; Enter says to wait rather than failing
+    ("a peer left before the start"); cid joins the seat and Enter starts the game of ann and cid."""
+
+    async def run() -> None:
+        with create_pipe_input() as keys, create_pipe_input() as bob_keys:
+            host = HostScreen(
+                Setup(name="ann", bots=1, lang="en"),
+                pin=PIN,
+                advertise=False,
+                interfaces=LOOPBACK,
+                input=keys,
+                output=DummyOutput(),
+            )
+            running = asyncio.create_task(host.run())
+            cid: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
+                bob = JoinScreen(
+                    Setup(name="bob", lang="en"),
+                    address=host.address,
+                    pin=PIN,
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=DummyOutput(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                await _drawn(host.app, lambda: host.seat_lines() == ["  1  ann (you)", "  2  bob (joined)"])
+                assert host.free() == 0 and host.lobby._full.is_set(), "the lobby is full"
+                bob_keys.send_text("\x1b")  # Esc: bob leaves the lobby
+                assert await asyncio.wait_for(bob_running, 10) is None
+                await _drawn(host.app, lambda: host.seat_lines() == ["  1  ann (you)", f"  2  {BOT}"])
+                keys.send_text("\r")  # Enter: nobody to play with, and the lobby stays open
+                await _drawn(host.app, lambda: "Nobody has joined yet" in host.message[1])
+                assert not host.failed and not running.done()
+                port = int(host.address.rsplit(":", 1)[1])
+                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
+                keys.send_text("\r")
                 started = await asyncio.wait_for(running, 30)
                 assert started is not None and started.genesis.record.names == ("ann", "cid")
                 joined = await cid
