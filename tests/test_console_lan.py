@@ -813,8 +813,14 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
         if not re.match(r"[ >*]\d ", row[9:]):
             break
         panels.append(row[9:61].rstrip())
-    log = [row.rstrip() for row in rows[13:20] if row.strip()]  # the board's 13 rows, then the log
-    return panels, log
+    log = []
+    for row in rows[13:]:  # the board's 13 rows, then the log
+        if row.startswith("LAN:"):  # the status line, under the log
+            break
+        log.append(row.rstrip())
+    # The last rows of the log only: a trade offered to one peer shows under its log, which is
+    # shorter by as many rows there.
+    return panels, [row for row in log if row.strip()][-4:]
 
 
 def _command(screen: str) -> str:
@@ -942,7 +948,7 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
             names = {"host": "ann", "guest": "bob"}
             peer, moving = (host, guest) if other == "host" else (guest, host)
             peer.type(f"trade {names[mover]} give $1 for nothing")
-            peer.wait_for(rf"Sent, waiting for the next step: trade {names[mover]} give \$1 for nothing")
+            # ("Sent, waiting for the next step" shows until the offer is taken, which may be at once.)
             for screen in (peer, moving):
                 screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}: \$1 for nothing\.")
             assert "| waiting for you" in moving.screen(), moving.screen()  # the mover has not rolled
