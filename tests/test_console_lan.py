@@ -749,6 +749,60 @@ def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_anot
     asyncio.run(asyncio.wait_for(run(), 60))
 
 
+def test_enter_just_as_a_joiner_leaves_frees_the_seat_and_the_lobby_stays_open():
+    """Issue 14, item 3: Enter failed with "a peer left before the start" when the host had not yet
+    seen bob leave, and the lobby was dead. Here bob's connection has ended but the lobby has not
+    noticed (its watch of bob is stopped, as between the end and the watch's next turn): Enter
+    frees the seat and says so, the lobby stays open, and cid takes the seat."""
+
+    async def run() -> None:
+        with create_pipe_input() as keys:
+            host = HostScreen(
+                Setup(name="ann", bots=1, lang="en"),
+                pin=PIN,
+                advertise=False,
+                interfaces=LOOPBACK,
+                input=keys,
+                output=DummyOutput(),
+            )
+            running = asyncio.create_task(host.run())
+            cid: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
+                port = int(host.address.rsplit(":", 1)[1])
+                bob = asyncio.create_task(Joining("127.0.0.1", port, "bob", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  bob (joined)" in host.seat_lines())
+                (seat,) = host.lobby.joiners
+                assert seat.watch is not None
+                seat.watch.cancel()  # the lobby does not see bob leave by itself now
+                bob.cancel()
+                await asyncio.wait([bob])
+                assert await asyncio.wait_for(seat.conn.reader.read(), 10) == b""  # bob's end of stream
+                assert seat.conn.reader.at_eof()
+                assert host.seat_lines() == ["  1  ann (you)", "  2  bob (joined)"]
+                keys.send_text("\r")  # Enter
+                left = "bob left the lobby: the seat is free. Enter starts without them, or wait for a player."
+                await _drawn(host.app, lambda: host.message[1] == left)
+                assert host.seat_lines() == ["  1  ann (you)", f"  2  {BOT}"]
+                assert not host.failed and not running.done()
+                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
+                keys.send_text("\r")
+                started = await asyncio.wait_for(running, 30)
+                assert started is not None and started.genesis.record.names == ("ann", "cid")
+                joined = await cid
+                for game in (started, joined):
+                    for conn, _ in game.links.values():
+                        await conn.close()
+                    await game.gate.close()
+            finally:
+                for task in (running, cid):
+                    if task is not None and not task.done():
+                        task.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
 # -- two console peers in real terminals ---------------------------------------------------------
 
 
