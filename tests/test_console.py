@@ -231,6 +231,9 @@ def test_resign_leaves_the_game_to_the_bank_and_the_bots_play_on():
     app.execute("remove dog")
     assert app.feedback[0] == "class:error" and "Only in a LAN game" in app.feedback[1]
     app.execute("resign")
+    assert app.feedback == ("class:decision", "Resign for good? The bank takes everything you have. (y/n)")
+    assert not table.game.player(0)["bankrupt"], "asked first"
+    app.execute("y")
     assert app.feedback == ("class:hint", "ok: resign")
     ada = table.game.player(0)
     assert ada["bankrupt"] and ada["cash"] == 0 and ada["properties"] == []

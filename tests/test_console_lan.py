@@ -56,6 +56,8 @@ TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
 same machine) advertises its lobbies under its own type, so neither joins the other's."""
 
 PIN = "246810"
+BOT = "a bot, unless a player joins"
+"""A free seat of the host's lobby that a bot takes at the start (the host chose bots)."""
 LOOPBACK = ["127.0.0.1"]
 
 
@@ -334,6 +336,69 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
     asyncio.run(asyncio.wait_for(run(), 90))
 
 
+def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
+    """Issue 14, item 7: bob's screen said "Sent, waiting for the next step" long after his offer
+    was played. Typed in his running console while ann thinks, it goes once the offer is taken."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+
+            def to_roll() -> bool:
+                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
+
+            await _until(to_roll, tables, 30, players=(guest,))
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(guest, delay=0, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                pipe.send_text("trade ann give 1 for nothing\r")
+                await _drawn(app.app, lambda: "Envoyé" in app.feedback[1] or bool(guest.queued()))
+                assert app.feedback[1].startswith("Envoyé, en attente de la prochaine étape"), app.feedback
+                await _until(lambda: not guest.queued(), tables, 30, play=False)
+                await _drawn(app.app, lambda: "Envoyé" not in app.feedback[1])
+                assert app.feedback == ("class:hint", "")
+                pipe.send_text("quit\ry\r")  # leaving a LAN game is asked first
+                assert await asyncio.wait_for(running, 30) == 0
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_leaving_a_lan_game_is_asked_first():
+    """Issue 14, item 11: ``q`` or Ctrl-Q left a LAN game at once. Now the message line asks; a no
+    keeps the game, a yes (or Ctrl-Q again) leaves it."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2)
+        tables = (host, guest)
+        try:
+            await _until(lambda: host.game.step > 0 and not host.game.is_chance_node, tables, 30, play=False)
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(host, delay=0, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                question = "Leave the LAN game? It is saved and you can rejoin it. (y/n)"
+                pipe.send_text("q\r")
+                await _drawn(app.app, lambda: app.feedback[1] == question)
+                pipe.send_text("n\r")
+                await _drawn(app.app, lambda: app.feedback[1] == "Not done: the game goes on.")
+                assert not running.done()
+                pipe.send_text("\x11")  # Ctrl-Q
+                await _drawn(app.app, lambda: app.feedback[1] == question)
+                assert not running.done()
+                pipe.send_text("\x11")  # Ctrl-Q again: leave
+                assert await asyncio.wait_for(running, 30) == 0
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
 def test_the_screen_redraws_on_the_sessions_events_and_ticks_only_while_a_peer_is_away():
     """The game screen of a LAN table follows its session's events: a move typed there is played
     and drawn; while the game waits for the person nothing is redrawn (nothing polls); while a
@@ -374,7 +439,7 @@ def test_the_screen_redraws_on_the_sessions_events_and_ticks_only_while_a_peer_i
                 away = draws
                 await asyncio.sleep(2.5)  # the clock: about one redraw a second
                 assert 2 <= draws - away <= 4, draws - away
-                pipe.send_text("\x11")  # Ctrl-Q
+                pipe.send_text("\x11\x11")  # Ctrl-Q asks, Ctrl-Q again leaves
                 assert await asyncio.wait_for(running, 10) == 0
             finally:
                 if not running.done():
@@ -598,11 +663,11 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
                 assert re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", screen.fingerprint), screen.fingerprint
                 bob = asyncio.create_task(Joining("127.0.0.1", port, "bob", PIN, LOOPBACK).run())
                 await _drawn(screen.app, lambda: "  2  bob (joined)" in screen.seat_lines())
-                assert screen.seat_lines() == ["  1  ann (you)", "  2  bob (joined)", "  3  a bot"]
+                assert screen.seat_lines() == ["  1  ann (you)", "  2  bob (joined)", f"  3  {BOT}"]
                 bob.cancel()  # bob leaves the lobby (Esc on his join screen)
                 await asyncio.wait([bob])
                 await _drawn(screen.app, lambda: screen.taken == 1)
-                assert screen.seat_lines() == ["  1  ann (you)", "  2  a bot", "  3  a bot"]
+                assert screen.seat_lines() == ["  1  ann (you)", f"  2  {BOT}", f"  3  {BOT}"]
                 pipe.send_text("\r")  # Enter: nobody to play with
                 await _drawn(screen.app, lambda: "Nobody has joined yet" in screen.message[1])
                 cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
@@ -614,6 +679,118 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
                 assert started is not None and started.genesis.record.names == ("ann", "cid")
                 joined = await cid
                 assert joined.genesis.game_id == started.genesis.game_id
+                for game in (started, joined):
+                    for conn, _ in game.links.values():
+                        await conn.close()
+                    await game.gate.close()
+            finally:
+                for task in (running, cid):
+                    if task is not None and not task.done():
+                        task.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_another():
+    """Issue 14, item 3: in ann's lobby of two seats, full once bob joined from his join screen,
+    bob presses Esc: ann's screen shows his seat open again; Enter says to wait rather than failing
+    ("a peer left before the start"); cid joins the seat and Enter starts the game of ann and cid."""
+
+    async def run() -> None:
+        with create_pipe_input() as keys, create_pipe_input() as bob_keys:
+            host = HostScreen(
+                Setup(name="ann", bots=1, lang="en"),
+                pin=PIN,
+                advertise=False,
+                interfaces=LOOPBACK,
+                input=keys,
+                output=DummyOutput(),
+            )
+            running = asyncio.create_task(host.run())
+            cid: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
+                bob = JoinScreen(
+                    Setup(name="bob", lang="en"),
+                    address=host.address,
+                    pin=PIN,
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=DummyOutput(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                await _drawn(host.app, lambda: host.seat_lines() == ["  1  ann (you)", "  2  bob (joined)"])
+                assert host.free() == 0 and host.lobby._full.is_set(), "the lobby is full"
+                bob_keys.send_text("\x1b")  # Esc: bob leaves the lobby
+                assert await asyncio.wait_for(bob_running, 10) is None
+                await _drawn(host.app, lambda: host.seat_lines() == ["  1  ann (you)", f"  2  {BOT}"])
+                keys.send_text("\r")  # Enter: nobody to play with, and the lobby stays open
+                await _drawn(host.app, lambda: "Nobody has joined yet" in host.message[1])
+                assert not host.failed and not running.done()
+                port = int(host.address.rsplit(":", 1)[1])
+                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
+                keys.send_text("\r")
+                started = await asyncio.wait_for(running, 30)
+                assert started is not None and started.genesis.record.names == ("ann", "cid")
+                joined = await cid
+                assert joined.genesis.game_id == started.genesis.game_id
+                for game in (started, joined):
+                    for conn, _ in game.links.values():
+                        await conn.close()
+                    await game.gate.close()
+            finally:
+                for task in (running, cid):
+                    if task is not None and not task.done():
+                        task.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_enter_just_as_a_joiner_leaves_frees_the_seat_and_the_lobby_stays_open():
+    """Issue 14, item 3: Enter failed with "a peer left before the start" when the host had not yet
+    seen bob leave, and the lobby was dead. Here bob's connection has ended but the lobby has not
+    noticed (its watch of bob is stopped, as between the end and the watch's next turn): Enter
+    frees the seat and says so, the lobby stays open, and cid takes the seat."""
+
+    async def run() -> None:
+        with create_pipe_input() as keys:
+            host = HostScreen(
+                Setup(name="ann", bots=1, lang="en"),
+                pin=PIN,
+                advertise=False,
+                interfaces=LOOPBACK,
+                input=keys,
+                output=DummyOutput(),
+            )
+            running = asyncio.create_task(host.run())
+            cid: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
+                port = int(host.address.rsplit(":", 1)[1])
+                bob = asyncio.create_task(Joining("127.0.0.1", port, "bob", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  bob (joined)" in host.seat_lines())
+                (seat,) = host.lobby.joiners
+                assert seat.watch is not None
+                seat.watch.cancel()  # the lobby does not see bob leave by itself now
+                bob.cancel()
+                await asyncio.wait([bob])
+                assert await asyncio.wait_for(seat.conn.reader.read(), 10) == b""  # bob's end of stream
+                assert seat.conn.reader.at_eof()
+                assert host.seat_lines() == ["  1  ann (you)", "  2  bob (joined)"]
+                keys.send_text("\r")  # Enter
+                left = "bob left the lobby: the seat is free. Enter starts without them, or wait for a player."
+                await _drawn(host.app, lambda: host.message[1] == left)
+                assert host.seat_lines() == ["  1  ann (you)", f"  2  {BOT}"]
+                assert not host.failed and not running.done()
+                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
+                keys.send_text("\r")
+                started = await asyncio.wait_for(running, 30)
+                assert started is not None and started.genesis.record.names == ("ann", "cid")
+                joined = await cid
                 for game in (started, joined):
                     for conn, _ in game.links.values():
                         await conn.close()
@@ -690,8 +867,14 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
         if not re.match(r"[ >*]\d ", row[9:]):
             break
         panels.append(row[9:61].rstrip())
-    log = [row.rstrip() for row in rows[13:20] if row.strip()]  # the board's 13 rows, then the log
-    return panels, log
+    log = []
+    for row in rows[13:]:  # the board's 13 rows, then the log
+        if row.startswith("LAN:"):  # the status line, under the log
+            break
+        log.append(row.rstrip())
+    # The last rows of the log only: a trade offered to one peer shows under its log, which is
+    # shorter by as many rows there.
+    return panels, [row for row in log if row.strip()][-4:]
 
 
 def _command(screen: str) -> str:
@@ -819,9 +1002,9 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
             names = {"host": "ann", "guest": "bob"}
             peer, moving = (host, guest) if other == "host" else (guest, host)
             peer.type(f"trade {names[mover]} give $1 for nothing")
-            peer.wait_for(rf"Sent, waiting for the next step: trade {names[mover]} give \$1 for nothing")
+            # ("Sent, waiting for the next step" shows until the offer is taken, which may be at once.)
             for screen in (peer, moving):
-                screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}\.")
+                screen.wait_for(rf"{names[other]} offers a trade to {names[mover]}: \$1 for nothing\.")
             assert "| waiting for you" in moving.screen(), moving.screen()  # the mover has not rolled
 
         _play({"host": host, "guest": guest}, 4, offer)
@@ -835,8 +1018,10 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
 
         # The guest leaves: the host's screen says so, and waits for bob to come back.
         guest.type("quit")
+        guest.type("y")  # leaving a LAN game is asked first
         host.wait_for(r"bob \(AWAY \d:\d\d\)")
         host.type("quit")
+        host.type("y")  # leaving a LAN game is asked first
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             alive = subprocess.run(["tmux", "-L", server, "has-session", "-t", "host"], capture_output=True)
@@ -935,6 +1120,7 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         logs = _saved_as_shown([host, back])  # both consoles saved what they show
         assert len(logs[0].hashes) > before
         back.type("quit")
+        back.type("y")  # leaving a LAN game is asked first
         host.wait_for(r"bob \(AWAY \d:\d\d\)")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)

@@ -36,6 +36,15 @@ def party(game: Game, party: Any, lang: str = "en") -> str:
     return t(lang, "party.jackpot" if party == "jackpot" else "party.bank")
 
 
+def bundle_text(game: Game, bundle: dict[str, Any], lang: str = "en") -> str:
+    """One side of a trade in words: its properties, its cash, its jail cards ("nothing" when empty)."""
+    items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
+    if bundle.get("cash"):
+        items.append(money(lang, game.currency, bundle["cash"]))
+    items += [t(lang, "dec.jail_card") for _ in bundle.get("jail_cards", [])]
+    return ", ".join(items) or t(lang, "dec.nothing")
+
+
 def _level(lang: str, level: int) -> str:
     if level == 5:
         return t(lang, "level.hotel")
@@ -109,11 +118,15 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "debt_owed":
             creditor = party(game, event["creditor"], lang)
             return say("ev.debt_owed", debtor=who("debtor"), creditor=creditor, amount=cash(event["amount"]))
-        case "trade_proposed":
+        case "trade_proposed":  # every term, cash included: the log is the record of the deal
             offer = event["offer"]
-            return say("ev.trade_proposed", proposer=names[offer["from"]], to=names[offer["to"]])
-        case "trade_accepted" | "trade_rejected":
-            return say(f"ev.{kind}", to=who("to"), proposer=who("from"))
+            give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
+            return say("ev.trade_proposed", proposer=names[offer["from"]], to=names[offer["to"]], give=give, get=get)
+        case "trade_accepted":
+            give, get = bundle_text(game, event["give"], lang), bundle_text(game, event["get"], lang)
+            return say("ev.trade_accepted", to=who("to"), proposer=who("from"), give=give, get=get)
+        case "trade_rejected":
+            return say("ev.trade_rejected", to=who("to"), proposer=who("from"))
         case "trade_cancelled":
             return say("ev.trade_cancelled", proposer=who("from"))
         case "property_transferred":

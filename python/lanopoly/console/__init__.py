@@ -175,8 +175,9 @@ async def session(
     if started is not None:
         started(app)
     status = await app.run()
-    if isinstance(table, NetTable) and table.farewell():
-        print(table.farewell())
+    farewell = table.farewell()
+    if farewell:
+        print(farewell)
     return status
 
 

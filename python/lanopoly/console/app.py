@@ -8,7 +8,7 @@ Bots and chance play in an asyncio task beside the user interface, one step at a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -23,7 +23,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from lanopoly._core import Game, IllegalAction
+from lanopoly._core import IllegalAction
 from lanopoly.console import board_view
 from lanopoly.console.commands import (
     COMMANDS,
@@ -39,8 +39,9 @@ from lanopoly.console.commands import (
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.session import LocalTable, Table, summary_lines
+from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
+from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 
@@ -71,6 +72,8 @@ STYLE = Style.from_dict(
 
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
 _PLAYER_COMMANDS = {"accept", "reject", "trade"}
+_ASKED = {"resign": "confirm.resign", "end_game": "confirm.endgame"}
+"""Moves that cannot be taken back, asked first: the question of each."""
 
 
 class CommandCompleter(Completer):
@@ -108,6 +111,9 @@ AWAY_TICK = 1.0
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
 
+OFFER_ROWS = 4
+"""The most rows the trades offered to the person take, under the log (while there are any)."""
+
 
 class ConsoleApp:
     """The application around one local table."""
@@ -123,6 +129,11 @@ class ConsoleApp:
         self.table = table
         self.delay = delay
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
+        self._said: tuple[int, bool, Action | None] | None = None
+        """When the message line was last set by a command (``say``): the game's step, whether it
+        was the person's move, and the LAN move it tells is queued, if any."""
+        self._confirm: Callable[[], None] | None = None
+        """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
@@ -133,6 +144,10 @@ class ConsoleApp:
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
+                ),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._offers), height=lambda: len(self.offer_lines())),
+                    filter=Condition(lambda: bool(self.offer_lines())),
                 ),
                 Window(FormattedTextControl(self._feedback), height=lambda: self._feedback_rows()),
                 Window(
@@ -203,7 +218,10 @@ class ConsoleApp:
         @keys.add("c-c")
         @keys.add("c-q")
         def _quit(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
+            if self._confirm is not None or not self._asks_to_quit():
+                event.app.exit(result=0)  # pressed again while asked: leave
+            else:
+                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
 
         for key, command in (("f2", "roll"), ("f3", "buy"), ("f4", "decline"), ("f5", "end")):
 
@@ -231,35 +249,94 @@ class ConsoleApp:
     def execute(self, text: str) -> None:
         """Run one typed command; illegal moves and typos become a message, nothing changes."""
         table = self.table
+        if self._confirm is not None:
+            self._answer(text)
+            return
         try:
             parsed = parse(table.game, table.me, text, table.lang)
             if isinstance(parsed, Local):
                 self._local(parsed)
+            elif parsed["type"] in _ASKED:
+                self.ask(_ASKED[parsed["type"]], lambda: self._play(parsed, text))
             else:
-                note = table.act(parsed)
-                self.log_view.follow()
-                self.feedback = ("class:hint", note or t(table.lang, "ok", text=text.strip()))
+                self._play(parsed, text)
         except CommandError as e:
-            self.feedback = ("class:error", str(e))
-        except IllegalAction as e:
-            self.feedback = ("class:error", explain(e, table.game, table.lang))
+            self.say("class:error", str(e))
         self.app.invalidate()
+
+    def _play(self, action: Action, text: str) -> None:
+        """Send the person's move to the table; the answer (or the engine's refusal) on the message line."""
+        table = self.table
+        try:
+            note = table.act(action)
+        except IllegalAction as e:
+            self.say("class:error", explain(e, table.game, table.lang))
+            return
+        self.log_view.follow()
+        self.say("class:hint", note or t(table.lang, "ok", text=text.strip()), queued=action if note else None)
+
+    def ask(self, key: str, then: Callable[[], None]) -> None:
+        """Ask on the message line (the text ``key``, ending "(y/n)" in the language); ``then``
+        runs if the next line typed says yes, anything else does nothing."""
+        self._confirm = then
+        self.say("class:decision", t(self.table.lang, key))
+        self.app.invalidate()
+
+    def _answer(self, text: str) -> None:
+        then, self._confirm = self._confirm, None
+        if then is not None and fold(text.strip()) in t(self.table.lang, "confirm.yes").split():
+            self.say("class:hint", "")
+            then()
+        else:
+            self.say("class:hint", t(self.table.lang, "confirm.kept"))
+        self.app.invalidate()
+
+    def _asks_to_quit(self) -> bool:
+        """Leaving is asked first in a LAN game still played (the others are left waiting)."""
+        return isinstance(self.table, NetTable) and not self.table.game.is_over
+
+    def say(self, style: str, text: str, *, queued: Action | None = None) -> None:
+        """Answer a command on the message line; it stays until it no longer holds (``_freshen``)."""
+        self.feedback = (style, text)
+        self._said = (self.table.game.step, self.table.my_move, queued)
+
+    def _freshen(self) -> None:
+        """Clear the message line once what it says is over: the LAN move it tells is queued was
+        taken (or the log told it was not), or the game came back to the person since it was said
+        ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
+        if self._said is None or self._confirm is not None:
+            return
+        step, mine, queued = self._said
+        table = self.table
+        if queued is not None:
+            over = queued not in table.queued()
+        else:
+            over = table.my_move and not mine and table.game.step != step
+        if over:
+            self.feedback = ("class:hint", "")
+            self._said = None
 
     def _local(self, command: Local) -> None:
         if command.name == "quit":
-            self.app.exit(result=0)
+            if self._asks_to_quit():
+                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
+            else:
+                self.app.exit(result=0)
         elif command.name == "help":
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
             self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
-            self.feedback = ("class:hint", t(lang, "help.where"))
+            self.say("class:hint", t(lang, "help.where"))
         elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
-            self.feedback = ("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
+            self.say("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
         else:
-            square = one_square(self.table.game, command.argument, self.table.lang)
-            self.table.lines.extend(deed_lines(self.table, square))
+            table = self.table
+            square = one_square(table.game, command.argument, table.lang)
+            self.log_view.follow()
+            table.lines.extend(deed_lines(table, square))
+            self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -367,13 +444,34 @@ class ConsoleApp:
         return self._offer_to_me()
 
     def _offer_to_me(self) -> str | None:
-        """The first trade offered to the person and not yet answered, in a sentence (or None)."""
+        """The first trade offered to the person and not yet answered, in a sentence that fits the
+        middle of the board (or None); its full terms are under the log (``offer_lines``)."""
         table, game, lang = self.table, self.table.game, self.table.lang
         for offer in game.offers:
             if offer["to"] == table.me:
-                give, get = items_text(game, offer["give"], lang), items_text(game, offer["get"], lang)
-                return t(lang, "dec.offer", player=game.names[offer["from"]], give=give, get=get)
+                player = game.names[offer["from"]]
+                give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
+                text = t(lang, "dec.offer", player=player, give=give, get=get)
+                return text if len(text) <= board_view.CELL * 9 - 2 else t(lang, "dec.offer_below", player=player)
         return None
+
+    def offer_lines(self) -> list[str]:
+        """Every trade offered to the person and not yet answered, with its full terms and how to
+        answer, wrapped to the screen's width (at most ``OFFER_ROWS`` rows): shown whatever else
+        waits for the person (an auction, a deed to buy), never cut at the board's edge."""
+        table, game, lang = self.table, self.table.game, self.table.lang
+        rows: list[str] = []
+        for offer in game.offers:
+            if offer["to"] == table.me:
+                player = game.names[offer["from"]]
+                give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
+                answers = {"accept": shown_word(lang, "accept"), "reject": shown_word(lang, "reject")}
+                text = t(lang, "dec.offer_full", player=player, give=give, get=get, **answers)
+                rows += wrap(text, self._width())
+        return rows[:OFFER_ROWS]
+
+    def _offers(self) -> board_view.Fragments:
+        return [("class:decision", "\n".join(self.offer_lines()))]
 
     def _width(self) -> int:
         return self.app.output.get_size().columns if self.app.is_running else 80
@@ -381,9 +479,11 @@ class ConsoleApp:
     def _feedback_rows(self) -> int:
         """Rows of the answer to the last command: one, or up to three for a long one (a refusal
         with its cause, a command's usage), wrapped between words."""
+        self._freshen()
         return min(FEEDBACK_ROWS, len(wrap(self.feedback[1], self._width())))
 
     def _feedback(self) -> board_view.Fragments:
+        self._freshen()
         style, text = self.feedback
         return [(style, "\n".join(wrap(text, self._width())[:FEEDBACK_ROWS]))]
 
@@ -394,6 +494,7 @@ class ConsoleApp:
             return 8, 80
         size = self.app.output.get_size()
         fixed = board_view.ROWS + 2 + self._feedback_rows() + (self.table.status() is not None)
+        fixed += len(self.offer_lines())
         return max(1, size.rows - fixed), size.columns
 
     def _log(self) -> board_view.Fragments:
@@ -434,15 +535,6 @@ def shown_word(lang: str, command: str) -> str:
     """The word a person of ``lang`` reads for a command: the language's own (its first alias),
     or the English one where the language has none."""
     return next((alias for alias, name in ALIASES.get(lang, {}).items() if name == command), command)
-
-
-def items_text(game: Game, bundle: dict[str, Any], lang: str) -> str:
-    """A trade bundle in words: properties, cash, jail cards ("nothing" when empty)."""
-    items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
-    if bundle.get("cash"):
-        items.append(money(lang, game.currency, bundle["cash"]))
-    items += [t(lang, "dec.jail_card") for _ in bundle.get("jail_cards", [])]
-    return ", ".join(items) or t(lang, "dec.nothing")
 
 
 def deed_lines(table: Table, square: int) -> list[str]:

@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanopoly._core import Game
-from lanopoly.console.names import find_squares, fold
+from lanopoly.console.names import find_squares, fold, near_squares
 from lanopoly.i18n import ALIASES, t
 
 Action = dict[str, Any]
+
+MOST_MONEY = 2**32 - 1
+"""The largest amount the engine holds (its amounts are 32-bit): more than anyone's cash."""
 
 
 class CommandError(ValueError):
@@ -96,8 +99,11 @@ _ON_SQUARE = {
 
 def one_square(game: Game, text: str, lang: str = "en") -> int:
     """The one property ``text`` names, or a CommandError saying which ones it could be."""
-    found = find_squares(game, text)
+    found = find_squares(game, text, lang=lang)
     if not found:
+        near = ", ".join(str(game.square(s)["name"]) for s in near_squares(game, text, lang=lang))
+        if near:
+            raise CommandError(t(lang, "err.no_property_near", text=text.strip(), names=near))
         raise CommandError(t(lang, "err.no_property", text=text.strip()))
     if len(found) > 1:
         names = ", ".join(game.square(s)["name"] for s in found[:6])
@@ -126,6 +132,8 @@ def parse_items(game: Game, text: str, lang: str = "en") -> dict[str, Any]:
         money = re.fullmatch(r"[$€]?\s*(\d+)\s*[$€]?", item)
         if money:
             bundle["cash"] += int(money.group(1))
+            if bundle["cash"] > MOST_MONEY:
+                raise CommandError(t(lang, "err.too_large", number=money.group(1)))
         elif "jail" in item or "prison" in item:
             kind = "community_chest" if ("chest" in item or "caisse" in item) else "chance"
             bundle["jail_cards"].append(kind)
@@ -146,6 +154,12 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
     rest = words[1] if len(words) > 1 else ""
     if name is None:
         raise CommandError(t(lang, "err.unknown", word=words[0]))
+    if rest and (name in _SIMPLE or name in ("help", "quit")):
+        raise CommandError(t(lang, "err.extra", word=words[0], extra=rest))
+    if name == "info" and not rest:
+        raise CommandError(t(lang, "err.what", name=words[0], example=str(game.square(39)["name"]).lower()))
+    if name in ("replace", "remove") and not rest:
+        raise CommandError(t(lang, "err.who", name=words[0], example=game.names[-1]))
     if name in ("help", "quit", "info", "replace", "remove"):
         return Local(name, rest)
     if name in _SIMPLE:
@@ -158,7 +172,8 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         amount = re.fullmatch(r"[$€]?\s*(\d+)\s*[$€]?", rest.strip())
         if not amount:
             raise CommandError(t(lang, "err.bid"))
-        return {"type": "bid", "player": seat, "amount": int(amount.group(1))}
+        # Beyond what the engine holds is beyond anyone's cash: the engine says the most one may bid.
+        return {"type": "bid", "player": seat, "amount": min(int(amount.group(1)), MOST_MONEY)}
     if name == "selldown":
         return _selldown(game, seat, rest, lang)
     if name in ("accept", "reject"):

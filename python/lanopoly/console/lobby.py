@@ -171,30 +171,35 @@ class HostScreen:
         return min(self.bots, self.free())
 
     def start(self) -> None:
-        """Start the game with the peers in the lobby and the chosen bots."""
+        """Start the game with the peers in the lobby and the chosen bots (in a task: the screen
+        stays live). A joiner whose connection ended is first taken out of the lobby: the host is
+        told and the lobby stays open, to start without them or wait for another player."""
         if self.starting is not None or self.failed:
             return
-        taken = self.taken
-        if taken < 2:
-            self.message = ("class:error", t(self.lang, "lobby.need_player"))
+        self.starting = asyncio.get_running_loop().create_task(self._start())
+
+    async def _start(self) -> None:
+        gone = await self.lobby.drop_departed()
+        if gone or self.taken < 2:
+            key = "lobby.left" if gone else "lobby.need_player"
+            self.message = ("class:error", t(self.lang, key, names=", ".join(gone)))
+            self.starting = None
+            self._changed(self.lobby.roster)  # the seats drawn and advertised again
             return
-        seats = taken + self.bots_at_start()
+        seats = self.taken + self.bots_at_start()
         self.message = ("class:hint", t(self.lang, "lobby.starting"))
         if self.advert is not None:
             self.advert.update(state="playing")
-
-        async def go() -> None:
-            try:
-                started = await self.lobby.start(seats)
-            except (SetupError, ValueError, OSError) as e:
-                self.failed = True
-                self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=reason(e)))
-                await self.lobby.close()
-                self.app.invalidate()
-                return
-            self.app.exit(result=started)
-
-        self.starting = asyncio.get_running_loop().create_task(go())
+        self.app.invalidate()
+        try:
+            started = await self.lobby.start(seats)
+        except (SetupError, ValueError, OSError) as e:
+            self.failed = True
+            self.message = ("class:error", t(self.lang, "lobby.start_failed", reason=reason(e)))
+            await self.lobby.close()
+            self.app.invalidate()
+            return
+        self.app.exit(result=started)
 
     def _keys(self) -> KeyBindingsBase:
         keys = KeyBindings()

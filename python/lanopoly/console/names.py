@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
@@ -29,8 +30,10 @@ def words(text: str) -> list[str]:
     return [w for w in re.split(r"[\s\-.'\u2019&]+", fold(text)) if w]
 
 
-def find_squares(game: Game, text: str, *, deeds_only: bool = True) -> list[int]:
-    """Squares whose name matches ``text``: exact name first, then word prefixes, then substring."""
+def find_squares(game: Game, text: str, *, deeds_only: bool = True, lang: str = "en") -> list[int]:
+    """Squares whose name matches ``text``: exact name first, then word prefixes, then the label
+    the board shows in ``lang`` ("StCh", "pen4", any case), then substring. A label that is also the start of
+    several names ("Penn") stays ambiguous: the person is told the names rather than given one."""
     want = fold(text.strip())
     if not want:
         return []
@@ -45,7 +48,31 @@ def find_squares(game: Game, text: str, *, deeds_only: bool = True) -> list[int]
     prefix = [s for s, n in names.items() if all(any(w.startswith(p) for w in words(n)) for p in wanted)]
     if prefix:
         return prefix
+    shown = labels(game, lang)
+    labelled = [s for s in squares if fold(shown[s].strip()) == want]
+    if labelled:
+        return labelled
     return [s for s, n in names.items() if want in n]
+
+
+def near_squares(game: Game, text: str, most: int = 3, lang: str = "en") -> list[int]:
+    """Deeds whose name, a word of their name or their board label is close to ``text`` (a typo:
+    "bordwalk", "pensylvania"), closest first: what to suggest when nothing matches."""
+    candidates: dict[str, int] = {}
+    shown = labels(game, lang)
+    for s in range(40):
+        if game.square(s)["kind"] not in ("street", "railway", "utility"):
+            continue
+        name = fold(game.square(s)["name"])
+        for word in [w for w in words(name) if len(w) > 3 and w not in _FILLER]:
+            candidates.setdefault(word, s)
+        candidates.setdefault(fold(shown[s].strip()), s)
+        candidates[name] = s
+    found: list[int] = []
+    for match in difflib.get_close_matches(fold(text.strip()), list(candidates), n=most * 3, cutoff=0.6):
+        if candidates[match] not in found:
+            found.append(candidates[match])
+    return found[:most]
 
 
 def labels(game: Game, lang: str = "en") -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from lanopoly._core import Game, Rules
 from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
 from lanopoly.console.commands import CommandError
+from lanopoly.console.saves import shown_path
 from lanopoly.describe import describe_events
 from lanopoly.i18n import money, t
 from lanopoly.log import GameLog
@@ -208,6 +209,17 @@ class LocalTable:
         self._apply(action)
         return None
 
+    def farewell(self) -> str | None:
+        """What to print once the console closed on an unfinished game: where it is saved and how
+        to play on (``lanopoly continue``); None when it is over or not saved."""
+        if self.save_path is None or self.game.is_over:
+            return None
+        return t(self.lang, "local.saved_at", path=shown_path(self.save_path))
+
+    def queued(self) -> list[Action]:
+        """Moves sent and waiting for a step to come (only a LAN game queues moves)."""
+        return []
+
     def replace(self, seat: int, choice: str = "bot") -> str:
         """Only a LAN game has peers to vote out: here bots already play every other seat."""
         raise CommandError(t(self.lang, "net.replace_local"))
@@ -334,6 +346,14 @@ class Table(Protocol):
         ...
 
     def legal(self) -> list[Action]: ...
+
+    def farewell(self) -> str | None:
+        """What to print once the console closed on an unfinished game (where it is saved)."""
+        ...
+
+    def queued(self) -> list[Action]:
+        """The person's moves sent out of turn and not yet taken or dropped (a LAN game's)."""
+        ...
 
     def summary(self) -> Summary: ...
 

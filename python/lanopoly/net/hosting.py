@@ -363,11 +363,29 @@ class HostLobby:
         with contextlib.suppress(LinkClosed):
             await joiner.conn.recv()
         if joiner in self.joiners and self._open:
-            self.joiners.remove(joiner)
-            self._full.clear()
-            log.info("%s left the lobby", joiner.hello.name)
+            self._leave(joiner)
             await joiner.conn.close()
             self._changed()
+
+    def _leave(self, joiner: _Joiner) -> None:
+        self.joiners.remove(joiner)
+        self._full.clear()
+        log.info("%s left the lobby", joiner.hello.name)
+
+    async def drop_departed(self) -> list[str]:
+        """Take out of the lobby the joiners whose connection has already ended, though their watch
+        has not yet seen it; their names. Called just before ``start``: a seat left at the last
+        moment is free again, rather than the start failing ("left before the start") or waiting
+        for an answer that never comes."""
+        gone = [j for j in self.joiners if j.conn.closed or j.conn.reader.at_eof()]
+        for joiner in gone:
+            self._leave(joiner)
+            if joiner.watch is not None:
+                joiner.watch.cancel()
+            await joiner.conn.close()
+        if gone:
+            self._changed()
+        return [j.hello.name for j in gone]
 
     def _changed(self) -> None:
         roster = lm.encode(lm.Roster(tuple(self.roster), self.seats))
