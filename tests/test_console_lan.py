@@ -253,6 +253,33 @@ def test_a_peer_that_leaves_is_shown_and_freezes_the_game():
     asyncio.run(asyncio.wait_for(run(), 30))
 
 
+def test_a_freeze_for_a_desync_writes_a_report_beside_the_saved_game_and_says_where(tmp_path: Path):
+    """When the session freezes for a fault or a desync, the console writes the same report as the
+    command line (``net/desync.py``) beside its saved game, and its log says where; a freeze for a
+    peer that dropped writes none."""
+    from lanopoly.net.core import effects as fx
+    from lanopoly.net.core.outcome import FreezeInfo
+
+    async def run() -> None:
+        host, guest = await _two_tables(2, saves=tmp_path)
+        try:
+            await _until(lambda: host.game.step > 2, (host, guest), 10)
+            step = host.game.step
+            host.driver.apply([fx.Notify(fx.Frozen(FreezeInfo(step, "peer 1 (bob) dropped", (1,), cause="absent")))])
+            assert not list(tmp_path.glob("desync-*.json"))
+            reason = f"acks of step {step} disagree: same inputs, different states"
+            host.driver.apply([fx.Notify(fx.Frozen(FreezeInfo(step, reason, (1,), cause="desync")))])
+            (report,) = tmp_path.glob("desync-*.json")
+            data = json.loads(report.read_text())
+            assert data["step"] == step and data["reason"] == reason and data["blamed"][0]["name"] == "bob"
+            assert any(report.name in line and "report" in line for line in host.lines), host.lines[-3:]
+        finally:
+            await host.close()
+            await guest.close()
+
+    asyncio.run(asyncio.wait_for(run(), 30))
+
+
 def test_an_out_of_turn_trade_offer_is_queued_and_then_played_or_told_not_taken():
     """bob offers ann $1 while ann's bot plays: queued at once (the engine refuses a bad move at
     once); then it is played at a step to come, or bob's log says it was not taken: it never

@@ -41,6 +41,7 @@ from lanopoly.net.core import effects as fx
 from lanopoly.net.core.members import Change
 from lanopoly.net.core.outcome import SessionResult
 from lanopoly.net.core.session import Config, Session
+from lanopoly.net.desync import write_report
 from lanopoly.net.driver import Driver
 from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import Gate, Started
@@ -488,6 +489,9 @@ class NetTable:
             self._removed(event)
         elif isinstance(event, fx.Frozen):
             self.lines.append(t(self.lang, "net.frozen", reason=event.info.reason))
+            report = None if self.save is None else write_report(self.save.parent, self.core, event.info)
+            if report is not None:
+                self.lines.append(t(self.lang, "net.desync_report", path=shown_path(report)))
         elif isinstance(event, fx.Finished):
             self.result = event.result
         self.changed.set()

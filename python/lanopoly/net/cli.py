@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import sys
@@ -34,7 +33,7 @@ from lanopoly.net.core import effects as fx
 from lanopoly.net.core.outcome import SessionResult
 from lanopoly.net.core.pinauth import normalize_pin
 from lanopoly.net.core.session import Config, Session
-from lanopoly.net.desync import build_report, report_path
+from lanopoly.net.desync import write_report
 from lanopoly.net.discovery import (
     BackgroundAdvert,
     Lobby,
@@ -179,24 +178,9 @@ def _watch(args: argparse.Namespace, core: Session) -> Any:
                 line = describe(core.game, e)
                 if line:
                     print(("" if line.startswith("--") else "   ") + line, flush=False)
-        elif isinstance(event, fx.Frozen) and event.info.cause in ("fault", "desync") and args.report_dir:
-            info = event.info
-            report = build_report(
-                game_id=core.game_id,
-                me=core.me,
-                peer_names=core.names,
-                step=info.step,
-                reason=info.reason,
-                blamed=info.blamed,
-                hashes=info.hashes,
-                game=core.game,
-                log=core.log,
-                proofs=[p.to_json() for p in info.proofs],
-            )
-            report["faults"] = [f.to_json() for f in core.faults]
-            path = report_path(args.report_dir, core.game_id, core.me, info.step)
-            with contextlib.suppress(OSError):
-                write_atomic(path, json.dumps(report, indent=1, ensure_ascii=False))
+        elif isinstance(event, fx.Frozen) and args.report_dir:
+            path = write_report(args.report_dir, core, event.info)
+            if path is not None:
                 print(f"desync report: {path}", file=sys.stderr)
 
     return on_event

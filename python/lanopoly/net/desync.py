@@ -10,15 +10,25 @@ hashes in hex, signed messages as [type, base64 body, base64 signature].
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanopoly._core import STATE_FORMAT, Game
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from lanopoly.net.core.outcome import FreezeInfo
+    from lanopoly.net.core.session import Session
+
+log = logging.getLogger(__name__)
+
+REPORTED = ("fault", "desync")
+"""The causes of a freeze worth a report: a peer misbehaved, or the same inputs gave different states."""
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -70,3 +80,30 @@ def build_report(
 
 def report_path(directory: Path, game_id: bytes, me: int, step: int) -> Path:
     return directory / f"desync-{game_id.hex()[:12]}-peer{me}-step{step}.json"
+
+
+def write_report(directory: Path, core: Session, info: FreezeInfo) -> Path | None:
+    """Write this peer's report of a freeze worth one (``REPORTED``) into ``directory``: its path, or
+    None (another cause, or the file could not be written, which is logged)."""
+    if info.cause not in REPORTED:
+        return None
+    report = build_report(
+        game_id=core.game_id,
+        me=core.me,
+        peer_names=core.names,
+        step=info.step,
+        reason=info.reason,
+        blamed=info.blamed,
+        hashes=info.hashes,
+        game=core.game,
+        log=core.log,
+        proofs=[p.to_json() for p in info.proofs],
+    )
+    report["faults"] = [f.to_json() for f in core.faults]
+    path = report_path(directory, core.game_id, core.me, info.step)
+    try:
+        write_atomic(path, json.dumps(report, indent=1, ensure_ascii=False))
+    except OSError as e:
+        log.error("could not write the desync report %s: %s", path, e)
+        return None
+    return path
