@@ -50,7 +50,7 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("card", (), ""),
     ("pay", (), ""),
     ("bankrupt", (), ""),
-    ("claim", (), "PROPERTY"),
+    ("claim", (), "[PROPERTY]"),
     ("trade", (), "PLAYER give ITEMS for ITEMS"),
     ("accept", (), "PLAYER"),
     ("reject", (), "PLAYER"),
@@ -164,6 +164,8 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}
+    if name == "claim" and not rest:
+        return _oldest_claim(game, seat, lang)
     if name in _ON_SQUARE:
         if not rest:
             raise CommandError(t(lang, "err.what", name=name, example=str(game.square(39)["name"]).lower()))
@@ -180,6 +182,14 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest, lang)}
     assert name == "trade"
     return _trade(game, seat, rest, lang)
+
+
+def _oldest_claim(game: Game, seat: int, lang: str) -> Action:
+    """A bare ``claim``: the oldest rent still owed to ``seat`` (the one the hint line shows)."""
+    owed = [c for c in game.claims if c["owner"] == seat]
+    if not owed:
+        raise CommandError(t(lang, "err.no_claim"))
+    return {"type": "claim_rent", "player": seat, "square": owed[0]["square"]}
 
 
 def _selldown(game: Game, seat: int, rest: str, lang: str) -> Action:
