@@ -21,6 +21,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console.claims import claim_hint
+from lanopoly.console.commands import parse
 from lanopoly.i18n import money, t
 from screen import Terminal, screen_lines, wait_for
 from test_console_lan import _drawn, _two_tables, _until
@@ -249,3 +251,21 @@ def _deadline(game: Any, claim: dict[str, Any]) -> str:
         seat = next(s % 3 for s in range(seat + 1, seat + 4) if not game.player(s % 3)["bankrupt"])
         turn += 1
     return t("fr", "claim.before_you") if seat == claim["owner"] else t("fr", "claim.before", player=game.names[seat])
+
+
+def test_a_claim_already_sent_is_passed_over_by_the_line_and_a_bare_claim():
+    """On the LAN a claim sent out of turn waits for a step: meanwhile the line shows the next
+    rent owed, and a bare 'claim' (F6) sends the next one, not the same again. Both rents here
+    are on Connecticut Avenue: a claim names the square, the engine takes the oldest on it."""
+    table = _table(both=True)
+    game = table.game
+    one = {"type": "claim_rent", "player": 0, "square": CONNECTICUT}
+    assert claim_hint(game, 0, "en", [one]) == (
+        "cy owes you $8 for Connecticut Avenue: press F6 or type 'claim' (before bea rolls)"
+    )
+    assert claim_hint(game, 0, "en", [one, one]) is None
+    assert parse(game, 0, "claim", sent=[one]) == one
+    table.act(one)  # the first is played: bea's; cy's is left
+    assert [c["payer"] for c in game.claims] == [2]
+    assert claim_hint(game, 0, "en", [one]) is None
+    assert claim_hint(game, 0, "en", []) is not None

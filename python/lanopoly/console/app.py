@@ -260,7 +260,7 @@ class ConsoleApp:
             self._answer(text)
             return
         try:
-            parsed = parse(table.game, table.me, text, table.lang)
+            parsed = parse(table.game, table.me, text, table.lang, sent=table.queued())
             if isinstance(parsed, Local):
                 self._local(parsed)
             elif parsed["type"] in _ASKED:
@@ -526,7 +526,7 @@ class ConsoleApp:
 
     def claim_line(self) -> str | None:
         """Rent owed to the person and not yet claimed, as the hint line tells it (or None)."""
-        return claim_hint(self.table.game, self.table.me, self.table.lang)
+        return claim_hint(self.table.game, self.table.me, self.table.lang, self.table.queued())
 
     def _hint_rows(self) -> int:
         claim = self.claim_line()

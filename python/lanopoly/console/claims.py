@@ -8,6 +8,8 @@ it on the hint line, with its deadline, and one key (``KEY``) or a bare ``claim`
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from lanopoly._core import Game
@@ -19,11 +21,22 @@ KEY = "f6"
 Claim = dict[str, Any]
 
 
-def open_claims(game: Game, seat: int) -> list[Claim]:
-    """The rent ``seat`` may still claim, oldest first (none once the game is over)."""
+def open_claims(game: Game, seat: int, sent: Sequence[dict[str, Any]] = ()) -> list[Claim]:
+    """The rent ``seat`` may still claim, oldest first (none once the game is over), but for the
+    claims ``sent`` (a LAN game's moves sent and not yet played: on their way). A claim names a
+    square, and the engine takes the oldest rent owed on it: each one sent passes over one."""
     if game.is_over:
         return []
-    return [dict(c) for c in game.claims if c["owner"] == seat]
+    on_the_way = Counter(a["square"] for a in sent if a.get("type") == "claim_rent" and a.get("player") == seat)
+    left = []
+    for claim in game.claims:
+        if claim["owner"] != seat:
+            continue
+        if on_the_way[claim["square"]]:
+            on_the_way[claim["square"]] -= 1
+        else:
+            left.append(dict(claim))
+    return left
 
 
 def lapsing_seat(game: Game, claim: Claim) -> int:
@@ -43,10 +56,11 @@ def claim_word(lang: str) -> str:
     return next((alias for alias, name in ALIASES.get(lang, {}).items() if name == "claim"), "claim")
 
 
-def claim_hint(game: Game, seat: int, lang: str) -> str | None:
+def claim_hint(game: Game, seat: int, lang: str, sent: Sequence[dict[str, Any]] = ()) -> str | None:
     """The hint line while rent is owed to ``seat``: who owes what for which square, how to claim
-    it and before whose roll; with several, how many and the oldest. None when nothing is owed."""
-    claims = open_claims(game, seat)
+    it and before whose roll; with several, how many and the oldest. None when nothing is owed
+    but by claims already ``sent``."""
+    claims = open_claims(game, seat, sent)
     if not claims:
         return None
     oldest = claims[0]
