@@ -905,7 +905,10 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
 
 
 def _command(screen: str) -> str:
-    """The command a simple player types now, from the hints line."""
+    """The command a simple player types now, from the hints line: first the rent owed to them,
+    which the line tells (over its last two rows) while it is open, then the move."""
+    if re.search("owes you|owed to you", " ".join(_rows(screen)[22:24])):
+        return "claim"
     hints = _rows(screen)[23]
     words = set(re.sub(r"^.*?:", "", hints).replace(",", " ").split())
     for word in ("buy", "roll", "end", "pay", "fine", "pass", "decline", "bankrupt"):

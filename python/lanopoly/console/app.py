@@ -25,6 +25,8 @@ from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
 from lanopoly.console import board_view
+from lanopoly.console.claims import KEY as CLAIM_KEY
+from lanopoly.console.claims import claim_hint
 from lanopoly.console.commands import (
     COMMANDS,
     CommandError,
@@ -108,6 +110,10 @@ class CommandCompleter(Completer):
 AWAY_TICK = 1.0
 """Seconds between two redraws of a LAN game while a peer is away (its clock runs on the screen)."""
 
+HINT_ROWS = 2
+"""The most rows the hint line takes: two while it tells rent owed to the person (a long square
+name), one otherwise."""
+
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
 
@@ -155,7 +161,7 @@ class ConsoleApp:
                     height=1,
                     get_line_prefix=lambda *_: [("class:prompt", "> ")],
                 ),
-                Window(FormattedTextControl(self._hints), height=1),
+                Window(FormattedTextControl(self._hints), height=lambda: self._hint_rows()),
             ]
         )
         self.app: Application[int] = Application(
@@ -223,7 +229,8 @@ class ConsoleApp:
             else:
                 self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
 
-        for key, command in (("f2", "roll"), ("f3", "buy"), ("f4", "decline"), ("f5", "end")):
+        keyed = (("f2", "roll"), ("f3", "buy"), ("f4", "decline"), ("f5", "end"), (CLAIM_KEY, "claim"))
+        for key, command in keyed:
 
             def run(event: KeyPressEvent, command: str = command) -> None:
                 self.execute(command)
@@ -253,7 +260,7 @@ class ConsoleApp:
             self._answer(text)
             return
         try:
-            parsed = parse(table.game, table.me, text, table.lang)
+            parsed = parse(table.game, table.me, text, table.lang, sent=table.queued())
             if isinstance(parsed, Local):
                 self._local(parsed)
             elif parsed["type"] in _ASKED:
@@ -493,7 +500,7 @@ class ConsoleApp:
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
-        fixed = board_view.ROWS + 2 + self._feedback_rows() + (self.table.status() is not None)
+        fixed = board_view.ROWS + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
         fixed += len(self.offer_lines())
         return max(1, size.rows - fixed), size.columns
 
@@ -517,8 +524,21 @@ class ConsoleApp:
         status = self.table.status()
         return [status] if status is not None else []
 
+    def claim_line(self) -> str | None:
+        """Rent owed to the person and not yet claimed, as the hint line tells it (or None)."""
+        return claim_hint(self.table.game, self.table.me, self.table.lang, self.table.queued())
+
+    def _hint_rows(self) -> int:
+        claim = self.claim_line()
+        return min(HINT_ROWS, len(wrap(claim, self._width()))) if claim else 1
+
     def _hints(self) -> board_view.Fragments:
+        """The line at the bottom: rent owed to the person first (it lapses if not claimed in
+        time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
+        claim = self.claim_line()
+        if claim:
+            return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
         below = self.log_view.page(self.table.lines, *self._log_size()).below
         if below:
             return [("class:hint", t(lang, "log.below", n=below))]

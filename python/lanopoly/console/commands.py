@@ -7,10 +7,12 @@ Squares are named as printed (any unambiguous part: "board", "st charles", "rue 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lanopoly._core import Game
+from lanopoly.console.claims import open_claims
 from lanopoly.console.names import find_squares, fold, near_squares
 from lanopoly.i18n import ALIASES, t
 
@@ -50,7 +52,7 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("card", (), ""),
     ("pay", (), ""),
     ("bankrupt", (), ""),
-    ("claim", (), "PROPERTY"),
+    ("claim", (), "[PROPERTY]"),
     ("trade", (), "PLAYER give ITEMS for ITEMS"),
     ("accept", (), "PLAYER"),
     ("reject", (), "PLAYER"),
@@ -144,9 +146,11 @@ def parse_items(game: Game, text: str, lang: str = "en") -> dict[str, Any]:
     return bundle
 
 
-def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
+def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[Action] = ()) -> Action | Local:
     """Turn one typed line into a move for ``seat`` or a console command. The command words are
-    English in every language; ``lang`` adds its own words and says the errors in that language."""
+    English in every language; ``lang`` adds its own words and says the errors in that language.
+    ``sent``: the seat's moves sent and not yet played (a LAN game's), which a bare ``claim``
+    passes over."""
     words = text.strip().split(maxsplit=1)
     if not words:
         raise CommandError(t(lang, "err.empty"))
@@ -164,6 +168,8 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}
+    if name == "claim" and not rest:
+        return _oldest_claim(game, seat, lang, sent)
     if name in _ON_SQUARE:
         if not rest:
             raise CommandError(t(lang, "err.what", name=name, example=str(game.square(39)["name"]).lower()))
@@ -180,6 +186,15 @@ def parse(game: Game, seat: int, text: str, lang: str = "en") -> Action | Local:
         return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest, lang)}
     assert name == "trade"
     return _trade(game, seat, rest, lang)
+
+
+def _oldest_claim(game: Game, seat: int, lang: str, sent: Sequence[Action]) -> Action:
+    """A bare ``claim``: the oldest rent still owed to ``seat`` and not claimed by a move already
+    sent (the one the hint line shows); the oldest of all if every one was sent."""
+    owed = open_claims(game, seat, sent) or open_claims(game, seat)
+    if not owed:
+        raise CommandError(t(lang, "err.no_claim"))
+    return {"type": "claim_rent", "player": seat, "square": owed[0]["square"]}
 
 
 def _selldown(game: Game, seat: int, rest: str, lang: str) -> Action:
