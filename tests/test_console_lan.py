@@ -236,6 +236,8 @@ def test_a_peer_that_leaves_is_shown_and_freezes_the_game():
         host, guest = await _two_tables(2)
         try:
             await _until(lambda: host.game.step > 2, (host, guest), 10)
+            # Nobody plays from here: once a person is asked, the other peer waits for that one's move.
+            await _until(lambda: host.waiting_for_you or guest.waiting_for_you, (host, guest), 10, play=False)
             waited = guest if host.waiting_for_you else host  # (not the one whose own person is to move)
             await (guest if waited is host else host).close()
             await _until(lambda: waited.frozen, (waited,), 10, play=False)
