@@ -90,6 +90,21 @@ def refused(game: lanopoly.Game, action: Any) -> str:
     return reason
 
 
+def rejected(game: lanopoly.Game, action: Any, kind: type[Exception]) -> str:
+    """Apply an input that must raise exactly ``kind`` (``TypeError``, ``ValueError`` or
+    ``IllegalAction``: not a subclass, so a bad argument is not taken for a refusal), and check
+    nothing changed."""
+    before = game.state_hash()
+    step = game.step
+    with pytest.raises(Exception) as info:
+        game.apply(action)
+    assert type(info.value) is kind, f"{action!r} raised {type(info.value).__name__}, not {kind.__name__}: {info.value}"
+    assert game.state_hash() == before, f"rejected {action!r} changed the state"
+    assert game.step == step
+    assert str(info.value), "an error must say why"
+    return str(info.value)
+
+
 def end_turn(game: lanopoly.Game) -> None:
     act(game, {"type": "end_turn", "player": game.turn_player})
 

@@ -28,7 +28,7 @@ def test_exports():
     assert len(names) == 40
     assert names[0] == "GO" and names[3] == "Baltic Avenue" and names[39] == "Boardwalk"
     assert len(lanopoly.square_names("paris")) == 40
-    with pytest.raises(IllegalAction, match="unknown board"):
+    with pytest.raises(ValueError, match="unknown board"):
         lanopoly.square_names("moon")
 
 
@@ -58,12 +58,12 @@ def test_game_from_names():
 
 @pytest.mark.parametrize("players", [0, 1, 9, 300, ["solo"], [f"p{i}" for i in range(9)], "ab", None, 2.5])
 def test_bad_player_counts_are_refused(players):
-    with pytest.raises(IllegalAction):
+    with pytest.raises((ValueError, TypeError)):
         Game(players, seed=0)
 
 
 def test_unknown_board_is_refused():
-    with pytest.raises(IllegalAction, match=r"unknown board \"moon\"; boards: classic, paris"):
+    with pytest.raises(ValueError, match=r"unknown board \"moon\"; boards: classic, paris"):
         Game(2, board="moon")
 
 
@@ -170,7 +170,7 @@ def test_recorded_rules_lacking_the_newer_options_play_as_before():
     rules = Rules.recorded(old)
     assert rules == Rules(rent_claim="automatic", reshuffle_decks=True)
     assert Rules.recorded(Rules.preset("no").to_dict()) == Rules.preset("no")
-    with pytest.raises(lanopoly.IllegalAction, match="unknown rule option"):
+    with pytest.raises(ValueError, match="unknown rule option"):
         Rules.recorded({"no_such_option": 1})
 
 
@@ -198,11 +198,11 @@ def test_free_building_option():
 
 
 def test_unknown_preset_and_option_are_clear_errors():
-    with pytest.raises(IllegalAction, match=r"unknown preset \"monopoly\"; presets: official, paris-app"):
+    with pytest.raises(ValueError, match=r"unknown preset \"monopoly\"; presets: official, paris-app"):
         Rules.preset("monopoly")
-    with pytest.raises(IllegalAction, match=r"unknown rule option \"start_cash\"; options: starting_cash"):
+    with pytest.raises(ValueError, match=r"unknown rule option \"start_cash\"; options: starting_cash"):
         Rules(start_cash=100)
-    with pytest.raises(IllegalAction, match="unknown rule option"):
+    with pytest.raises(ValueError, match="unknown rule option"):
         Rules.preset("official", nope=True)
     with pytest.raises(AttributeError, match="no rule option"):
         _ = Rules().nope
@@ -224,20 +224,20 @@ def test_unknown_preset_and_option_are_clear_errors():
     ],
 )
 def test_invalid_rule_values_are_refused(options):
-    with pytest.raises(IllegalAction):
+    with pytest.raises((ValueError, TypeError)):
         Rules(**options)
 
 
 def test_a_number_out_of_its_options_range_is_named_in_the_error():
-    with pytest.raises(IllegalAction, match=r"rule option 'round_limit' cannot be -3: out of range"):
+    with pytest.raises(ValueError, match=r"rule option 'round_limit' cannot be -3: out of range"):
         Rules(round_limit=-3)
-    with pytest.raises(IllegalAction, match=r"rule option 'starting_cash' cannot be 1099511627776: out of range"):
+    with pytest.raises(ValueError, match=r"rule option 'starting_cash' cannot be 1099511627776: out of range"):
         Rules.preset("it", round_limit=30, starting_cash=2**40)
 
 
 def test_boolean_options_must_be_booleans():
     """A string is not a boolean: Rules(timed="false") must not quietly mean timed=True."""
-    with pytest.raises(IllegalAction):
+    with pytest.raises(TypeError):
         Rules(timed="false")
 
 
@@ -260,7 +260,7 @@ def test_order_roll_and_first_turn():
     assert game.legal_actions(0) == [{"type": "roll", "player": 0}]
     assert game.legal_actions(1) == []
     assert game.legal_actions(2) == []
-    with pytest.raises(IllegalAction, match="there is no seat 7"):
+    with pytest.raises(ValueError, match="there is no seat 7"):
         game.legal_actions(7)
     assert game.step == 3
 
@@ -343,11 +343,11 @@ def test_square_kinds(game3):
     assert kinds.count("street") == 22
     assert kinds.count("railway") == 4
     assert kinds.count("utility") == 2
-    with pytest.raises(IllegalAction, match="there is no square 40"):
+    with pytest.raises(ValueError, match="there is no square 40"):
         game3.square(40)
-    with pytest.raises(IllegalAction, match="there is no seat 3"):
+    with pytest.raises(ValueError, match="there is no seat 3"):
         game3.player(3)
-    with pytest.raises(IllegalAction, match="there is no seat 3"):
+    with pytest.raises(ValueError, match="there is no seat 3"):
         game3.net_worth(3)
 
 
@@ -387,7 +387,7 @@ def test_auction_and_bid_range(game3):
 def test_bid_range_of_a_seat_not_in_the_game_is_refused(game3, seat):
     roll(game3, 1, 2)
     act(game3, {"type": "decline", "player": 0})
-    with pytest.raises(IllegalAction, match=f"there is no seat {seat}"):
+    with pytest.raises(ValueError, match=f"there is no seat {seat}"):
         game3.bid_range(seat)
 
 
@@ -582,7 +582,7 @@ def test_bytes_round_trip():
     assert back.names == ["seat 0", "seat 1", "seat 2"]
     named = Game.from_bytes(data, names=["x", "y", "z"], seed=4)
     assert named.names == ["x", "y", "z"]
-    with pytest.raises(IllegalAction, match="2 names for 3 seats"):
+    with pytest.raises(ValueError, match="2 names for 3 seats"):
         Game.from_bytes(data, names=["x", "y"])
     # A restored game plays on exactly like the original.
     a, b = game.clone(), Game.from_bytes(data)

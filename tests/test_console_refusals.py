@@ -127,3 +127,25 @@ def test_a_refused_command_reads_in_french_and_changes_nothing():
 
     screens = asyncio.run(session())
     assert any("vous ne possédez pas Rue de la Paix" in line for line in screens[0])
+
+
+def test_a_malformed_move_the_parser_lets_through_is_shown_not_raised():
+    """Five levels for a group of two streets is a bad argument (ValueError, not a refusal of the
+    rules): the application shows why on the message line and the game is unchanged."""
+    table = LocalTable(["ada", "bea"], me=0, seed=0)
+
+    async def session() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("roll" in line for line in lines))
+            before = table.game.state_hash()
+            pipe.send_text("selldown boardwalk 1 2 3 4\r")
+            shown = "a colour group has at most 3 streets"
+            await wait_for(app.app, lambda lines: any(shown in line for line in lines))
+            assert app.feedback == ("class:error", shown)
+            assert table.game.state_hash() == before
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+
+    asyncio.run(session())

@@ -149,6 +149,16 @@ def test_refused_input_is_caught_at_its_step(logged):
     assert issubclass(ReplayMismatch, Exception)
 
 
+def test_an_input_of_the_wrong_type_is_caught_at_its_step(logged):
+    """A tampered log whose input has a field of the wrong type (a TypeError from the engine, not
+    an IllegalAction) is a mismatch at its step, as any other refused input."""
+    log, _ = logged
+    bad = GameLog(log.names, log.board, log.rules, list(log.inputs), list(log.hashes))
+    bad.inputs[10] = {"type": "roll", "player": "0"}
+    with pytest.raises(ReplayMismatch, match=r"^step 11: input refused: field \"player\" has the wrong type$"):
+        bad.replay()
+
+
 # --- determinism across processes -----------------------------------------------------------------
 
 FINAL_HASH_SCRIPT = """

@@ -123,7 +123,7 @@ def test_an_illegal_action_is_refused_clearly():
     bad = int(np.flatnonzero(~mask[0])[0])
     with pytest.raises(IllegalAction, match="game 0: action"):
         v.step(np.array([bad, int(np.flatnonzero(mask[1])[0])]))
-    with pytest.raises(IllegalAction, match="out of range"):
+    with pytest.raises(ValueError, match="out of range"):
         v.step(np.array([-2, 0]))  # -1 leaves a game as it is
 
 
@@ -182,7 +182,7 @@ def test_opponents_play_inside_the_step():
     for _ in range(500):
         assert (player == 2).all(), "every step waits for the learner"
         _, mask, player, _rewards, _terminated, _ = v.step(random_actions(mask, rng))
-    with pytest.raises(IllegalAction, match="unknown bot"):
+    with pytest.raises(ValueError, match="unknown bot"):
         VecGame(1, learner=0, opponents=["grandmaster"])
 
 
@@ -202,7 +202,7 @@ def test_a_game_offers_the_integer_action_space():
     assert mask.shape == (ACTION_SIZE,) and mask[0], "roll (index 0) is legal"
     assert game.action_from_index(seat, 0) == {"type": "roll", "player": seat}
     assert game.observation(seat).shape == (OBSERVATION_SIZE,)
-    with pytest.raises(IllegalAction, match="needs a VecGame"):
+    with pytest.raises(ValueError, match="needs a VecGame"):
         game.action_from_index(seat, 212)  # start a trade draft with the next seat
 
 
@@ -239,7 +239,7 @@ def test_two_threads_give_the_same_outputs_as_one():
 
     one, two = run(1), run(2)
     assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
-    with pytest.raises(IllegalAction):
+    with pytest.raises(ValueError):
         VecGame(2, threads=0)
 
 

@@ -99,7 +99,7 @@ def test_bad_arguments_are_refused_clearly():
         lanopoly.simulate(1, players=9)
     with pytest.raises(ValueError, match="policies for 4 seats"):
         lanopoly.simulate(1, policies=["random", "random"])
-    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+    with pytest.raises(ValueError, match="unknown bot"):
         lanopoly.simulate(1, policies=["grandmaster"], progress=False)
 
 
@@ -134,7 +134,7 @@ def test_a_built_in_bot_is_a_python_policy():
         action = bot.choose(game, seat)
         assert action["player"] == seat
         game.apply(action)  # raises if the bot played an illegal move
-    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+    with pytest.raises(ValueError, match="unknown bot"):
         lanopoly.Bot("grandmaster")
 
 
@@ -143,7 +143,7 @@ def test_a_bot_refuses_to_move_for_a_seat_the_game_does_not_wait_for():
     while game.is_chance_node:
         game.resolve_chance()
     other = 1 - game.current_player
-    with pytest.raises(lanopoly.IllegalAction, match=f"does not wait for seat {other}"):
+    with pytest.raises(ValueError, match=f"does not wait for seat {other}"):
         lanopoly.Bot("random").choose(game, other)
 
 
@@ -175,11 +175,11 @@ def test_bots_take_parameters_and_the_jail_strategy_shows_in_the_landings():
 
 
 def test_a_bad_bot_spec_is_refused_saying_why():
-    with pytest.raises(lanopoly.IllegalAction, match='heuristic: max_houses is a whole number from 1 to 4, not "9"'):
+    with pytest.raises(ValueError, match='heuristic: max_houses is a whole number from 1 to 4, not "9"'):
         lanopoly.Bot("heuristic(max_houses=9)")
-    with pytest.raises(lanopoly.IllegalAction, match='heuristic has no parameter "greed"; parameters: jail, '):
+    with pytest.raises(ValueError, match='heuristic has no parameter "greed"; parameters: jail, '):
         lanopoly.simulate(1, policies="heuristic(greed=2)", progress=False)
-    with pytest.raises(lanopoly.IllegalAction, match="unknown bot"):
+    with pytest.raises(ValueError, match="unknown bot"):
         lanopoly.bot_parameters("grandmaster")
     proc = _simulate_cli("3", "--bots", "heuristic(jail=never),random")
     assert proc.returncode == 2

@@ -11,7 +11,18 @@ easier in Python: readable event descriptions, game logs that replay and verify,
     'roll'
 """
 
-from lanopoly._core import CHANCE, STATE_FORMAT, Bot, Game, IllegalAction, Rules, boards, bot_parameters, square_names
+from lanopoly._core import (
+    CHANCE,
+    STATE_FORMAT,
+    Bot,
+    DecodeError,
+    Game,
+    IllegalAction,
+    Rules,
+    boards,
+    bot_parameters,
+    square_names,
+)
 from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
@@ -20,6 +31,7 @@ from lanopoly.log import GameLog, ReplayMismatch
 from lanopoly.simulate import SimulationResult, simulate
 
 IllegalAction.__module__ = "lanopoly"
+DecodeError.__module__ = "lanopoly"
 
 # Gymnasium's "lanopoly/Lanopoly-v1" and OpenSpiel's "python_lanopoly", once those are imported.
 register_when_imported()
@@ -28,6 +40,7 @@ __all__ = [
     "CHANCE",
     "STATE_FORMAT",
     "Bot",
+    "DecodeError",
     "Game",
     "GameLog",
     "IllegalAction",

@@ -20,6 +20,25 @@ Move types and their fields:
 
 Each move, outcome and event has a ``TypedDict`` in ``lanopoly.types`` (``Move``,
 ``ChanceOutcome``, ``Action`` = either, ``Event``), which these signatures use.
+
+Errors say by their type what went wrong, and leave every object as it was:
+
+- ``IllegalAction`` (a ``ValueError``): a well-formed move or chance outcome that the rules refuse
+  in this state (not your turn, not enough cash, dice outside 1..6, a card the deck lacks), with
+  the reason; also a chance draw when no chance event is pending, and a ``VecGame`` action index
+  that is masked out in its game.
+- ``TypeError``: an argument of the wrong Python type: a move that is not a dict, a field that is
+  not a number (``"square": "39"``, ``1.5``, ``None``), a ``"type"`` that is not a string, a rule
+  option of the wrong kind (``Rules(auctions=1)``), a seed that is not an integer.
+- ``ValueError``: an argument of the right type with a bad value: a missing field, an unknown
+  move type, board, preset, rule option or bot, a number out of its field's range (a negative
+  amount, a square outside 0..39, a colour group outside 0..7, a bundle square that is no deed),
+  a seat the game does not have (as a query's argument or in a move's ``player``, ``to`` or
+  ``from``), an action index outside the action space.
+- ``DecodeError`` (a ``ValueError``): bytes, a snapshot or a pickle that do not decode to a valid
+  state (``Game.from_bytes``, ``Game.from_snapshot``, ``VecGame.from_bytes``, unpickling).
+
+``except ValueError`` catches all but ``TypeError``.
 """
 
 from collections.abc import Mapping, Sequence
@@ -35,6 +54,7 @@ __all__ = [
     "CHANCE",
     "STATE_FORMAT",
     "Bot",
+    "DecodeError",
     "Game",
     "IllegalAction",
     "Rules",
@@ -56,7 +76,9 @@ does. A state whose rules give the options added with s2 (``reshuffle_decks``, `
 still written in "lanopoly/s1", byte for byte as before, so recorded games keep their hashes."""
 
 class IllegalAction(ValueError):
-    """An action or input the rules do not allow now; the message says why and the game is unchanged.
+    """A move or chance outcome the rules do not allow now; the message says why and the game is
+    unchanged. A malformed move (wrong type, missing field, value out of range, no such seat) is
+    a plain ``TypeError`` or ``ValueError`` instead (see the module docstring).
 
     ``code`` is the English template the message was made from (``"you do not own {square}"``),
     a stable key for translations (None for a free text, such as a malformed state), and
@@ -65,6 +87,10 @@ class IllegalAction(ValueError):
 
     code: str | None
     fields: Mapping[str, str]
+
+class DecodeError(ValueError):
+    """Bytes, a snapshot or a pickle that do not decode to a valid state (corrupt, truncated, of
+    another format, or inconsistent); the message says why and nothing is created."""
 
 @final
 class Rules:
@@ -221,28 +247,32 @@ class Game:
         draft open: a ``Game`` keeps no drafts, so its "draft" part is a closed draft's, where a
         ``VecGame`` row shows the seat's draft (the rows differ only there)."""
     def action_from_index(self, seat: int, index: int) -> Move:
-        """The move an integer action means for a seat now."""
+        """The move an integer action means for a seat now: ``IllegalAction`` if it means none
+        now, ``ValueError`` for an index outside the action space or a trade-draft index."""
     def bid_range(self, player: int) -> tuple[int, int] | None:
         """Lowest and highest bid the seat may make in the running auction."""
     def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply a move or chance outcome; returns the events it caused. Raises
-        ``IllegalAction`` with the reason, leaving the game unchanged, if it is not allowed."""
+        ``IllegalAction`` with the reason, leaving the game unchanged, if it is not allowed now;
+        ``TypeError`` or ``ValueError`` if the dict is not a move or outcome of this game."""
     def check(self, action: Move | Mapping[str, Any]) -> None:
-        """Raise ``IllegalAction`` if the move is not allowed now; change nothing. Moves only: a
-        chance outcome is refused as a move without ``player``."""
+        """Raise ``IllegalAction`` if the move is not allowed now (``TypeError`` or ``ValueError``
+        as ``apply``); change nothing. Moves only: a chance outcome is refused as a move without
+        ``player`` (``ValueError``)."""
     def state_hash(self) -> bytes:
         """SHA-256 (32 bytes) of the canonical encoding of the complete state."""
     def to_bytes(self) -> bytes:
         """The canonical encoding of the state (names and resolver not included)."""
     @classmethod
     def from_bytes(cls, data: bytes, names: list[str] | None = None, seed: int | None = None) -> Game:
-        """Restore a state from ``to_bytes``; malformed or inconsistent bytes raise IllegalAction."""
+        """Restore a state from ``to_bytes``; malformed or inconsistent bytes raise ``DecodeError``."""
     def snapshot(self) -> dict[str, Any]:
         """The complete state as a plain dict: ``{"format": 1, "names": [...], "state": {...}}``;
         ``state`` mirrors the engine's ``Game`` struct field for field (JSON- and msgpack-able)."""
     @classmethod
     def from_snapshot(cls, snapshot: dict[str, Any], seed: int | None = None) -> Game:
-        """Restore a game from ``snapshot()``; an invalid one raises IllegalAction."""
+        """Restore a game from ``snapshot()``; an invalid one raises ``DecodeError`` (a non-dict,
+        ``TypeError``)."""
     def clone(self) -> Game:
         """An independent copy (with a copy of the chance stream)."""
     def __copy__(self) -> Game: ...
@@ -269,7 +299,7 @@ class Game:
 class Bot:
     """A built-in bot as a Python policy, by name (``bots()``: "random", "heuristic", "search") or
     by spec with parameters (``"heuristic(jail=stay)"``, see ``bot_parameters``); a bad spec raises
-    ``IllegalAction`` saying why."""
+    ``ValueError`` saying why."""
 
     def __new__(cls, name: str = "heuristic", seed: int = 0) -> Bot: ...
     @property
@@ -379,11 +409,13 @@ class VecGame:
     ]:
         """One action per game: (obs, mask, current player, rewards, terminated, truncated).
         ``actions``: an int64 array is used as it is; another integer array or a list of ints is
-        converted (anything else raises ``TypeError``). -1 leaves a game as it is (its row is
+        converted (anything else raises ``TypeError``; a length other than ``num_envs`` or an
+        index outside 0..action_size, ``ValueError``). -1 leaves a game as it is (its row is
         written again, with no reward and neither terminated nor truncated). Every action is
-        checked before any game moves: an illegal one raises ``IllegalAction`` naming the first
-        such game and changes nothing (no game moves, ``out`` is not written). A bug inside the step (a Rust panic,
-        caught) raises ``RuntimeError``, and so does every later call but ``reset``.
+        checked before any game moves: one masked out in its game raises ``IllegalAction``
+        naming the first such game and changes nothing (no game moves, ``out`` is not written).
+        A bug inside the step (a Rust panic, caught) raises ``RuntimeError``, and so does every
+        later call but ``reset``.
 
         ``out``: six C-contiguous arrays of those dtypes and shapes ((n, observation_size),
         (n, action_size), (n,), (n, num_players), (n,), (n,)) to write into and return, instead
@@ -398,7 +430,8 @@ class VecGame:
         that must be reset."""
     @staticmethod
     def from_bytes(data: bytes) -> VecGame:
-        """A batch from ``to_bytes``, resuming exactly where it was (same actions, same outputs)."""
+        """A batch from ``to_bytes``, resuming exactly where it was (same actions, same outputs);
+        corrupt bytes raise ``DecodeError``."""
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
 
 def simulate(

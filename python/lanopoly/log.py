@@ -73,7 +73,7 @@ class GameLog:
         for step, (action, expected) in enumerate(zip(self.inputs, self.hashes, strict=True), 1):
             try:
                 apply(action)
-            except ValueError as e:
+            except (ValueError, TypeError) as e:
                 raise ReplayMismatch(step, f"input refused: {e}") from e
             if game.state_hash() != expected:
                 raise ReplayMismatch(step, "state hash differs from the recorded one")

@@ -279,6 +279,11 @@ class ConsoleApp:
         except IllegalAction as e:
             self.say("class:error", explain(e, table.game, table.lang))
             return
+        except (ValueError, TypeError) as e:
+            # A move the parser let through malformed (more levels than streets), or a
+            # CommandError: the engine's or the command's own words.
+            self.say("class:error", str(e))
+            return
         self.log_view.follow()
         self.say("class:hint", note or t(table.lang, "ok", text=text.strip()), queued=action if note else None)
 

@@ -1,7 +1,7 @@
 //! `Bot`: a built-in bot as a Python policy.
 
 use crate::game::Game;
-use crate::{convert, pyerr};
+use crate::{bad_type, bad_value, bot_failed, convert, corrupt};
 use lanopoly_engine as engine;
 use lanopoly_sim as sim;
 use pyo3::prelude::*;
@@ -21,7 +21,7 @@ impl Bot {
     #[new]
     #[pyo3(signature = (name = "heuristic", seed = 0))]
     fn new(name: &str, seed: u64) -> PyResult<Self> {
-        let policy = sim::bots::from_spec(name).map_err(pyerr)?;
+        let policy = sim::bots::from_spec(name).map_err(bad_value)?;
         Ok(Bot { name: name.to_string(), policy: std::sync::Mutex::new(policy), rng: engine::Resolver::new(seed) })
     }
 
@@ -43,9 +43,9 @@ impl Bot {
         let _ = legal;
         let seat = game.seat(seat)?;
         if game.inner.actor() != Some(seat) {
-            return Err(pyerr(format!("the game does not wait for seat {seat}")));
+            return Err(bad_value(format!("the game does not wait for seat {seat}")));
         }
-        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        let mut policy = self.policy.lock().map_err(|_| bot_failed())?;
         let action = policy.choose(&game.inner, seat, &mut self.rng);
         convert::move_to(py, engine::Move { player: seat, action })
     }
@@ -66,7 +66,7 @@ impl Bot {
         if game.inner.is_over() || game.inner.is_chance_node() || game.inner.actor() == Some(seat) {
             return Ok(None);
         }
-        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
+        let mut policy = self.policy.lock().map_err(|_| bot_failed())?;
         match policy.interject(&game.inner, seat, &mut self.rng) {
             Some(action) => convert::move_to(py, engine::Move { player: seat, action }).map(Some),
             None => Ok(None),
@@ -84,14 +84,14 @@ impl Bot {
     }
 
     fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyBytes>, u64)> {
-        let policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
-        let state = policy.save().ok_or_else(|| pyerr(format!("the {} bot cannot be saved", self.name)))?;
+        let policy = self.policy.lock().map_err(|_| bot_failed())?;
+        let state = policy.save().ok_or_else(|| bad_type(format!("the {} bot cannot be saved", self.name)))?;
         Ok((PyBytes::new(py, &state), self.rng.state()))
     }
 
     fn __setstate__(&mut self, state: (Vec<u8>, u64)) -> PyResult<()> {
-        let mut policy = self.policy.lock().map_err(|_| pyerr("the bot failed earlier"))?;
-        policy.load(&state.0).map_err(pyerr)?;
+        let mut policy = self.policy.lock().map_err(|_| bot_failed())?;
+        policy.load(&state.0).map_err(corrupt)?;
         self.rng = engine::Resolver::new(state.1);
         Ok(())
     }

@@ -3,17 +3,22 @@
 //! A move is `{"type": "build", "player": 0, "square": 39}`; a chance outcome is
 //! `{"type": "dice", "dice": [3, 4]}`, `{"type": "card", "card": 7}` or
 //! `{"type": "deed", "square": 39}`. Squares are board squares 0..40 everywhere.
+//!
+//! A dict that is not a move is refused here, before the engine sees it: a field of the wrong
+//! Python type (a string for a number, a non-dict) is a `TypeError`; a missing field, an unknown
+//! `"type"`, a number out of its field's range (a square outside 0..40, a colour group that does
+//! not exist, a negative amount) or a bundle square that is no deed is a `ValueError`. Seats are
+//! checked against the game by `Game` (see `Game::check_seats`); whether the move is allowed now
+//! is the engine's answer (`IllegalAction`).
 
 use lanopoly_engine::board::{self, DEEDS};
 use lanopoly_engine::{Action, Bundle, Input, Move, Outcome};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use crate::IllegalAction;
-
-fn bad(msg: impl Into<String>) -> PyErr {
-    IllegalAction::new_err(msg.into())
-}
+use crate::{bad_type, bad_value};
+use lanopoly_engine::board::COLOUR_GROUPS;
+use pyo3::exceptions::PyOverflowError;
 
 /// A constant Python string (a dict key or a type name), interned once per call site: a fresh
 /// string would be allocated and hashed on every call, a large part of what a move costs to
@@ -24,20 +29,39 @@ macro_rules! pystr {
     };
 }
 
-/// Read a required field.
+/// Read a required field: missing or out of range is a `ValueError`, the wrong type a `TypeError`.
 fn field<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &Bound<'py, PyString>) -> PyResult<T> {
-    let value = d.get_item(key)?.ok_or_else(|| bad(format!("missing field \"{key}\"")))?;
-    value.extract::<T>().map_err(|_| bad(format!("field \"{key}\" has the wrong type or is out of range")))
+    let value = d.get_item(key)?.ok_or_else(|| bad_value(format!("missing field \"{key}\"")))?;
+    value.extract::<T>().map_err(|e| wrong(d.py(), e.into(), &format!("field \"{key}\"")))
+}
+
+/// The error for a value that did not extract: an integer that does not fit (Python raised an
+/// `OverflowError`) is a `ValueError` ("out of range"), anything else a `TypeError`.
+fn wrong(py: Python<'_>, e: PyErr, what: &str) -> PyErr {
+    if e.is_instance_of::<PyOverflowError>(py) {
+        bad_value(format!("{what} is out of range"))
+    } else {
+        bad_type(format!("{what} has the wrong type"))
+    }
+}
+
+/// A square number field, 0..40.
+fn square_field(d: &Bound<'_, PyDict>) -> PyResult<u8> {
+    let square: u8 = field(d, pystr!(d, "square"))?;
+    if square >= 40 {
+        return Err(bad_value(format!("there is no square {square}")));
+    }
+    Ok(square)
 }
 
 /// The `"type"` of an action or outcome dict, borrowed (no copy).
 fn kind_of<'a>(type_value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
-    let not_str = || bad("field \"type\" has the wrong type or is out of range");
+    let not_str = || bad_type("field \"type\" is not a string");
     type_value.cast::<PyString>().map_err(|_| not_str())?.to_str().map_err(|_| not_str())
 }
 
 fn as_dict<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    obj.cast::<PyDict>().cloned().map_err(|_| bad("an action is a dict with a \"type\" key"))
+    obj.cast::<PyDict>().cloned().map_err(|_| bad_type("an action is a dict with a \"type\" key"))
 }
 
 const JAIL_CARD_NAMES: [&str; 2] = ["chance", "community_chest"];
@@ -47,11 +71,12 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
     let d = as_dict(&obj)?;
     let mut bundle = Bundle::default();
     if let Some(squares) = d.get_item(pystr!(d, "properties"))? {
-        let not_list = |_| bad("properties is a list of square numbers");
+        let not_list = |_| bad_type("properties is a list of square numbers");
         for square in squares.try_iter().map_err(not_list)? {
-            let square: u8 = square.map_err(not_list)?.extract().map_err(|_| bad("properties are square numbers"))?;
+            let square: u8 =
+                square.map_err(not_list)?.extract().map_err(|e| wrong(d.py(), e, "a square of properties"))?;
             let p = (square < 40).then(|| board::property_at(square)).flatten();
-            let p = p.ok_or_else(|| bad(format!("square {square} is not a property")))?;
+            let p = p.ok_or_else(|| bad_value(format!("square {square} is not a property")))?;
             bundle.properties |= 1 << p;
         }
     }
@@ -59,11 +84,11 @@ fn bundle_from(obj: Option<Bound<'_, PyAny>>) -> PyResult<Bundle> {
         bundle.cash = field(&d, pystr!(d, "cash"))?;
     }
     if let Some(cards) = d.get_item(pystr!(d, "jail_cards"))? {
-        let not_names = |_| bad("jail_cards is a list of \"chance\" or \"community_chest\"");
+        let not_names = |_| bad_type("jail_cards is a list of \"chance\" or \"community_chest\"");
         for card in cards.try_iter().map_err(not_names)? {
             let name: String = card.map_err(not_names)?.extract().map_err(not_names)?;
             let i = JAIL_CARD_NAMES.iter().position(|n| *n == name);
-            let i = i.ok_or_else(|| bad(format!("no jail card {name:?}")))?;
+            let i = i.ok_or_else(|| bad_value(format!("no jail card {name:?}")))?;
             bundle.jail_cards |= 1 << i;
         }
     }
@@ -83,14 +108,14 @@ pub fn bundle_to<'py>(py: Python<'py>, b: &Bundle) -> PyResult<Bound<'py, PyDict
 /// A move from its dict form.
 pub fn move_from(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
     let d = as_dict(obj)?;
-    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad("missing field \"type\""))?;
+    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad_value("missing field \"type\""))?;
     move_of(&d, kind_of(&type_value)?)
 }
 
 /// A move from its dict form, whose `"type"` is `kind`.
 fn move_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Move> {
     let player: u8 = field(d, pystr!(d, "player"))?;
-    let square = || field::<u8>(d, pystr!(d, "square"));
+    let square = || square_field(d);
     let from = || field::<u8>(d, pystr!(d, "from"));
     let action = match kind {
         "roll" => Action::Roll,
@@ -105,11 +130,15 @@ fn move_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Move> {
         "sell_down" => {
             let levels: Vec<u8> = field(d, pystr!(d, "levels"))?;
             if levels.len() > 3 {
-                return Err(bad("a colour group has at most 3 streets"));
+                return Err(bad_value("a colour group has at most 3 streets"));
             }
             let mut padded = [0u8; 3];
             padded[..levels.len()].copy_from_slice(&levels);
-            Action::SellDown { group: field(d, pystr!(d, "group"))?, levels: padded }
+            let group: u8 = field(d, pystr!(d, "group"))?;
+            if group as usize >= COLOUR_GROUPS {
+                return Err(bad_value(format!("there is no colour group {group}")));
+            }
+            Action::SellDown { group, levels: padded }
         }
         "mortgage" => Action::Mortgage(square()?),
         "unmortgage" => Action::Unmortgage(square()?),
@@ -128,7 +157,7 @@ fn move_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Move> {
         "end_turn" => Action::EndTurn,
         "end_game" => Action::EndGame,
         "resign" => Action::Resign,
-        other => return Err(bad(format!("unknown action type {other:?}"))),
+        other => return Err(bad_value(format!("unknown action type {other:?}"))),
     };
     Ok(Move { player, action })
 }
@@ -198,7 +227,7 @@ pub fn move_to<'py>(py: Python<'py>, m: Move) -> PyResult<Bound<'py, PyDict>> {
 /// An input from its dict form: a chance outcome (`"type"` dice, card or deed) or a move.
 pub fn input_from(obj: &Bound<'_, PyAny>) -> PyResult<Input> {
     let d = as_dict(obj)?;
-    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad("missing field \"type\""))?;
+    let type_value = d.get_item(pystr!(d, "type"))?.ok_or_else(|| bad_value("missing field \"type\""))?;
     let kind = kind_of(&type_value)?;
     Ok(match kind {
         "dice" | "card" | "deed" => Input::Chance(outcome_of(&d, kind)?),
@@ -211,16 +240,17 @@ fn outcome_of(d: &Bound<'_, PyDict>, kind: &str) -> PyResult<Outcome> {
     Ok(match kind {
         "dice" => {
             let dice: Vec<u8> = field(d, pystr!(d, "dice"))?;
-            let [a, b] = dice[..] else { return Err(bad("dice is a pair such as [3, 4]")) };
+            let [a, b] = dice[..] else { return Err(bad_value("dice is a pair such as [3, 4]")) };
             Outcome::Dice(a.min(b), a.max(b))
         }
         "card" => Outcome::Card(field(d, pystr!(d, "card"))?),
         "deed" => {
-            let square: u8 = field(d, pystr!(d, "square"))?;
-            let p = (square < 40).then(|| board::property_at(square)).flatten();
-            Outcome::Deed(p.ok_or_else(|| bad(format!("square {square} is not a property")))?)
+            let square = square_field(d)?;
+            Outcome::Deed(
+                board::property_at(square).ok_or_else(|| bad_value(format!("square {square} is not a property")))?,
+            )
         }
-        other => return Err(bad(format!("unknown chance outcome type {other:?}"))),
+        other => return Err(bad_value(format!("unknown chance outcome type {other:?}"))),
     })
 }
 

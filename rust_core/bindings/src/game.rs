@@ -1,13 +1,18 @@
 //! `Game`: one game stepped from Python (moves, chance, legal actions, snapshots, events).
 
 use crate::rules::Rules;
-use crate::{board_id, convert, dicts, illegal, pyerr, seed_arg, CHANCE};
+use crate::{bad_type, bad_value, board_id, convert, corrupt, dicts, illegal, seed_arg, CHANCE};
 use lanopoly_engine as engine;
 use lanopoly_engine::board::{self, Kind, Square, DEEDS, LAYOUT};
 use lanopoly_sim as sim;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple, PyType};
 use pythonize::{depythonize, pythonize};
+
+/// The refusal of a chance draw when no chance event is pending (the engine's own wording).
+fn no_chance() -> PyErr {
+    illegal(engine::IllegalAction::refusal("no chance event is pending: a player must act", Vec::new()))
+}
 
 /// Version of the snapshot dict layout.
 const SNAPSHOT_FORMAT: u32 = 1;
@@ -33,22 +38,25 @@ impl Game {
     ) -> PyResult<Self> {
         let board = board_id(board)?;
         let tokens = board.edition().tokens;
-        let names: Vec<String> = match players.extract::<u8>() {
-            Ok(n) => (0..n as usize).map(|i| tokens.get(i).copied().unwrap_or("player").to_string()).collect(),
-            Err(_) => players.extract().map_err(|_| pyerr("players is a count or a list of names"))?,
+        let names: Vec<String> = if players.is_instance_of::<PyInt>() {
+            let n: u8 = players.extract().map_err(|_| bad_value(format!("a game cannot have {players} players")))?;
+            (0..n as usize).map(|i| tokens.get(i).copied().unwrap_or("player").to_string()).collect()
+        } else {
+            players.extract().map_err(|_| bad_type("players is a count or a list of names"))?
         };
-        let count = u8::try_from(names.len()).map_err(|_| pyerr("too many players"))?;
+        let count = u8::try_from(names.len()).map_err(|_| bad_value("too many players"))?;
         let rules = match rules {
             None => engine::Rules::default(),
             Some(r) => match r.extract::<Rules>() {
                 Ok(rules) => rules.inner,
                 Err(_) => {
-                    let name: String = r.extract().map_err(|_| pyerr("rules is a Rules object or a preset name"))?;
+                    let name: String = r.extract().map_err(|_| bad_type("rules is a Rules object or a preset name"))?;
                     Rules::preset(&name, None)?.inner
                 }
             },
         };
-        let mut inner = engine::Game::new(count, board, rules).map_err(illegal)?;
+        // The engine refuses only a seat count its rules do not take: a bad argument.
+        let mut inner = engine::Game::new(count, board, rules).map_err(bad_value)?;
         inner.record_events(true);
         inner.take_events();
         let seed = seed_arg(py, seed)?;
@@ -123,7 +131,7 @@ impl Game {
     /// ``{"utility_dice": {"property": i}}`` or ``{"card": "chance" | "community_chest"}``.
     #[getter]
     fn pending_chance<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pythonize(py, &self.inner.pending).map_err(pyerr)
+        pythonize(py, &self.inner.pending).map_err(bad_value)
     }
 
     /// Inputs applied so far.
@@ -134,7 +142,7 @@ impl Game {
 
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pythonize(py, &self.inner.phase).map_err(pyerr)
+        pythonize(py, &self.inner.phase).map_err(bad_value)
     }
 
     /// The square of the deed the turn player may buy now, if it is deciding.
@@ -188,14 +196,14 @@ impl Game {
     /// Unpaid debts as dicts (`debtor`, `creditor`, `amount`, `reason`).
     #[getter]
     fn debts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pythonize(py, &self.inner.debts).map_err(pyerr)
+        pythonize(py, &self.inner.debts).map_err(bad_value)
     }
 
     /// Rent its owner may still claim, oldest first, as dicts (`owner`, `payer`, `square`,
     /// `amount`, `lapses_at_turn`: the claim lapses when the player of that turn rolls).
     #[getter]
     fn claims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pythonize(py, &self.inner.claims).map_err(pyerr)
+        pythonize(py, &self.inner.claims).map_err(bad_value)
     }
 
     /// Every possible outcome of the pending chance event with its probability.
@@ -207,16 +215,16 @@ impl Game {
             .collect()
     }
 
-    /// The outcome that these random bytes select for the pending chance event (exact odds).
+    /// The outcome that these random bytes select for the pending chance event (exact odds);
+    /// `IllegalAction` if none is pending (no chance outcome is allowed now).
     fn outcome_from_bytes<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
-        let outcome = self.inner.outcome_from_bytes(data).ok_or_else(|| pyerr("no chance event is pending"))?;
+        let outcome = self.inner.outcome_from_bytes(data).ok_or_else(no_chance)?;
         convert::outcome_to(py, outcome)
     }
 
     /// Draw an outcome of the pending chance event with this game's seeded resolver.
     fn sample_chance<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let outcome =
-            self.inner.sample_outcome(&mut self.resolver).ok_or_else(|| pyerr("no chance event is pending"))?;
+        let outcome = self.inner.sample_outcome(&mut self.resolver).ok_or_else(no_chance)?;
         convert::outcome_to(py, outcome)
     }
 
@@ -270,9 +278,15 @@ impl Game {
                 convert::move_to(py, engine::Move { player: seat, action })
             }
             Some(sim::action_space::Decoded::Draft(_)) => {
-                Err(pyerr("trade composition (actions 211..255) needs a VecGame, which keeps the drafts"))
+                Err(bad_value("trade composition (actions 211..255) needs a VecGame, which keeps the drafts"))
             }
-            None => Err(pyerr(format!("action {index} means nothing for seat {seat} now"))),
+            None if index >= sim::action_space::SIZE => {
+                Err(bad_value(format!("there is no action {index}: actions are 0..{}", sim::action_space::SIZE)))
+            }
+            // A slot that holds no move for this seat now: the rules' answer, not a bad argument.
+            None => {
+                Err(illegal(engine::IllegalAction::new(format!("action {index} means nothing for seat {seat} now"))))
+            }
         }
     }
 
@@ -284,20 +298,24 @@ impl Game {
     /// Apply a move or a chance outcome (a dict); returns the events it caused.
     fn apply<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let input = convert::input_from(action)?;
+        if let engine::Input::Move(m) = input {
+            self.check_seats(m)?;
+        }
         self.inner.apply_input(input).map_err(illegal)?;
         self.events(py)
     }
 
-    /// Check a move without applying it; raises IllegalAction with the reason if refused.
+    /// Check a move without applying it; raises IllegalAction with the reason if refused (and
+    /// TypeError or ValueError, as `apply` does, for a dict that is not a move of this game).
     fn check(&self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let m = convert::move_from(action)?;
+        self.check_seats(m)?;
         self.inner.check(m).map_err(illegal)
     }
 
     /// Sample and apply one chance outcome with the seeded resolver; returns (outcome, events).
     fn resolve_chance<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyAny>)> {
-        let outcome =
-            self.inner.sample_outcome(&mut self.resolver).ok_or_else(|| pyerr("no chance event is pending"))?;
+        let outcome = self.inner.sample_outcome(&mut self.resolver).ok_or_else(no_chance)?;
         self.inner.apply_chance(outcome).map_err(illegal)?;
         Ok((convert::outcome_to(py, outcome)?, self.events(py)?))
     }
@@ -319,7 +337,7 @@ impl Game {
         names: Option<Vec<String>>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let inner = engine::Game::from_bytes(data).map_err(illegal)?;
+        let inner = engine::Game::from_bytes(data).map_err(corrupt)?;
         Self::restored(cls.py(), inner, names, seed)
     }
 
@@ -328,7 +346,7 @@ impl Game {
         let d = PyDict::new(py);
         d.set_item("format", SNAPSHOT_FORMAT)?;
         d.set_item("names", self.names.clone())?;
-        d.set_item("state", pythonize(py, &self.inner).map_err(pyerr)?)?;
+        d.set_item("state", pythonize(py, &self.inner).map_err(bad_value)?)?;
         Ok(d)
     }
 
@@ -339,23 +357,32 @@ impl Game {
         snapshot: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let snapshot = snapshot.cast::<PyDict>().map_err(|_| pyerr("a snapshot is a dict from Game.snapshot()"))?;
+        let snapshot = snapshot.cast::<PyDict>().map_err(|_| bad_type("a snapshot is a dict from Game.snapshot()"))?;
         let format: u32 = snapshot
             .get_item("format")?
-            .ok_or_else(|| pyerr("not a snapshot: no \"format\""))?
+            .ok_or_else(|| corrupt("not a snapshot: no \"format\""))?
             .extract()
-            .map_err(pyerr)?;
+            .map_err(|e| corrupt(format!("not a snapshot: format {e}")))?;
         if format != SNAPSHOT_FORMAT {
-            return Err(pyerr(format!("snapshot format {format} is not supported (expected {SNAPSHOT_FORMAT})")));
+            return Err(corrupt(format!("snapshot format {format} is not supported (expected {SNAPSHOT_FORMAT})")));
         }
-        let state = snapshot.get_item("state")?.ok_or_else(|| pyerr("not a snapshot: no \"state\""))?;
-        let inner: engine::Game = depythonize(&state).map_err(|e| pyerr(format!("malformed snapshot: {e}")))?;
-        inner.validate().map_err(illegal)?;
-        let names = snapshot
+        let state = snapshot.get_item("state")?.ok_or_else(|| corrupt("not a snapshot: no \"state\""))?;
+        let inner: engine::Game = depythonize(&state).map_err(|e| corrupt(format!("malformed snapshot: {e}")))?;
+        inner.validate().map_err(corrupt)?;
+        let names: Option<Vec<String>> = snapshot
             .get_item("names")?
             .map(|n| n.extract())
             .transpose()
-            .map_err(|_| pyerr("names is a list of strings"))?;
+            .map_err(|_| corrupt("malformed snapshot: names is a list of strings"))?;
+        if let Some(names) = &names {
+            if names.len() != inner.num_players as usize {
+                return Err(corrupt(format!(
+                    "malformed snapshot: {} names for {} seats",
+                    names.len(),
+                    inner.num_players
+                )));
+            }
+        }
         Self::restored(cls.py(), inner, names, seed)
     }
 
@@ -422,7 +449,7 @@ impl Game {
         let square = u8::try_from(square)
             .ok()
             .filter(|&s| s < 40)
-            .ok_or_else(|| pyerr(format!("there is no square {square}")))?;
+            .ok_or_else(|| bad_value(format!("there is no square {square}")))?;
         let d = PyDict::new(py);
         d.set_item("square", square)?;
         d.set_item("name", self.inner.square_name(square))?;
@@ -466,10 +493,11 @@ impl Game {
         let deck = match deck {
             "chance" => engine::Deck::Chance,
             "community_chest" => engine::Deck::CommunityChest,
-            other => return Err(pyerr(format!("no deck {other:?}"))),
+            other => return Err(bad_value(format!("no deck {other:?}"))),
         };
         let cards = self.inner.edition().deck(deck);
-        cards.get(card as usize).map(|c| c.text).ok_or_else(|| pyerr(format!("no card {card}")))
+        let found = usize::try_from(card).ok().and_then(|i| cards.get(i));
+        found.map(|c| c.text).ok_or_else(|| bad_value(format!("no card {card}")))
     }
 
     #[getter]
@@ -504,12 +532,26 @@ impl Game {
 }
 
 impl Game {
-    /// A seat number from Python, checked against this game.
+    /// A seat number from Python, checked against this game: a `ValueError` if there is no such seat.
     pub(crate) fn seat(&self, seat: i64) -> PyResult<u8> {
         u8::try_from(seat)
             .ok()
             .filter(|&s| s < self.inner.num_players)
-            .ok_or_else(|| pyerr(format!("there is no seat {seat}")))
+            .ok_or_else(|| bad_value(format!("there is no seat {seat}")))
+    }
+
+    /// The seats a move names (its player, and the other side of a trade) exist in this game: a
+    /// move by or to a seat that is not there is a bad argument (`ValueError`), not a refusal.
+    fn check_seats(&self, m: engine::Move) -> PyResult<()> {
+        let other = match m.action {
+            engine::Action::ProposeTrade { to, .. } => Some(to),
+            engine::Action::AcceptTrade { from } | engine::Action::RejectTrade { from } => Some(from),
+            _ => None,
+        };
+        for seat in std::iter::once(m.player).chain(other) {
+            self.seat(seat.into())?;
+        }
+        Ok(())
     }
 
     /// The dict form of the events recorded since the last call. Trade events carry their
@@ -549,7 +591,7 @@ impl Game {
         let n = inner.num_players as usize;
         let names = names.unwrap_or_else(|| (0..n).map(|i| format!("seat {i}")).collect());
         if names.len() != n {
-            return Err(pyerr(format!("{} names for {n} seats", names.len())));
+            return Err(bad_value(format!("{} names for {n} seats", names.len())));
         }
         let seed = seed_arg(py, seed)?;
         Ok(Game { inner, names, resolver: engine::Resolver::new(seed) })

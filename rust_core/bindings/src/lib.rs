@@ -2,8 +2,11 @@
 //!
 //! Only conversions and error mapping live here: moves and outcomes as plain dicts (see
 //! [`convert`]), events as dicts (see [`dicts`]), states as snapshots (dicts, via pythonize) and
-//! bytes, engine errors as `IllegalAction` (a `ValueError`). The rules are all in the engine
-//! crate, the bots and the batch stepping in the sim crate.
+//! bytes. Errors say by their type what went wrong: `IllegalAction` (a `ValueError`) for a move or
+//! chance outcome the rules refuse in this state, `TypeError` for an argument of the wrong Python
+//! type, `ValueError` for one of the right type with a bad value, `DecodeError` (a `ValueError`)
+//! for corrupt bytes, snapshots or pickles. The rules are all in the engine crate, the bots and
+//! the batch stepping in the sim crate.
 //!
 //! One file per Python class ([`rules`], [`game`], [`bot`], [`vecgame`]); this one holds the
 //! error mapping, the module's functions and the module itself.
@@ -11,7 +14,7 @@
 use lanopoly_engine as engine;
 use lanopoly_sim as sim;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
@@ -32,6 +35,13 @@ create_exception!(
     IllegalAction,
     PyValueError,
     "An action or input the rules do not allow now; the message says why and the game is unchanged."
+);
+
+create_exception!(
+    _core,
+    DecodeError,
+    PyValueError,
+    "Bytes, a snapshot or a pickle that do not decode to a valid state; the message says why."
 );
 
 /// The engine's refusal as `IllegalAction`: the English reason as the message, the template as
@@ -61,8 +71,25 @@ fn refusal(py: Python<'_>, e: engine::IllegalAction) -> PyErr {
     err
 }
 
-fn pyerr(e: impl std::fmt::Display) -> PyErr {
-    IllegalAction::new_err(e.to_string())
+/// A `ValueError`: an argument of the right Python type with a bad value (an unknown name, a seat
+/// or square out of range, a missing key).
+fn bad_value(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A `TypeError`: an argument of the wrong Python type (a string where an integer goes).
+fn bad_type(e: impl std::fmt::Display) -> PyErr {
+    PyTypeError::new_err(e.to_string())
+}
+
+/// A `DecodeError`: bytes, a snapshot or a pickle that are not a valid saved state.
+fn corrupt(e: impl std::fmt::Display) -> PyErr {
+    DecodeError::new_err(e.to_string())
+}
+
+/// A `RuntimeError` for a bot whose lock a panic poisoned (a bug, not the caller's input).
+fn bot_failed() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("the bot failed earlier")
 }
 
 /// Python's signals (Ctrl-C) for a long Rust loop: [`Signals::hook`] is an interrupt hook that
@@ -97,7 +124,7 @@ impl Signals {
 fn board_id(name: &str) -> PyResult<engine::BoardId> {
     engine::BoardId::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = engine::BoardId::ALL.iter().map(|b| b.name()).collect();
-        pyerr(format!("unknown board {name:?}; boards: {}", known.join(", ")))
+        bad_value(format!("unknown board {name:?}; boards: {}", known.join(", ")))
     })
 }
 
@@ -106,7 +133,7 @@ fn seed_arg(py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     match seed {
         None => py.import("secrets")?.call_method1("randbits", (64,))?.extract(),
         Some(s) => {
-            let int = s.cast::<PyInt>().map_err(|_| pyerr("seed is an integer"))?;
+            let int = s.cast::<PyInt>().map_err(|_| bad_type("seed is an integer"))?;
             int.call_method1("__mod__", (u64::MAX as u128 + 1,))?.extract()
         }
     }
@@ -157,7 +184,7 @@ fn simulate<'py>(
     let interrupt = sim::interrupt::Interrupt::new(&hook);
     let report = py.detach(|| sim::simulate::simulate_interruptible(&config, &interrupt));
     signals.raised()?;
-    let report = report.map_err(pyerr)?;
+    let report = report.map_err(bad_value)?;
     let d = PyDict::new(py);
     let column = |f: &dyn Fn(&sim::simulate::GameSummary) -> i64| report.games.iter().map(f).collect::<Vec<i64>>();
     d.set_item("winners", column(&|g| g.winner.map_or(-1, i64::from)))?;
@@ -188,7 +215,7 @@ fn bots() -> Vec<&'static str> {
 #[pyfunction]
 fn bot_parameters(bot: &str) -> PyResult<Vec<(&'static str, &'static str)>> {
     sim::bots::parameters(bot)
-        .ok_or_else(|| pyerr(format!("unknown bot {bot:?}; bots: {}", sim::bots::BOTS.join(", "))))
+        .ok_or_else(|| bad_value(format!("unknown bot {bot:?}; bots: {}", sim::bots::BOTS.join(", "))))
 }
 
 /// The boards there are.
@@ -201,8 +228,8 @@ fn boards() -> Vec<&'static str> {
 mod _core {
     #[pymodule_export]
     use super::{
-        boards, bot_parameters, bots, simulate, simulation_seeds, square_names, Bot, Game, IllegalAction, Rules,
-        VecGame,
+        boards, bot_parameters, bots, simulate, simulation_seeds, square_names, Bot, DecodeError, Game, IllegalAction,
+        Rules, VecGame,
     };
 
     use pyo3::prelude::*;

@@ -1,6 +1,6 @@
 //! `Rules`: the engine's rule options from Python, by keyword and by preset.
 
-use crate::pyerr;
+use crate::{bad_type, bad_value};
 use lanopoly_engine as engine;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
@@ -26,7 +26,7 @@ impl Rules {
     #[pyo3(signature = (name, **options))]
     pub(crate) fn preset(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let base = engine::Rules::preset(name)
-            .ok_or_else(|| pyerr(format!("unknown preset {name:?}; presets: {}", engine::PRESETS.join(", "))))?;
+            .ok_or_else(|| bad_value(format!("unknown preset {name:?}; presets: {}", engine::PRESETS.join(", "))))?;
         Self::with_options(base, options)
     }
 
@@ -45,7 +45,7 @@ impl Rules {
     }
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pythonize(py, &self.inner).map_err(pyerr)
+        pythonize(py, &self.inner).map_err(bad_value)
     }
 
     /// Pickling and copying: `Rules(**rules.to_dict())`.
@@ -62,7 +62,7 @@ impl Rules {
         let default = engine::Rules::default();
         let changed: Vec<String> = {
             let now = self.to_dict(py)?.cast_into::<PyDict>()?;
-            let base = pythonize(py, &default).map_err(pyerr)?.cast_into::<PyDict>()?;
+            let base = pythonize(py, &default).map_err(bad_value)?.cast_into::<PyDict>()?;
             let mut out = Vec::new();
             for (k, v) in now.iter() {
                 if !base.get_item(&k)?.map(|b| b.eq(&v)).transpose()?.unwrap_or(false) {
@@ -76,11 +76,13 @@ impl Rules {
 }
 
 impl Rules {
+    /// `base` with `options` set: an unknown option name or a value out of range is a
+    /// `ValueError`, a value of the wrong Python type (a number for a flag) a `TypeError`.
     fn with_options(base: engine::Rules, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let mut rules = base;
         if let Some(options) = options {
             let py = options.py();
-            let all = pythonize(py, &rules).map_err(pyerr)?.cast_into::<PyDict>()?;
+            let all = pythonize(py, &rules).map_err(bad_value)?.cast_into::<PyDict>()?;
             for (key, value) in options.iter() {
                 let key: String = key.extract()?;
                 if key == "free_building" {
@@ -92,7 +94,7 @@ impl Rules {
                 }
                 let Some(current) = all.get_item(&key)? else {
                     let known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
-                    return Err(pyerr(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
+                    return Err(bad_value(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
                 };
                 let same_kind = if current.is_instance_of::<PyBool>() {
                     value.is_instance_of::<PyBool>()
@@ -103,13 +105,14 @@ impl Rules {
                 };
                 if !same_kind {
                     let expected = current.get_type().name()?;
-                    return Err(pyerr(format!("rule option {key:?} takes a {expected}, not {}", value.repr()?)));
+                    return Err(bad_type(format!("rule option {key:?} takes a {expected}, not {}", value.repr()?)));
                 }
                 all.set_item(key, value)?;
             }
-            rules = depythonize(all.as_any()).map_err(|e| out_of_range(&base, options).unwrap_or_else(|| pyerr(e)))?;
+            rules =
+                depythonize(all.as_any()).map_err(|e| out_of_range(&base, options).unwrap_or_else(|| bad_value(e)))?;
         }
-        rules.validate().map_err(pyerr)?;
+        rules.validate().map_err(bad_value)?;
         Ok(Rules { inner: rules })
     }
 }
@@ -125,6 +128,6 @@ fn out_of_range(base: &engine::Rules, options: &Bound<'_, PyDict>) -> Option<PyE
         if depythonize::<engine::Rules>(one.as_any()).is_ok() {
             return None;
         }
-        Some(pyerr(format!("rule option {} cannot be {}: out of range", key.repr().ok()?, value.repr().ok()?)))
+        Some(bad_value(format!("rule option {} cannot be {}: out of range", key.repr().ok()?, value.repr().ok()?)))
     })
 }

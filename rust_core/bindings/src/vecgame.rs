@@ -2,7 +2,8 @@
 
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::{board_id, pyerr, Signals};
+use crate::{bad_type, bad_value, board_id, corrupt, illegal, Signals};
+use lanopoly_engine as engine;
 use lanopoly_sim as sim;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -80,7 +81,7 @@ impl VecGame {
         let stepped = self.inner.step_interruptible(actions, &mut view, &sim::interrupt::Interrupt::new(&hook));
         signals.raised()?;
         self.healthy()?;
-        stepped.map_err(pyerr)?;
+        stepped.map_err(refused)?;
         Ok(arrays)
     }
 
@@ -95,7 +96,7 @@ impl VecGame {
             ("player", player.shape(), vec![n]),
         ])?;
         let done = self.inner.reset_games(which, obs.as_slice_mut()?, mask.as_slice_mut()?, player.as_slice_mut()?);
-        done.map_err(pyerr)
+        done.map_err(bad_value)
     }
 
     /// A `RuntimeError` if a step panicked (a bug): the games cannot be trusted until `reset`.
@@ -105,6 +106,12 @@ impl VecGame {
             None => Ok(()),
         }
     }
+}
+
+/// A step the batch refused: with the argument checked (its length, each index in range) and the
+/// batch healthy, what is left is an action the rules refuse in its game (`IllegalAction`).
+fn refused(why: String) -> PyErr {
+    illegal(engine::IllegalAction::new(why))
 }
 
 // The default of `max_inputs` in the signature below, written out for Python's signature text.
@@ -150,10 +157,10 @@ impl VecGame {
         max_inputs: u32,
     ) -> PyResult<Self> {
         if threads == 0 {
-            return Err(pyerr("threads must be at least 1"));
+            return Err(bad_value("threads must be at least 1"));
         }
         if max_inputs == 0 {
-            return Err(pyerr("max_inputs must be at least 1"));
+            return Err(bad_value("max_inputs must be at least 1"));
         }
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let opponents = opponents.unwrap_or_else(|| vec!["heuristic".to_string()]);
@@ -167,7 +174,7 @@ impl VecGame {
             learner,
             &opponents,
         )
-        .map_err(pyerr)?;
+        .map_err(bad_value)?;
         inner.set_threads(threads);
         inner.set_max_inputs(max_inputs);
         Ok(VecGame { inner })
@@ -205,7 +212,7 @@ impl VecGame {
     fn view<'py>(&self, py: Python<'py>, i: usize, seat: u8) -> PyResult<SeatView<'py>> {
         self.healthy()?;
         if i >= self.inner.len() || seat >= self.inner.players() {
-            return Err(pyerr(format!("there is no game {i} seat {seat}")));
+            return Err(bad_value(format!("there is no game {i} seat {seat}")));
         }
         let mut obs = vec![0.0; sim::observation::SIZE];
         let mut mask = [false; sim::action_space::SIZE];
@@ -265,7 +272,8 @@ impl VecGame {
             inner.observe_all(&mut out.view())
         });
         signals.raised()?;
-        done.map_err(pyerr)?;
+        self.healthy()?;
+        done.map_err(bad_value)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
     }
@@ -276,12 +284,15 @@ impl VecGame {
     fn reset_games(&mut self, which: numpy::PyReadonlyArray1<'_, bool>, out: Option<ViewArrays<'_>>) -> PyResult<()> {
         self.healthy()?;
         let which = which.as_slice()?;
+        if which.len() != self.inner.len() {
+            return Err(bad_value(format!("{} flags for {} games", which.len(), self.inner.len())));
+        }
         match out {
             Some(arrays) => self.reset_into(which, &arrays),
             None => {
                 let n = self.inner.len();
                 let mut rows = sim::vecgame::StepBuffers::new(n, self.inner.players() as usize);
-                self.inner.reset_games(which, &mut rows.obs, &mut rows.mask, &mut rows.player).map_err(pyerr)
+                self.inner.reset_games(which, &mut rows.obs, &mut rows.mask, &mut rows.player).map_err(bad_value)
             }
         }
     }
@@ -291,7 +302,7 @@ impl VecGame {
         self.healthy()?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
         let mut out = sim::vecgame::StepBuffers::new(n, players);
-        self.inner.observe_all(&mut out.view()).map_err(pyerr)?;
+        self.inner.observe_all(&mut out.view()).map_err(bad_value)?;
         let (obs, mask, player, ..) = to_numpy(py, out, n, players)?;
         Ok((obs, mask, player))
     }
@@ -310,6 +321,9 @@ impl VecGame {
     ) -> PyResult<StepArrays<'py>> {
         let actions = action_indices(actions)?;
         let (n, players) = (self.inner.len(), self.inner.players() as usize);
+        if actions.len() != n {
+            return Err(bad_value(format!("{} actions for {n} games", actions.len())));
+        }
         if let Some(out) = out {
             // Extracted as arrays and borrowed later: extracting borrows panics on a conflict.
             let arrays = out.extract().map_err(|e| {
@@ -332,7 +346,7 @@ impl VecGame {
         signals.raised()?;
         // A panic inside the step poisoned the batch: a RuntimeError, not an illegal action.
         self.healthy()?;
-        stepped.map_err(pyerr)?;
+        stepped.map_err(refused)?;
         to_numpy(py, out, n, players)
     }
 
@@ -340,13 +354,14 @@ impl VecGame {
     /// settings), for `from_bytes`; pickling uses them.
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
         self.healthy()?;
-        Ok(pyo3::types::PyBytes::new(py, &self.inner.to_bytes().map_err(pyerr)?))
+        // The one failure left once the batch is healthy: a bot that cannot be saved.
+        Ok(pyo3::types::PyBytes::new(py, &self.inner.to_bytes().map_err(bad_type)?))
     }
 
     /// A batch from `to_bytes`, resuming exactly where it was.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Ok(VecGame { inner: sim::vecgame::VecGame::from_bytes(data).map_err(pyerr)? })
+        Ok(VecGame { inner: sim::vecgame::VecGame::from_bytes(data).map_err(corrupt)? })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
@@ -359,7 +374,7 @@ impl VecGame {
     fn game(&self, py: Python<'_>, i: usize) -> PyResult<Game> {
         self.healthy()?;
         if i >= self.inner.len() {
-            return Err(pyerr(format!("there is no game {i}")));
+            return Err(bad_value(format!("there is no game {i}")));
         }
         Game::restored(py, self.inner.game(i).clone(), None, Some(&0u64.into_pyobject(py)?.into_any()))
     }
@@ -375,7 +390,7 @@ fn action_indices(actions: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
             let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
             let ndim: usize = array.getattr("ndim")?.extract()?;
             if !matches!(kind.as_str(), "i" | "u") || ndim != 1 {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                return Err(bad_type(format!(
                     "actions must be one integer per game (a list, or a 1-D integer array), not {} of shape {}",
                     array.getattr("dtype")?.str()?,
                     array.getattr("shape")?.str()?,
@@ -389,7 +404,9 @@ fn action_indices(actions: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         .iter()
         .map(|&a| match a {
             -1 => Ok(sim::vecgame::SKIP),
-            _ => u32::try_from(a).map_err(|_| pyerr(format!("action {a} is out of range"))),
+            _ => u32::try_from(a).ok().filter(|&a| (a as usize) < sim::action_space::SIZE).ok_or_else(|| {
+                bad_value(format!("action {a} is out of range (0..{}, or -1 to skip)", sim::action_space::SIZE))
+            }),
         })
         .collect()
 }
