@@ -14,6 +14,7 @@ from collections.abc import Callable
 from prompt_toolkit.application import get_app
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import AnyContainer, ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
@@ -41,7 +42,7 @@ def guarded(body: AnyContainer, lang: Callable[[], str]) -> HSplit:
     """``body`` in a terminal of 80x24 or more; else a screen asking for a larger window."""
     small = Condition(lambda: too_small(_size()))
 
-    def text() -> list[tuple[str, str]]:
+    def text() -> StyleAndTextTuples:
         size = _size()
         return [("class:error", textwrap.fill(enlarge_text(lang(), size), max(1, size.columns)))]
 
