@@ -269,3 +269,55 @@ def test_a_claim_already_sent_is_passed_over_by_the_line_and_a_bare_claim():
     assert [c["payer"] for c in game.claims] == [2]
     assert claim_hint(game, 0, "en", [one]) is None
     assert claim_hint(game, 0, "en", []) is not None
+
+
+def _run_fast(table: LocalTable, scene: Scene, wait: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As ``_run``, with bots that move every hundredth of a second and wait ``wait`` seconds
+    before a roll that would end a claim owed to the person."""
+    import lanopoly.console.app as console_app
+
+    monkeypatch.setattr(console_app, "CLAIM_WAIT", wait)
+
+    async def session() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0.01, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            await scene(app, pipe)
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+
+    asyncio.run(session())
+
+
+def test_the_bots_wait_before_the_roll_that_would_end_the_persons_claim(monkeypatch: pytest.MonkeyPatch):
+    """Bots move every few tenths of a second: cy's roll would end bea's debt to ada about a
+    second after it was told. The bots wait (here for good) before that roll, so the person has
+    time to read the line and press F6."""
+    table = _table(rules=Rules(rent_claim="before_next_roll"))
+    before = _cash(table)
+
+    async def scene(app: ConsoleApp, pipe: PipeInput) -> None:
+        await wait_for(app.app, lambda lines: "press F6" in _bottom(lines))
+        step = table.game.step
+        await asyncio.sleep(0.5)  # fifty bot moves' time: without the wait cy would have rolled
+        assert table.game.step == step and table.game.claims != [], table.lines[-3:]
+        pipe.send_text(F6)
+        await wait_for(app.app, lambda lines: not table.game.claims)
+        assert _cash(table)[:2] == [before[0] + 8, before[1] - 8]
+
+    _run_fast(table, scene, 60.0, monkeypatch)
+
+
+def test_a_claim_not_made_in_the_wait_lapses_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch):
+    """The wait is bounded: a person who does not claim loses the rent, as the rules say, and
+    the log tells it."""
+    table = _table(rules=Rules(rent_claim="before_next_roll"))
+    before = _cash(table)
+
+    async def scene(app: ConsoleApp, pipe: PipeInput) -> None:
+        await wait_for(app.app, lambda lines: any("did not claim" in line for line in table.lines))
+        assert "ada did not claim the rent for Connecticut Avenue in time." in table.lines
+        assert not table.game.claims and _cash(table)[:2] == before[:2]  # nothing paid since
+
+    _run_fast(table, scene, 0.2, monkeypatch)

@@ -26,7 +26,8 @@ from prompt_toolkit.styles import Style
 from lanopoly._core import IllegalAction
 from lanopoly.console import board_view
 from lanopoly.console.claims import KEY as CLAIM_KEY
-from lanopoly.console.claims import claim_hint
+from lanopoly.console.claims import WAIT as CLAIM_WAIT
+from lanopoly.console.claims import claim_hint, ending_now
 from lanopoly.console.commands import (
     COMMANDS,
     CommandError,
@@ -196,8 +197,17 @@ class ConsoleApp:
     async def _step(self, table: LocalTable) -> None:
         """Move the game on one step at a time, pausing ``delay`` seconds after each so the person
         sees every move (and may act out of turn meanwhile: bid, build, mortgage, answer an
-        offer); never pausing at a pending chance event, when nobody may act."""
+        offer); never pausing at a pending chance event, when nobody may act. Before the roll that
+        would end rent owed to the person, the bots wait up to ``claims.WAIT`` seconds for it to
+        be claimed (the hint line says how)."""
+        loop = asyncio.get_running_loop()
+        waited: dict[tuple[int, int, int], float] = {}
         while True:
+            ending = [(c["square"], c["payer"], c["lapses_at_turn"]) for c in ending_now(table.game, table.me)]
+            now = loop.time()
+            if any(now < waited.setdefault(claim, now + CLAIM_WAIT) for claim in ending):
+                await asyncio.sleep(0.05)
+                continue
             if table.step():
                 self.app.invalidate()
                 if not table.game.is_chance_node:

@@ -18,6 +18,10 @@ from lanopoly.i18n import ALIASES, money, t
 KEY = "f6"
 """The key that claims the oldest rent owed to the person (F2-F5 roll, buy, decline and end)."""
 
+WAIT = 8.0
+"""Seconds the bots of a local game wait before the roll that would end a claim owed to the person:
+they play a move every few tenths of a second, and a person needs time to read the hint line."""
+
 Claim = dict[str, Any]
 
 
@@ -77,3 +81,11 @@ def claim_hint(game: Game, seat: int, lang: str, sent: Sequence[dict[str, Any]] 
     if len(claims) == 1:
         return t(lang, "claim.one", **fields)
     return t(lang, "claim.many", n=len(claims), **fields)
+
+
+def ending_now(game: Game, seat: int) -> list[Claim]:
+    """The claims of ``seat`` that the turn player's next roll ends, while that player is another:
+    the last moment to claim them."""
+    if game.is_over or game.turn_player == seat:
+        return []
+    return [c for c in open_claims(game, seat) if lapsing_seat(game, c) == game.turn_player]
