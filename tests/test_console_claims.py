@@ -75,12 +75,13 @@ def _bottom(lines: list[str], rows: int = 2) -> str:
 Scene = Callable[[ConsoleApp, PipeInput], Awaitable[None]]
 
 
-def _run(table: LocalTable, scene: Scene) -> None:
-    """Run the application on ``table`` at 80x24, play ``scene``, then quit."""
+def _run(table: LocalTable, scene: Scene, delay: float = PAUSE) -> None:
+    """Run the application on ``table`` at 80x24 with bots moving every ``delay`` seconds, play
+    ``scene``, then quit."""
 
     async def session() -> None:
         with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
+            app = ConsoleApp(table, delay=delay, input=pipe, output=Terminal())
             running = asyncio.create_task(app.run())
             await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
             await scene(app, pipe)
@@ -277,17 +278,7 @@ def _run_fast(table: LocalTable, scene: Scene, wait: float, monkeypatch: pytest.
     import lanopoly.console.app as console_app
 
     monkeypatch.setattr(console_app, "CLAIM_WAIT", wait)
-
-    async def session() -> None:
-        with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=0.01, input=pipe, output=Terminal())
-            running = asyncio.create_task(app.run())
-            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
-            await scene(app, pipe)
-            pipe.send_text("quit\r")
-            assert await asyncio.wait_for(running, timeout=30) == 0
-
-    asyncio.run(session())
+    _run(table, scene, delay=0.01)
 
 
 def test_the_bots_wait_before_the_roll_that_would_end_the_persons_claim(monkeypatch: pytest.MonkeyPatch):
