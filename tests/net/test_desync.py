@@ -46,7 +46,12 @@ def test_a_peer_frozen_by_a_liar_writes_a_report_that_names_it_and_replays_to_it
 def test_a_freeze_for_an_absent_peer_writes_no_report(tmp_path: Path) -> None:
     """A peer that dropped is no desync: there is nothing to debug, and no file."""
     worlds: list[Any] = []
-    sim.run_game(1, cheat=False, watch=lambda world, peer, item: worlds.append(world) if not worlds else None)
+
+    def keep_world(world: Any, peer: int, item: Any) -> None:
+        if not worlds:
+            worlds.append(world)
+
+    sim.run_game(1, cheat=False, watch=keep_world)
     core = worlds[0].peers[0].core
     assert write_report(tmp_path, core, FreezeInfo(3, "peer 1 dropped", (1,), cause="absent")) is None
     assert write_report(tmp_path, core, FreezeInfo(3, "this peer left", cause="local")) is None
