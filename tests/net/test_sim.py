@@ -79,6 +79,7 @@ def _named(behaviour: str, kinds: set[str], seeds: range) -> tuple[int, int]:
         ("zero_ack_signatures", {"bad_signature"}),
         ("ack_equivocator", {"equivocation"}),
         ("move_equivocator", {"equivocation"}),
+        ("early_equivocator", {"equivocation"}),
         ("forger", {"forged", "illegal_action", "replayed", "out_of_turn"}),  # an unused forged move may go unseen
         ("illegal_mover", {"illegal_action"}),
         ("wrong_reveal", {"bad_reveal"}),
@@ -127,7 +128,7 @@ def test_a_lie_about_the_final_state_to_a_peer_back_from_a_crash_still_ends_its_
         if isinstance(item, fx.FaultSeen) and item.fault.kind == "diverged":
             named.append(item.fault.detail)
 
-    report = run_game(seed, watch=watch)
+    report = run_game(seed, behaviour="lying_hash", watch=watch)
     assert report.ok, report.text()
     assert set(report.outcomes.values()) == {"over"}
     assert any("final state" in detail for detail in named), report.text()
@@ -174,3 +175,28 @@ def test_a_bot_that_moves_at_once_nests_its_move_in_its_ack_so_a_step_costs_one_
         ]
         assert moves, f"seed {seed}: no move signed"
         assert set(moves) == {"nested"}, f"seed {seed}: moves sent alone: {moves.count('all')} of {len(moves)}"
+
+
+def test_an_evidence_round_whose_time_is_up_ends_while_a_change_waits_for_shares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found when a new cheater shifted the seeds: peer 1 lies about a hash; while it waits for the
+    evidence of step 44 it also waits for a share (for the removal of peer 3) from a peer that is
+    away. The change waiting for the share kept the evidence round from ending, even once its time
+    was up: its deadline stayed in the past and the driver would call timer() in a busy loop.
+    (A seed where this happens under today's rules: a change of the rules changes its game.)"""
+    from lanopoly.net.core.session import Phase, Session
+
+    during: list[int] = []
+    finish_change = Session._finish_change
+
+    def spy(core: Session) -> bool:
+        done = finish_change(core)
+        if not done and core.phase is Phase.EVIDENCE:
+            during.append(core.me)
+        return done
+
+    monkeypatch.setattr(Session, "_finish_change", spy)
+    report = run_game(446)
+    assert report.ok, report.text()
+    assert during, "the seed no longer plays an evidence round while a change waits: find another"

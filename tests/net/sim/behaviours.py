@@ -160,6 +160,26 @@ class MoveEquivocator(Behaviour):
         return p8.sign_action(key, move.game_id, move.step, me, move.prev, move.seat, alt).wire()
 
 
+class EarlyEquivocator(MoveEquivocator):
+    """As the leader, nests its early move for the next step in its ack (to everyone) and also
+    sends some peers a different move for that step directly: one slot, two signed moves."""
+
+    name = "early_equivocator"
+    provable = True
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not Ack or type(m.nested) is not Action:
+            return [(to, payload)]
+        early = m.nested
+        if early.step not in self.other:
+            self.other[early.step] = self._alternative(world, me, early)
+        alt = self.other[early.step]
+        if alt is not None and to % 2 == 1:
+            return [(to, payload), (to, self.mark(alt))]
+        return [(to, payload)]
+
+
 class Omitter(Behaviour):
     """As the leader of a step, keeps its move from some peers (the others get it)."""
 
@@ -394,6 +414,7 @@ CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
         AckEquivocator,
         LyingHash,
         MoveEquivocator,
+        EarlyEquivocator,
         Omitter,
         RevealGrinder,
         Replayer,

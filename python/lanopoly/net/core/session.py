@@ -657,6 +657,10 @@ class Session:
             if self.pending_change is None:
                 self._maybe_change()
             if self.pending_change is not None and not self._finish_change():
+                # A change waiting for shares does not hold up an evidence round whose time is up
+                # (its deadline has passed: without this, timer() would be called again at once).
+                if self.phase is Phase.EVIDENCE and self._evidence_done():
+                    continue
                 return
             if self.phase is Phase.EVIDENCE:
                 progressed = self._evidence_done()
