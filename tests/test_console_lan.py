@@ -20,7 +20,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -675,6 +675,34 @@ def test_the_join_screen_shows_each_lobby_with_its_host_key_and_never_a_spoofed_
     asyncio.run(asyncio.wait_for(run(), 40))
 
 
+async def _cid_joins_and_ann_starts(
+    app: Application[Any],
+    seat_lines: Callable[[], list[str]],
+    keys: Any,
+    running: asyncio.Task[Started | None],
+    port: int,
+    before_enter: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """cid joins seat 2 of ann's lobby at ``port``; ann presses Enter (after ``before_enter``):
+    both sides start the same game of ann and cid, whose links are then closed."""
+    cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+    try:
+        await _drawn(app, lambda: "  2  cid (joined)" in seat_lines())
+        if before_enter is not None:
+            await before_enter()
+        keys.send_text("\r")
+        started = await asyncio.wait_for(running, 30)
+        assert started is not None and started.genesis.record.names == ("ann", "cid")
+        joined = await cid
+        assert joined.genesis.game_id == started.genesis.game_id
+        for game in (started, joined):
+            for conn, _ in game.links.values():
+                await conn.close()
+            await game.gate.close()
+    finally:
+        cid.cancel()
+
+
 def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_fewer_peers():
     """Issue 14, item 3: bob joins ann's lobby of three seats, then leaves it: ann's screen shows
     his seat free again (a bot's at the start). Enter with nobody there says to wait; cid joins,
@@ -685,7 +713,6 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
         with create_pipe_input() as pipe:
             screen = HostScreen(setup, pin=PIN, advertise=False, interfaces=LOOPBACK, input=pipe, output=DummyOutput())
             running = asyncio.create_task(screen.run())
-            cid: asyncio.Task[Started] | None = None
             try:
                 await _drawn(screen.app, lambda: screen.app.is_running and bool(screen.address))
                 port = int(screen.address.rsplit(":", 1)[1])
@@ -699,23 +726,14 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
                 assert screen.seat_lines() == ["  1  ann (you)", f"  2  {BOT}", f"  3  {BOT}"]
                 pipe.send_text("\r")  # Enter: nobody to play with
                 await _drawn(screen.app, lambda: "Nobody has joined yet" in screen.message[1])
-                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
-                await _drawn(screen.app, lambda: "  2  cid (joined)" in screen.seat_lines())
-                pipe.send_text("\x1b[D")  # Left: one bot
-                await _drawn(screen.app, lambda: screen.bots_at_start() == 0)
-                pipe.send_text("\r")
-                started = await asyncio.wait_for(running, 30)
-                assert started is not None and started.genesis.record.names == ("ann", "cid")
-                joined = await cid
-                assert joined.genesis.game_id == started.genesis.game_id
-                for game in (started, joined):
-                    for conn, _ in game.links.values():
-                        await conn.close()
-                    await game.gate.close()
+
+                async def no_bots() -> None:
+                    pipe.send_text("\x1b[D")  # Left: one bot
+                    await _drawn(screen.app, lambda: screen.bots_at_start() == 0)
+
+                await _cid_joins_and_ann_starts(screen.app, screen.seat_lines, pipe, running, port, no_bots)
             finally:
-                for task in (running, cid):
-                    if task is not None and not task.done():
-                        task.cancel()
+                running.cancel()
 
     asyncio.run(asyncio.wait_for(run(), 60))
 
@@ -736,7 +754,6 @@ def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_anot
                 output=DummyOutput(),
             )
             running = asyncio.create_task(host.run())
-            cid: asyncio.Task[Started] | None = None
             try:
                 await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
                 bob = JoinScreen(
@@ -759,21 +776,9 @@ def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_anot
                 await _drawn(host.app, lambda: "Nobody has joined yet" in host.message[1])
                 assert not host.failed and not running.done()
                 port = int(host.address.rsplit(":", 1)[1])
-                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
-                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
-                keys.send_text("\r")
-                started = await asyncio.wait_for(running, 30)
-                assert started is not None and started.genesis.record.names == ("ann", "cid")
-                joined = await cid
-                assert joined.genesis.game_id == started.genesis.game_id
-                for game in (started, joined):
-                    for conn, _ in game.links.values():
-                        await conn.close()
-                    await game.gate.close()
+                await _cid_joins_and_ann_starts(host.app, host.seat_lines, keys, running, port)
             finally:
-                for task in (running, cid):
-                    if task is not None and not task.done():
-                        task.cancel()
+                running.cancel()
 
     asyncio.run(asyncio.wait_for(run(), 60))
 
@@ -795,7 +800,6 @@ def test_enter_just_as_a_joiner_leaves_frees_the_seat_and_the_lobby_stays_open()
                 output=DummyOutput(),
             )
             running = asyncio.create_task(host.run())
-            cid: asyncio.Task[Started] | None = None
             try:
                 await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
                 port = int(host.address.rsplit(":", 1)[1])
@@ -814,20 +818,9 @@ def test_enter_just_as_a_joiner_leaves_frees_the_seat_and_the_lobby_stays_open()
                 await _drawn(host.app, lambda: host.message[1] == left)
                 assert host.seat_lines() == ["  1  ann (you)", f"  2  {BOT}"]
                 assert not host.failed and not running.done()
-                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
-                await _drawn(host.app, lambda: "  2  cid (joined)" in host.seat_lines())
-                keys.send_text("\r")
-                started = await asyncio.wait_for(running, 30)
-                assert started is not None and started.genesis.record.names == ("ann", "cid")
-                joined = await cid
-                for game in (started, joined):
-                    for conn, _ in game.links.values():
-                        await conn.close()
-                    await game.gate.close()
+                await _cid_joins_and_ann_starts(host.app, host.seat_lines, keys, running, port)
             finally:
-                for task in (running, cid):
-                    if task is not None and not task.done():
-                        task.cancel()
+                running.cancel()
 
     asyncio.run(asyncio.wait_for(run(), 60))
 
