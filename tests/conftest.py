@@ -41,9 +41,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(autouse=True)
 def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The console saves its games under ``$XDG_DATA_HOME``: every test gets a folder of its own,
-    so no test reads or writes the saved games of the machine's user."""
+    """The console saves its games under ``$XDG_DATA_HOME`` and remembers the person's choices
+    under ``$XDG_CONFIG_HOME``: every test gets folders of its own, so no test reads or writes the
+    machine's user's games or choices, nor sees another test's."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
 
 
 def dice(a: int, b: int) -> Action:

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 # Nothing in a test may listen or multicast beyond loopback (see shared NOTES: LANOPOLY_INTERFACES).
 export LANOPOLY_INTERFACES="${LANOPOLY_INTERFACES:-127.0.0.1}"
 export PYTHONDONTWRITEBYTECODE=1
+export XDG_CONFIG_HOME="$(mktemp -d)"  # no test reads or writes the console choices of the machine's user
 
 step() { printf '\n== %s\n' "$*"; }
 

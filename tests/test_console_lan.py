@@ -838,6 +838,7 @@ class Terminal:
         self.data = workdir / f"{name.rstrip('0123456789')}-data"
         env = f"env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 LANOPOLY_INTERFACES={address} "
         env += f"LANOPOLY_SERVICE_TYPE={TEST_SERVICE_TYPE} XDG_DATA_HOME={shlex.quote(str(self.data))} "
+        env += f"XDG_CONFIG_HOME={shlex.quote(str(self.data / 'config'))} "
         command = f"exec {env}{shlex.quote(sys.executable)} -m lanopoly {args} 2>{name}.err"
         self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(workdir), command)
 

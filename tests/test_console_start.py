@@ -142,7 +142,7 @@ def test_the_start_screen_in_a_real_terminal_follows_the_locale(tmp_path):
     """`lanopoly play` without --players under a French locale: the French start screen, Enter,
     and a game on the Paris board."""
     session_name = f"lanopoly-start-{os.getpid()}"
-    locale = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 XDG_DATA_HOME={tmp_path}"
+    locale = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
     command = f"{locale} {sys.executable} -m lanopoly play --seed 5"
     env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"}
     subprocess.run(

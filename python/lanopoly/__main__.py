@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
@@ -24,6 +24,10 @@ from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
 from lanopoly.describe import Event, describe_events
 from lanopoly.i18n import LANGUAGES
 from lanopoly.log import GameLog, ReplayMismatch
+
+if TYPE_CHECKING:
+    from lanopoly.console import Setup
+    from lanopoly.console.prefs import Prefs
 
 
 def play(args: argparse.Namespace) -> int:
@@ -70,27 +74,41 @@ def play(args: argparse.Namespace) -> int:
 
 def console(args: argparse.Namespace) -> int:
     """Play in the full-screen console: the start screen first unless --players, --host or
-    --join was given; the language from --lang or the system locale, and its edition's board."""
-    from lanopoly.console import Setup, play_console
-    from lanopoly.i18n import default_board, detect
+    --join was given, with what was chosen last time unless the command line says otherwise."""
+    from lanopoly.console import play_console, prefs
 
-    lang = args.lang or detect()
-    setup = Setup(
-        name=args.name,
-        bots=max(1, min(7, (args.players or 4) - 1)),
-        difficulty=args.difficulty,
-        board=args.board or default_board(lang),
-        rules=args.rules,
-        lang=lang,
-        mode="host" if getattr(args, "host", False) else "join" if getattr(args, "join", None) is not None else "solo",
-    )
+    mode = "host" if getattr(args, "host", False) else "join" if getattr(args, "join", None) is not None else "solo"
+    remembered = prefs.load()
+    setup = console_setup(args, remembered, mode)
     ask = args.players is None and setup.mode == "solo"
     address: str = getattr(args, "join", None) or ""
     pin: str = getattr(args, "pin", None) or ""
     lan: dict[str, Any] = {"address": address, "pin": pin} if address or pin else {}
     if args.save:
         lan["save"] = Path(args.save)  # where the console saves the game (default: its folder)
-    return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, **lan)
+    notice = "; ".join(remembered.problems)
+    return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, notice=notice, **lan)
+
+
+def console_setup(args: argparse.Namespace, remembered: Prefs, mode: str = "solo") -> Setup:
+    """The console's setup: the command line's options, else what the person chose last time
+    (``remembered``), else the defaults (the language from the system locale, its board)."""
+    from lanopoly.console import Setup
+    from lanopoly.i18n import default_board, detect
+
+    lang = args.lang or remembered.lang or detect()
+    players = args.players or (remembered.bots + 1 if remembered.bots else 4)
+    board = args.board or (remembered.board if remembered.lang in (None, lang) else None)
+    return Setup(
+        name=args.name or remembered.name or "",
+        token=remembered.token or 0,
+        bots=max(1, min(7, players - 1)),
+        difficulty=args.difficulty or remembered.difficulty or "normal",
+        board=board or default_board(lang),
+        rules=args.rules or remembered.rules or "official",
+        lang=lang,
+        mode=mode,
+    )
 
 
 def continue_command(args: argparse.Namespace, interactive: bool) -> int:
@@ -140,12 +158,13 @@ def console_lan(args: argparse.Namespace) -> int:
     """``lanopoly host`` / ``join`` in a terminal: the console's lobby screen (hosting, or the
     lobbies found on the network with the target picked), then the game; this peer's other seats
     are bots of ``--difficulty``."""
-    from lanopoly.console import LanOptions, Setup, play_console
+    from lanopoly.console import LanOptions, Setup, play_console, prefs
     from lanopoly.console.lobby import split_address
     from lanopoly.i18n import default_board, detect
     from lanopoly.net.interfaces import InterfaceConfigError, parse_interfaces
 
-    lang = args.lang or detect()
+    remembered = prefs.load()  # the name and language chosen last time, unless given here
+    lang = args.lang or remembered.lang or detect()
     try:
         chosen = parse_interfaces(args.interfaces) if args.interfaces else None
     except InterfaceConfigError as e:
@@ -154,7 +173,8 @@ def console_lan(args: argparse.Namespace) -> int:
     interfaces = tuple(chosen) if chosen is not None else None
     hosting = args.net_command == "host"
     setup = Setup(
-        name=args.name or "",
+        name=args.name or remembered.name or "",
+        token=remembered.token or 0,
         bots=max(1, min(7, args.players - 1)) if hosting else 3,
         difficulty=args.difficulty,
         board=args.board if hosting else default_board(lang),
@@ -300,15 +320,21 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     p.add_argument("--name", default=d(""), help="your name in the console (default: the first token, dog)")
     p.add_argument(
         "--difficulty",
-        default=d("normal"),
+        default=d(None),
         choices=list(DIFFICULTIES),
-        help="console bots: easy, normal (the heuristic bot) or hard (the search bot); default normal",
+        help="console bots: easy, normal (the heuristic bot) or hard (the search bot); default normal"
+        " (console: as last time)",
     )
     p.add_argument("--board", default=d(None), choices=boards(), help="default: classic (console: the language's)")
     p.add_argument(
         "--lang", default=d(None), choices=list(LANGUAGES), help="console language (default: the system locale)"
     )
-    p.add_argument("--rules", default=d("official"), choices=Rules.presets(), help="rules preset")
+    p.add_argument(
+        "--rules",
+        default=d(None),
+        choices=Rules.presets(),
+        help="rules preset (default official; console: as last time)",
+    )
     p.add_argument("--rounds", type=ROUNDS, default=d(0), help="round limit (richest wins); 0: the preset's")
     p.add_argument("--seed", type=int, default=d(None), help="seed for dice and cards (default: random)")
     p.add_argument("--save", metavar="FILE", default=d(None), help="save the game log to FILE")
@@ -444,6 +470,7 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
         return console(args)
     args.players = args.players or 4
     args.board = args.board or "classic"
+    args.rules = args.rules or "official"
     return play(args)
 
 

@@ -21,6 +21,7 @@ from prompt_toolkit.output import Output
 
 from lanopoly._core import Rules
 from lanopoly.bots import DIFFICULTIES
+from lanopoly.console import prefs
 from lanopoly.console.app import ConsoleApp
 from lanopoly.console.lobby import HostScreen, JoinScreen
 from lanopoly.console.net_session import REJOIN_TIMEOUT, NetTable
@@ -112,8 +113,11 @@ async def session(
     save: Path | None = None,
     saved_wait: float | None = None,
     lan: LanOptions | None = None,
+    notice: str = "",
 ) -> int:
-    """The start screen (when ``ask``, pre-filled with ``setup``), then the game; the exit status.
+    """The start screen (when ``ask``, pre-filled with ``setup``, showing ``notice`` first), then
+    the game; the exit status. What the person chooses there is remembered for the next time
+    (:mod:`lanopoly.console.prefs`).
     A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
     to the start screen when the person leaves them); the LAN game is saved to ``save``, by
     default in the console's folder of saved games. ``rejoin`` and ``resume`` take up the saved
@@ -123,7 +127,7 @@ async def session(
     host``/``join``)."""
     lan = lan or LanOptions()
     table: Table
-    message = ""
+    message = notice
     while True:
         if ask:
             screen = StartScreen(
@@ -133,6 +137,7 @@ async def session(
             if chosen is None:
                 return 0
             setup = chosen
+            prefs.remember(setup)
         if setup.mode in ("rejoin", "resume"):
             taken = await take_up(setup, DIFFICULTIES[setup.difficulty], bot_delay=delay, timeout=saved_wait)
             if isinstance(taken, NetTable):
@@ -223,12 +228,25 @@ def play_console(
     pin: str = "",
     save: Path | None = None,
     lan: LanOptions | None = None,
+    notice: str = "",
 ) -> int:
-    """The console in this terminal: start screen (if ``ask``) and game; returns the exit status."""
+    """The console in this terminal: start screen (if ``ask``, showing ``notice``) and game;
+    returns the exit status."""
     quiet_logs()
     try:
         return asyncio.run(
-            session(setup, ask=ask, seed=seed, rounds=rounds, delay=delay, address=address, pin=pin, save=save, lan=lan)
+            session(
+                setup,
+                ask=ask,
+                seed=seed,
+                rounds=rounds,
+                delay=delay,
+                address=address,
+                pin=pin,
+                save=save,
+                lan=lan,
+                notice=notice,
+            )
         )
     except KeyboardInterrupt:
         return 130  # Ctrl-C while no screen is up: waiting for the others to take a saved game up again

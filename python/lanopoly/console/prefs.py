@@ -1,0 +1,129 @@
+"""What the console remembers of the person between games: name, token, bots, difficulty, board,
+rules and language, in ``$XDG_CONFIG_HOME/lanopoly/config.toml`` (``~/.config/...`` without
+``XDG_CONFIG_HOME``).
+
+The start screen opens with what was chosen last time; options given on the command line win.
+The file is plain TOML a person may edit: a value that is not valid (an unknown language, a
+token out of range) is left out with the reason, and a file that is not TOML is not read at all,
+so a bad file never stops the game. It is written, whole and atomically, when a game is started
+from the start screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lanopoly._core import Rules, boards
+from lanopoly.bots import DIFFICULTIES
+from lanopoly.i18n import LANGUAGES, TOKENS
+
+if TYPE_CHECKING:
+    from lanopoly.console.start import Setup
+
+MAX_NAME = 40
+"""The longest name kept (a name is shown in a board row and in every log line)."""
+
+
+def config_path() -> Path:
+    """Where the preferences are kept."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "lanopoly" / "config.toml"
+
+
+@dataclass
+class Prefs:
+    """The remembered choices (None: never chosen) and what was wrong with the file, if anything."""
+
+    name: str | None = None
+    token: int | None = None
+    bots: int | None = None
+    difficulty: str | None = None
+    board: str | None = None
+    rules: str | None = None
+    lang: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def _valid_name(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_NAME and all(ch.isprintable() for ch in value)
+
+
+CHECKS: dict[str, tuple[Any, str]] = {
+    "name": (_valid_name, f"printable text of at most {MAX_NAME} characters"),
+    "token": (lambda v: type(v) is int and 0 <= v < len(TOKENS["en"]), f"a number from 0 to {len(TOKENS['en']) - 1}"),
+    "bots": (lambda v: type(v) is int and 1 <= v <= 7, "a number from 1 to 7"),
+    "difficulty": (lambda v: v in DIFFICULTIES, "one of " + ", ".join(DIFFICULTIES)),
+    "board": (lambda v: v in boards(), "one of " + ", ".join(boards())),
+    "rules": (lambda v: v in Rules.presets(), "a rules preset (lanopoly play --help lists them)"),
+    "lang": (lambda v: v in LANGUAGES, "one of " + ", ".join(LANGUAGES)),
+}
+"""Each remembered key: the check of its value, and what it should be, in words."""
+
+
+def load(path: Path | None = None) -> Prefs:
+    """The preferences in ``path`` (default :func:`config_path`); none when there is no file."""
+    path = path or config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Prefs()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return Prefs(problems=[f"{path} was not read: {e}"])
+    prefs = Prefs()
+    for key, value in data.items():
+        if key not in CHECKS:
+            prefs.problems.append(f"{path}: unknown key {key!r} left out")
+            continue
+        valid, expected = CHECKS[key]
+        if not valid(value):
+            prefs.problems.append(f"{path}: {key} = {value!r} left out: it should be {expected}")
+            continue
+        setattr(prefs, key, value)
+    return prefs
+
+
+def _toml_value(value: str | int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def save(prefs: Prefs, path: Path | None = None) -> bool:
+    """Write ``prefs`` (its chosen values) to ``path``, atomically; False if the file could not be
+    written (a read-only home, say: the game goes on, it is only not remembered)."""
+    path = path or config_path()
+    lines = ["# lanopoly's console: what you chose last time (lanopoly play --help tells the options)"]
+    for key, (valid, _) in CHECKS.items():
+        value = getattr(prefs, key)
+        if value is not None and valid(value):
+            lines.append(f"{key} = {_toml_value(value)}")
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        return False
+    return True
+
+
+def remember(setup: Setup, path: Path | None = None) -> bool:
+    """Keep what the person chose on the start screen for the next time (see :func:`save`)."""
+    chosen = Prefs(
+        name=setup.name.strip() or None,
+        token=setup.token,
+        bots=setup.bots,
+        difficulty=setup.difficulty,
+        board=setup.board,
+        rules=setup.rules,
+        lang=setup.lang,
+    )
+    return save(chosen, path)
