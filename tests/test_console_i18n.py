@@ -210,7 +210,9 @@ def chosen(monkeypatch):
     """What `lanopoly` would start the console with (the console itself is not run)."""
     calls: list[tuple[Setup, bool]] = []
 
-    def fake(setup: Setup, *, ask: bool, seed: int | None = None, rounds: int = 0, delay: float = 0.3) -> int:
+    def fake(
+        setup: Setup, *, ask: bool, seed: int | None = None, rounds: int = 0, delay: float = 0.3, notice: str = ""
+    ) -> int:
         calls.append((setup, ask))
         return 0
 
