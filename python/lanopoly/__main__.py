@@ -2,7 +2,8 @@
 
 lanopoly                      # the console (in a terminal); else 4 bots, classic board, official rules
 lanopoly --players 3 --board paris --rules paris-quick --seed 7
-lanopoly replay game.json     # replay a saved log and verify every state hash
+lanopoly replay game.json     # a saved game on the board, every state hash checked (--verify-only: check only)
+lanopoly watch --seed 7       # bots play a game, shown on the board (in a terminal)
 lanopoly host / join ...      # a LAN game: the console's lobby screens in a terminal, else bots (--bots)
 lanopoly rejoin FILE          # back into a LAN game: the console in a terminal, else bots (--bots)
 lanopoly verify FILE          # what a saved game proves: complete and signed (0), unfinished (3), unsigned (4)
@@ -11,11 +12,12 @@ lanopoly verify FILE          # what a saved game proves: complete and signed (0
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
@@ -32,11 +34,16 @@ if TYPE_CHECKING:
 
 def play(args: argparse.Namespace) -> int:
     """Play one game of simple bots to the end, printing the log."""
+    play_log(args, sys.stdout)
+    return 0
+
+
+def play_log(args: argparse.Namespace, out: TextIO) -> GameLog:
+    """One game of simple bots played to the end, its log printed to ``out``; its game log."""
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     game = Game(args.players, board=args.board, rules=rules, seed=args.seed)
     log = GameLog.start(game)
     bots = [SimpleBot() for _ in range(game.num_players)]
-    out = sys.stdout
 
     def show(events: Sequence[Event]) -> None:
         if args.quiet:
@@ -69,7 +76,7 @@ def play(args: argparse.Namespace) -> int:
     if args.save:
         log.save(args.save)
         print(f"Log saved to {args.save} (replay it with: lanopoly replay {args.save}).", file=out)
-    return 0
+    return log
 
 
 def console(args: argparse.Namespace) -> int:
@@ -213,6 +220,39 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def view_replay(args: argparse.Namespace) -> int:
+    """``lanopoly replay FILE`` in a terminal: the game on the board (:mod:`lanopoly.console.replay`);
+    1 if a step did not replay as recorded."""
+    try:
+        log = GameLog.load(args.file)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"lanopoly replay: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    return _view(log, args)
+
+
+def view_watch(args: argparse.Namespace) -> int:
+    """``lanopoly watch`` in a terminal: a game of simple bots played to the end, then shown."""
+    return _view(play_log(args, io.StringIO()), args)
+
+
+def _view(log: GameLog, args: argparse.Namespace) -> int:
+    import asyncio
+
+    from lanopoly.console import quiet_logs
+    from lanopoly.console.replay import Replay, ReplayScreen
+    from lanopoly.i18n import detect
+
+    quiet_logs()
+    replay = Replay(log, getattr(args, "lang", None) or detect())
+    screen = ReplayScreen(replay, speed=args.speed or 10, playing=not args.paused)
+    asyncio.run(screen.run())
+    if replay.broken is not None:
+        print(f"replay failed at step {replay.broken[0]}: {replay.broken[1]}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def list_bots() -> int:
     """``lanopoly bots``: each built-in bot and the parameters a spec may give it."""
     from lanopoly._core import bot_parameters
@@ -341,6 +381,12 @@ def _table_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     p.add_argument("--quiet", action="store_true", default=d(False), help="print only the result")
 
 
+def _viewer_options(p: argparse.ArgumentParser) -> None:
+    """How the board viewer of ``replay`` and ``watch`` plays a game."""
+    p.add_argument("--speed", type=bounded(1, 500), default=None, help="steps a second (default 10; +/- change it)")
+    p.add_argument("--paused", action="store_true", help="start paused on the first step (Space plays)")
+
+
 def _console_lan_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     """The console's LAN options (on the main command and on `play`)."""
 
@@ -374,10 +420,12 @@ def parser() -> argparse.ArgumentParser:
     play_parser = sub.add_parser("play", help="play in the full-screen console (the default in a terminal)")
     _table_options(play_parser, defaults=False)
     _console_lan_options(play_parser, defaults=False)
-    _table_options(
-        sub.add_parser("watch", help="watch bots play and print the log (the default outside a terminal)"),
-        defaults=False,
+    watch = sub.add_parser(
+        "watch",
+        help="watch bots play: on the board in a terminal, else the log printed (the default outside a terminal)",
     )
+    _table_options(watch, defaults=False)
+    _viewer_options(watch)
     from lanopoly.net import cli as net_cli
 
     net_cli.add_commands(sub)
@@ -404,8 +452,15 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("file", nargs="?", help="a game the console saved (default: the last unfinished one)")
     c.add_argument("--lang", default=None, choices=list(LANGUAGES), help="console language")
     sub.add_parser("bots", help="list the built-in bots and the parameters of their specs")
-    r = sub.add_parser("replay", help="replay a saved game log and verify every state hash")
+    r = sub.add_parser(
+        "replay",
+        help="show a saved game on the board, step by step (in a terminal), checking every state hash;"
+        " outside a terminal, or with --verify-only, only check it",
+    )
     r.add_argument("file")
+    r.add_argument("--verify-only", action="store_true", help="check every state hash and print the result only")
+    r.add_argument("--lang", default=None, choices=list(LANGUAGES), help="the viewer's language (default: the locale)")
+    _viewer_options(r)
     s = sub.add_parser("simulate", help="run many bot games in parallel and print a summary")
     s.add_argument("games", type=bounded(1, 2**32 - 1), help="how many games to play")
     s.add_argument(
@@ -463,7 +518,7 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
     if args.command == "bots":
         return list_bots()
     if args.command == "replay":
-        return replay(args)
+        return replay(args) if args.verify_only or not interactive else view_replay(args)
     if args.command == "simulate":
         return simulate_command(args)
     if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
@@ -471,6 +526,8 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
     args.players = args.players or 4
     args.board = args.board or "classic"
     args.rules = args.rules or "official"
+    if args.command == "watch" and interactive and not args.quiet:
+        return view_watch(args)
     return play(args)
 
 

@@ -332,6 +332,15 @@ EN: dict[str, str] = {
     "rent_claim.before_second_next_roll": "claim within two rolls",
     # a terminal smaller than the screens (console/small.py)
     "small.enlarge": "Enlarge the window to {columns}x{rows} (now {width}x{height}): the game needs that much room.",
+    # replay
+    "replay.status": "Step {step} of {total}: {state}, {speed} steps a second",
+    "replay.playing": "playing",
+    "replay.paused": "paused",
+    "replay.end": "the end of the log",
+    "replay.keys": "Space play/pause  ←/→ a step  +/- speed  Home/End  PgUp/PgDn log  q leave",
+    "replay.broken": "Stopped before step {step}: {reason}",
+    "replay.hash": "its state hash differs from the recorded one (the log was changed, or comes from another version)",
+    "replay.refused": "its input is refused ({reason})",
 }
 
 FR: dict[str, str] = {
@@ -647,6 +656,15 @@ FR: dict[str, str] = {
     # a terminal smaller than the screens (console/small.py)
     "small.enlarge": "Agrandissez la fenêtre à {columns}x{rows} (elle fait {width}x{height}) : "
     "le jeu a besoin de cette place.",
+    # replay
+    "replay.status": "Étape {step} sur {total} : {state}, {speed} étapes par seconde",
+    "replay.playing": "lecture",
+    "replay.paused": "en pause",
+    "replay.end": "fin du journal",
+    "replay.keys": "Espace lecture/pause  ←/→ une étape  +/- vitesse  Début/Fin  PgPréc/Suiv  q quitter",
+    "replay.broken": "Arrêt avant l'étape {step} : {reason}",
+    "replay.hash": "son empreinte d'état diffère de celle enregistrée (journal modifié, ou d'une autre version)",
+    "replay.refused": "son entrée est refusée ({reason})",
 }
 
 IT: dict[str, str] = {
@@ -959,6 +977,15 @@ IT: dict[str, str] = {
     # a terminal smaller than the screens (console/small.py)
     "small.enlarge": "Allarga la finestra a {columns}x{rows} (ora è {width}x{height}): "
     "il gioco ha bisogno di questo spazio.",
+    # replay
+    "replay.status": "Passo {step} di {total}: {state}, {speed} passi al secondo",
+    "replay.playing": "in riproduzione",
+    "replay.paused": "in pausa",
+    "replay.end": "fine del registro",
+    "replay.keys": "Spazio avvia/pausa  ←/→ un passo  +/- velocità  Home/Fine  PagSu/PagGiù  q esci",
+    "replay.broken": "Fermo prima del passo {step}: {reason}",
+    "replay.hash": "la sua impronta dello stato non è quella registrata (registro modificato, o di un'altra versione)",
+    "replay.refused": "il suo input è rifiutato ({reason})",
 }
 
 NO: dict[str, str] = {
@@ -1270,6 +1297,15 @@ NO: dict[str, str] = {
     "rent_claim.before_second_next_roll": "kreves innen to kast",
     # a terminal smaller than the screens (console/small.py)
     "small.enlarge": "Gjør vinduet større, til {columns}x{rows} (nå {width}x{height}): spillet trenger så mye plass.",
+    # replay
+    "replay.status": "Steg {step} av {total}: {state}, {speed} steg i sekundet",
+    "replay.playing": "spiller",
+    "replay.paused": "pause",
+    "replay.end": "slutten av loggen",
+    "replay.keys": "Mellomrom spill/pause  ←/→ ett steg  +/- fart  Home/End  PgUp/Dn logg  q avslutt",
+    "replay.broken": "Stoppet før steg {step}: {reason}",
+    "replay.hash": "tilstandens hash er ikke den som ble lagret (loggen er endret, eller fra en annen versjon)",
+    "replay.refused": "inndataene avvises ({reason})",
 }
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "fr": FR, "it": IT, "no": NO}
