@@ -14,6 +14,7 @@ from conftest import dice
 from lanopoly import Rules, SimpleBot
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.console.commands import command_for
+from lanopoly.console.session import BARS, lead_since, worth_chart
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
 from test_console import _play_through_the_app
@@ -136,4 +137,44 @@ def _play_in_french(table: LocalTable) -> int:
 def test_the_english_driver_still_sees_game_over():
     table = LocalTable(["ada", "dog"], me=0, rules=Rules(round_limit=5), seed=9)
     status, _ = _play_through_the_app(table)
-    assert status == 0 and table.lines[-1].startswith("Longest holder:")
+    lines = table.summary_lines()
+    assert status == 0 and table.lines[-len(lines) :] == lines
+    assert any(line.startswith("Longest holder:") for line in lines)
+
+
+def test_the_end_shows_net_worth_round_by_round_the_lead_and_the_biggest_rent():
+    """Issue 14, "End of game": a chart of each player's net worth by round (one scale for all),
+    the round from which the winner led for good, and the largest rent paid, all from the game."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, rules=Rules.preset("official", round_limit=40), seed=1)
+    _to_the_end(table)
+    game, summary = table.game, table.summary()
+    assert len(summary.worth) == game.round == 40, "one row for each round begun"
+    assert summary.worth[0] == (1500, 1500, 1500), "each round's row is taken as it begins"
+    replayed, rents = table.record.new_game(), []
+    for action in table.record.inputs:
+        for event in replayed.apply(action):
+            paid = event["type"] == "payment" and event["reason"] == "rent"
+            if paid and isinstance(event["from"], dict) and isinstance(event["to"], dict):
+                rents.append(event["amount"])
+    assert summary.biggest_rent is not None and summary.biggest_rent[2] == max(rents)
+    lines = table.summary_lines()
+    top = max(max(row) for row in summary.worth)
+    assert f"Net worth round by round ({len(summary.worth)} rounds; a full bar is ${top}):" in lines
+    for seat, name in enumerate(game.names):
+        assert f"   {name:<3} {worth_chart(summary.worth, seat)}" in lines
+    assert game.winner is not None
+    since = lead_since(summary.worth, game.winner)
+    assert f"{game.names[game.winner]} led for good from round {since}." in lines
+    payer, owner, amount, number = summary.biggest_rent
+    assert lines[-1] == f"Biggest rent: {game.names[payer]} paid {game.names[owner]} ${amount} in round {number}."
+
+
+def test_a_chart_row_scales_to_the_top_of_every_row_and_a_lead_is_counted_from_its_last_start():
+    worth = [(1500, 1500), (3000, 750), (0, 6000), (6000, 0)]
+    assert worth_chart(worth, 0) == BARS[2] + BARS[4] + BARS[0] + BARS[8]
+    assert worth_chart(worth, 1) == BARS[2] + BARS[1] + BARS[8] + BARS[0]
+    assert lead_since(worth, 0) == 4 and lead_since(worth, 1) is None
+    assert lead_since([(5, 5), (6, 5)], 0) == 1, "a tie counts as leading"
+    long = [(n, 0) for n in range(1, 121)]  # 120 rounds: two rounds a column
+    assert len(worth_chart(long, 0)) == 60 and worth_chart(long, 0)[-1] == BARS[8]
+    assert worth_chart([(0, 0)], 0) == ""

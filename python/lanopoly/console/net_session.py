@@ -513,7 +513,7 @@ class NetTable:
 
     def _describe(self, game: Game, events: Sequence[Mapping[str, Any]]) -> None:
         for event in events:
-            self.ledger.see(event)
+            self.ledger.see(event, game)
         self.lines.extend(describe_events(game, events, lang=self.lang))
         if game.is_over and not self.summarized:
             self.summarized = True

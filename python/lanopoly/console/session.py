@@ -13,7 +13,7 @@ closes), so that a game cut short is taken up again with :meth:`LocalTable.conti
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,23 +57,34 @@ class Summary:
     rounds: int
     standings: list[Standing]
     record: tuple[int, int, int] | None
+    worth: tuple[tuple[int, ...], ...] = ()
+    """Each player's net worth as each round began (one row a round, one column a seat)."""
+    biggest_rent: tuple[int, int, int, int] | None = None
+    """The largest rent paid: (payer, owner, amount, round)."""
 
 
 class Ledger:
     """What the summary needs, followed event by event: deed holdings measured in turns started
-    while held, and rent payments between players."""
+    while held, rent payments between players, and each player's net worth as each round began."""
 
     def __init__(self, players: int) -> None:
         self.turns = 0
+        self.round = 0
+        self.worth: list[tuple[int, ...]] = []
+        self.biggest_rent: tuple[int, int, int, int] | None = None
         self.holder: dict[int, tuple[int, int]] = {}  # square -> (seat, since turn)
         self.held: dict[tuple[int, int], int] = {}  # (seat, square) -> turns, closed holdings
         self.rent_paid = [0] * players
         self.rent_received = [0] * players
 
-    def see(self, event: Event) -> None:
+    def see(self, event: Event, game: Game) -> None:
+        """Follow one event of a step just applied to ``game``."""
         kind = event["type"]
         if kind == "turn_started":
             self.turns += 1
+            self.round = event["round"] + 1
+            if self.round > len(self.worth):
+                self.worth.append(tuple(game.net_worth(seat) for seat in range(game.num_players)))
         elif kind in ("bought", "deed_dealt") or (kind == "auction_won" and "square" in event):
             self._hand(event["square"], event["player"])
         elif kind == "property_transferred":
@@ -83,6 +94,9 @@ class Ledger:
                 self.rent_paid[event["from"]["player"]] += event["amount"]
             if isinstance(event["to"], dict):
                 self.rent_received[event["to"]["player"]] += event["amount"]
+            between_players = isinstance(event["from"], dict) and isinstance(event["to"], dict)
+            if between_players and (self.biggest_rent is None or event["amount"] > self.biggest_rent[2]):
+                self.biggest_rent = (event["from"]["player"], event["to"]["player"], event["amount"], self.round)
 
     def _hand(self, square: int, seat: int | None) -> None:
         previous = self.holder.pop(square, None)
@@ -119,7 +133,7 @@ class Ledger:
             )
         best = max(((turns, -seat, -square) for (seat, square), turns in holdings.items()), default=None)
         record = (-best[1], -best[2], best[0]) if best else None
-        return Summary(game.winner, game.round, standings, record)
+        return Summary(game.winner, game.round, standings, record, tuple(self.worth), self.biggest_rent)
 
 
 class LocalTable:
@@ -284,7 +298,7 @@ class LocalTable:
         events = self.game.apply(action)
         self.record.record(action, self.game)
         for event in events:
-            self.ledger.see(event)
+            self.ledger.see(event, self.game)
         self.lines.extend(describe_events(self.game, events, lang=self.lang))
         if self.game.is_over and not self.summarized:
             self.summarized = True
@@ -316,6 +330,56 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     if s.record is not None:
         seat, square, turns = s.record
         lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
+    return lines + moments_lines(game, s, lang)
+
+
+BARS = " ▁▂▃▄▅▆▇█"
+"""A net worth as a bar of its chart: nothing, then eight heights up to the top of the chart."""
+CHART_WIDTH = 60
+"""The most columns a chart row takes (more rounds than that: one column for several)."""
+
+
+def worth_chart(worth: Sequence[Sequence[int]], seat: int) -> str:
+    """One player's net worth round by round as a row of bars, all rows on one scale."""
+    top = max((max(row) for row in worth), default=0)
+    if top <= 0:
+        return ""
+    rounds = len(worth)
+    columns = min(rounds, CHART_WIDTH)
+    bars = []
+    for column in range(columns):
+        value = worth[(column + 1) * rounds // columns - 1][seat]  # the last round of the column
+        bars.append(BARS[0] if value <= 0 else BARS[max(1, -(-value * 8 // top))])
+    return "".join(bars)
+
+
+def lead_since(worth: Sequence[Sequence[int]], seat: int) -> int | None:
+    """The round from which ``seat``'s net worth was the highest until the end (None: never)."""
+    since = None
+    for number, row in enumerate(worth, 1):
+        leading = row[seat] >= max(row) and row[seat] > 0
+        since = (since or number) if leading else None
+    return since
+
+
+def moments_lines(game: Game, s: Summary, lang: str) -> list[str]:
+    """The end-of-game chart of net worths by round, when the winner took the lead for good, and
+    the largest rent paid."""
+    lines: list[str] = []
+    if s.worth and max(max(row) for row in s.worth) > 0:
+        top = max(max(row) for row in s.worth)
+        lines.append(t(lang, "end.chart", top=money(lang, game.currency, top), rounds=len(s.worth)))
+        width = max(len(name) for name in game.names[: game.num_players])
+        for seat in range(game.num_players):
+            lines.append(f"   {game.names[seat][:14]:<{min(width, 14)}} {worth_chart(s.worth, seat)}")
+        since = lead_since(s.worth, s.winner) if s.winner is not None else None
+        if since is not None and s.winner is not None:
+            lines.append(t(lang, "end.lead", name=game.names[s.winner], round=since))
+    if s.biggest_rent is not None:
+        payer, owner, amount, number = s.biggest_rent
+        amount_text = money(lang, game.currency, amount)
+        told = {"payer": game.names[payer], "owner": game.names[owner], "amount": amount_text, "round": number}
+        lines.append(t(lang, "end.biggest_rent", **told))
     return lines
 
 
