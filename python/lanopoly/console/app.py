@@ -1,8 +1,10 @@
 """The full-screen console: the board, the log, the decision in front of you, a command line.
 
-Layout (80x24 and up): the board ring with the players and the current decision in its middle,
-the log of what happened, a feedback line, the command line with completion, and a line of hints.
-Bots and chance play in an asyncio task beside the user interface, one step at a time.
+Layout (80x24 and up): the board ring with the players, the game's status and the current
+decision in its middle, the log of what happened, a feedback line, the command line with
+completion, and a line of hints. A square's card (``info``, F7, a click on the board) or a
+player's portfolio (``portfolio``, F8) takes the place of the board and the log until a key is
+pressed. Bots and chance play in an asyncio task beside the user interface, one step at a time.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -32,6 +36,7 @@ from lanopoly.console.commands import (
     COMMANDS,
     CommandError,
     Local,
+    any_square,
     command_for,
     command_words,
     help_text,
@@ -39,9 +44,11 @@ from lanopoly.console.commands import (
     one_square,
     parse,
 )
+from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
+from lanopoly.console.portfolio import portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.describe import bundle_text
@@ -70,11 +77,15 @@ STYLE = Style.from_dict(
         "error": "#ff5555 bold",
         "hint": "#888888",
         "prompt": "bold",
+        "card": "",
+        "card.title": "reverse bold",
+        "card.current": "reverse",
+        "card.now": "bold",
     }
 )
 
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
-_PLAYER_COMMANDS = {"accept", "reject", "trade"}
+_PLAYER_COMMANDS = {"accept", "reject", "trade", "portfolio"}
 _ASKED = {"resign": "confirm.resign", "end_game": "confirm.endgame"}
 """Moves that cannot be taken back, asked first: the question of each."""
 
@@ -121,6 +132,13 @@ FEEDBACK_ROWS = 3
 OFFER_ROWS = 4
 """The most rows the trades offered to the person take, under the log (while there are any)."""
 
+CARD_KEY = "f7"
+"""Opens the card of the square the person stands on (the deed to buy, while deciding)."""
+PORTFOLIO_KEY = "f8"
+"""Opens the person's portfolio."""
+CLOSING_KEYS = ("up", "down", "home", "end", "backspace", "delete", "c-a", "c-e", "c-k", "c-u", "c-w")
+"""Keys the input line would take for itself that close a card first (any key closes it)."""
+
 
 class ConsoleApp:
     """The application around one local table."""
@@ -142,12 +160,18 @@ class ConsoleApp:
         self._confirm: Callable[[], None] | None = None
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
+        self.shown: tuple[str, int] | None = None
+        """The card in place of the board and log: ("deed", square) or ("portfolio", seat)."""
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
+        showing = Condition(lambda: self.shown is not None)
         body = HSplit(
             [
-                Window(FormattedTextControl(self._board), height=board_view.ROWS),
-                Window(FormattedTextControl(self._log), wrap_lines=True),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._board), height=board_view.ROWS), filter=~showing
+                ),
+                ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
+                ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
@@ -170,7 +194,7 @@ class ConsoleApp:
             key_bindings=self._keys(),
             style=STYLE,
             full_screen=True,
-            mouse_support=False,
+            mouse_support=True,
             input=input,
             output=output,
         )
@@ -247,6 +271,18 @@ class ConsoleApp:
 
             keys.add(key)(run)
 
+        @keys.add(CARD_KEY)
+        def _card(event: KeyPressEvent) -> None:
+            game = self.table.game
+            square = game.buy_square
+            self.open_card("deed", square if square is not None else game.player(self.table.me)["position"])
+
+        @keys.add(PORTFOLIO_KEY)
+        def _portfolio(event: KeyPressEvent) -> None:
+            self.open_card("portfolio", self.table.me)
+
+        self._card_keys(keys)
+
         @keys.add("pageup")
         def _page_up(event: KeyPressEvent) -> None:
             self.log_view.page_up(self.table.lines, *self._log_size())
@@ -257,7 +293,70 @@ class ConsoleApp:
 
         return keys
 
+    def _card_keys(self, keys: KeyBindings) -> None:
+        """While a card is shown: Left/Right (Tab, Shift-Tab) show the next ones, Esc closes it,
+        and any other key closes it and does what it does on the input line (a letter is typed)."""
+        showing = Condition(lambda: self.shown is not None)
+        for key, step in (("left", -1), ("right", 1), ("s-tab", -1), ("tab", 1)):
+
+            def turn(event: KeyPressEvent, step: int = step) -> None:
+                self.turn_card(step)
+
+            keys.add(key, filter=showing)(turn)
+
+        @keys.add("escape", filter=showing, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.close_card()
+
+        for key in CLOSING_KEYS:
+            keys.add(key, filter=showing)(lambda event: self.close_card())
+
+        @keys.add(Keys.Any, filter=showing)
+        def _any(event: KeyPressEvent) -> None:
+            self.close_card()
+            if event.data and event.data.isprintable():
+                event.current_buffer.insert_text(event.data)
+
+    def open_card(self, kind: str, index: int) -> None:
+        """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
+        board and the log, until a key closes it."""
+        self.shown = (kind, index)
+        self.app.invalidate()
+
+    def close_card(self) -> None:
+        self.shown = None
+        self.app.invalidate()
+
+    def turn_card(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) square's card, or player's portfolio."""
+        if self.shown is not None:
+            kind, index = self.shown
+            count = 40 if kind == "deed" else self.table.game.num_players
+            self.shown = (kind, (index + step) % count)
+            self.app.invalidate()
+
+    def _clicks(self, square: int) -> Callable[[MouseEvent], object]:
+        """The mouse handler of a square on the board: a click (left button released) opens its card."""
+
+        def handler(event: MouseEvent) -> object:
+            if event.event_type == MouseEventType.MOUSE_UP and event.button in (MouseButton.LEFT, MouseButton.UNKNOWN):
+                self.open_card("deed", square)
+                return None
+            return NotImplemented
+
+        return handler
+
+    def _click_closes(self, event: MouseEvent) -> object:
+        """A click on a card closes it, as a key does."""
+        if event.event_type == MouseEventType.MOUSE_UP:
+            self.close_card()
+            return None
+        return NotImplemented
+
     def _accept(self, buffer: Buffer) -> bool:
+        if self.shown is not None and not buffer.text.strip():
+            self.close_card()  # Enter on an empty line only closes the card
+            return False
         self.execute(buffer.text)
         return False  # clear the line
 
@@ -266,6 +365,7 @@ class ConsoleApp:
     def execute(self, text: str) -> None:
         """Run one typed command; illegal moves and typos become a message, nothing changes."""
         table = self.table
+        self.shown = None  # a command goes back to the game (or opens the card it asks for)
         if self._confirm is not None:
             self._answer(text)
             return
@@ -347,23 +447,48 @@ class ConsoleApp:
         elif command.name == "help":
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
-            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
+            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines(), t(lang, "help.keys")])
             self.say("class:hint", t(lang, "help.where"))
+        elif command.name == "portfolio":
+            table = self.table
+            seat = one_player(table.game, command.argument, table.lang) if command.argument.strip() else table.me
+            self.open_card("portfolio", seat)
+            self.say("class:hint", "")
         elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
             self.say("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
         else:
             table = self.table
-            square = one_square(table.game, command.argument, table.lang)
+            square = any_square(table.game, command.argument, table.lang)
             self.log_view.follow()
-            table.lines.extend(deed_lines(table, square))
-            self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
+            if "price" in table.game.square(square):
+                table.lines.extend(deed_lines(table, square))
+                self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
+            else:
+                self.say("class:hint", "")
+            self.open_card("deed", square)
 
     # -- drawing ---------------------------------------------------------------------------------
 
     def _board(self) -> board_view.Fragments:
-        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang)
+        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang, self._clicks)
+
+    def _card(self) -> board_view.Fragments:
+        """The card shown in place of the board and the log, each line clickable to close it."""
+        if self.shown is None:
+            return []
+        kind, index = self.shown
+        game, lang = self.table.game, self.table.lang
+        if kind == "deed":
+            lines = card_lines(game, index, lang)
+        else:
+            lines = portfolio_lines(game, index, lang, self._width())
+        out: board_view.Fragments = []
+        for line in lines:
+            out.extend((fragment[0], fragment[1], self._click_closes) for fragment in line)
+            out.append(("", "\n", self._click_closes))
+        return out
 
     def _middle(self) -> list[board_view.Fragments]:
         game, me, lang = self.table.game, self.table.me, self.table.lang
@@ -390,6 +515,10 @@ class ConsoleApp:
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
+        status = status_lines(game, self.table.ledger.last_roll, lang)
+        room = 8 - len(lines)  # the status under the players, as much of it as fits
+        lines += [[]] * max(0, room - len(status))
+        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in status[-room:] if room]
         lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
         return lines
 
@@ -551,6 +680,8 @@ class ConsoleApp:
         """The line at the bottom: rent owed to the person first (it lapses if not claimed in
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
+        if self.shown is not None:
+            return [("class:hint", t(lang, "card.keys" if self.shown[0] == "deed" else "pf.keys"))]
         claim = self.claim_line()
         if claim:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
@@ -597,7 +728,7 @@ def deed_lines(table: Table, square: int) -> list[str]:
             )
         )
     elif info["kind"] == "railway":
-        rents = {f"r{i + 1}": cash(25 << i) for i in range(4)}
+        rents = {f"r{i + 1}": cash(rent) for i, rent in enumerate(info["rent_table"])}
         lines.append(t(lang, "deed.railway", mortgage=cash(info["mortgage_value"]), **rents))
     elif info["kind"] == "utility":
         lines.append(t(lang, "deed.utility", mortgage=cash(info["mortgage_value"])))

@@ -5,17 +5,23 @@ or m for mortgaged) and the tokens standing there (a seat number, or * for sever
 never touch a label: on the top and bottom rows they sit on a line of their own under the label,
 on the sides one space after it (a label such as "Pen4" next to its owner's digit read "Pen42").
 Colour groups colour the label; without colours the text alone says everything. Fits 80x24
-(78x13).
+(78x13). Each cell's fragments may carry a mouse handler (``on_click``): a click on a square opens
+its card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent
 
 from lanopoly._core import Game
 from lanopoly.console.names import labels
 
 Fragments = StyleAndTextTuples
+Clicks = Callable[[int], Callable[[MouseEvent], object]]
+"""The mouse handler of each square's fragments (given the square)."""
 
 CELL = 7
 """Columns of a cell of the top and bottom rows."""
@@ -62,13 +68,20 @@ def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Frag
     return [(style, label)], [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
 
 
-def render(game: Game, me: int, middle: list[Fragments], lang: str = "en") -> Fragments:
+def _clickable(fragments: Fragments, handler: Callable[[MouseEvent], object]) -> Fragments:
+    return [(fragment[0], fragment[1], handler) for fragment in fragments]
+
+
+def render(game: Game, me: int, middle: list[Fragments], lang: str = "en", on_click: Clicks | None = None) -> Fragments:
     """The ring, with up to 9 lines of ``middle`` (:data:`MIDDLE` characters wide) inside it, its
-    labels in ``lang``."""
+    labels in ``lang``; with ``on_click``, each cell's label and marks carry its mouse handler."""
     names = labels(game, lang)
     cells: dict[tuple[int, int], tuple[Fragments, Fragments]] = {}
     for square in range(40):
-        cells[grid_position(square)] = _cell(game, square, names[square], me)
+        label, marks = _cell(game, square, names[square], me)
+        if on_click is not None:
+            label, marks = _clickable(label, on_click(square)), _clickable(marks, on_click(square))
+        cells[grid_position(square)] = (label, marks)
     out: Fragments = []
     for row in range(11):
         if row in (0, 10):
