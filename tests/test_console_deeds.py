@@ -180,6 +180,8 @@ def test_a_click_on_a_board_square_opens_its_card_and_a_click_on_the_card_closes
     assert baltic[: len(BALTIC)] == BALTIC
     assert board[11].startswith("JAIL")
     assert boardwalk[0] == " Boardwalk"
+    # The terminal is asked for mouse events (the pipe above parses them either way).
+    assert ConsoleApp(forced(), input=None, output=Terminal()).app.mouse_support()
 
 
 def test_the_portfolio_shows_deeds_by_group_houses_rents_cards_cash_and_net_worth() -> None:
