@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import ColorDepth
 
 from conftest import dice
 from lanopoly import Rules
@@ -136,10 +137,12 @@ def test_railways_and_utilities_show_their_own_tables() -> None:
 
 
 def test_any_square_has_a_card_and_the_bank_s_deed_marks_no_row() -> None:
-    boardwalk, parking = drive(forced(), [("info boardwalk\r", shows("Boardwalk")), ("info FREE\r", shows("Free"))])
+    boardwalk, parking = drive(
+        forced(), [("info boardwalk\r", shows("Boardwalk")), ("info FREE\r", shows("jackpot: $0"))]
+    )
     assert boardwalk[2] == " owner: the bank" and not any(line.startswith(" >") for line in boardwalk)
     assert " rent now: none (the bank's)" in boardwalk
-    assert parking[:2] == [" Free Parking", " Free Parking: stop here to win the jackpot, $0."]
+    assert parking[:2] == [" Free Parking", " Stop here to win the jackpot: $0."]
 
 
 def test_f7_opens_the_card_of_my_square_arrows_turn_it_and_any_key_types_on() -> None:
@@ -210,9 +213,7 @@ def test_the_portfolio_shows_deeds_by_group_houses_rents_cards_cash_and_net_wort
 
 def test_portfolio_names_a_player_and_refuses_a_stranger() -> None:
     table = forced()
-    hers, refused = drive(
-        table, [("pf 2\r", shows("bea's portfolio")), ("portfolio zed\r", shows("no single player"))]
-    )
+    hers, refused = drive(table, [("pf 2\r", shows("bea's portfolio")), ("portfolio zed\r", shows("no single player"))])
     assert hers[0] == " bea's portfolio"
     assert refused[0].startswith("FREE")
 
@@ -255,3 +256,64 @@ def test_the_card_and_portfolio_in_french() -> None:
 def test_the_card_keys_fit_the_hint_line(lang: str) -> None:
     for key in ("card.keys", "pf.keys"):
         assert len(TEXTS[lang][key]) < 80, (lang, key)
+
+
+def test_at_120x40_a_side_panel_shows_every_player_then_the_card_beside_the_board() -> None:
+    """The board and the log keep their 80 columns on the left; the panel right of them shows
+    every player in short (the board's labels and marks), or the card asked for; the log is
+    longer."""
+    players, card = drive(
+        forced(),
+        [("", shows("Players (F8")), ("info baltic\r", shows("standing here"))],
+        columns=120,
+        rows=40,
+    )
+    panel = [line[79:] for line in players[:8]]
+    assert panel == [
+        " Players (F8: portfolio; click a square:",
+        "   its card)",
+        ">1 ada",
+        "   cash $930 · net worth $1500",
+        "   Medi3 Balt3 · ELEC",
+        " 2 bea",
+        "   cash $1025 · net worth $1500",
+        "   Read Penn · WATRm",
+    ]
+    assert players[0].startswith("FREE") and players[11].startswith("JAIL")
+    assert players[13] == "ada is dealt Mediterranean Avenue.", "the whole log from its start, under the board"
+    assert [line[79:] for line in card[:4]] == [
+        " Baltic Avenue",
+        " brown · price $60",
+        " owner: ada",
+        "   rent" + " " * 31 + "$4",
+    ]
+    assert card[0].startswith("FREE") and card[11].startswith("JAIL"), "the board stays in view"
+
+
+def test_80x24_keeps_its_layout_below_120_columns() -> None:
+    (screen,) = drive(forced(), [("", shows("last roll"))], columns=119, rows=40)
+    assert screen[0].rstrip().endswith("COPS") and "Players" not in "\n".join(screen)
+
+
+def test_no_color_draws_in_monochrome_and_the_card_still_marks_the_rent_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ConsoleApp(forced(), input=None, output=Terminal())
+    assert app.app.color_depth == ColorDepth.DEPTH_1_BIT
+    for name in ("group.brown", "player.p1", "decision", "card.current"):
+        attrs = app.app.style.get_attrs_for_style_str("class:" + name)
+        assert not attrs.color and not attrs.bgcolor, name
+    assert app.app.style.get_attrs_for_style_str("class:card.current").reverse
+    (screen,) = drive(forced(), [("info baltic\r", shows("standing here"))])
+    assert screen[: len(BALTIC)] == BALTIC
+
+
+def test_colours_per_group_and_player_unless_no_color_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "")  # present but empty: colours (https://no-color.org)
+    app = ConsoleApp(forced(), input=None, output=Terminal())
+    assert app.app.color_depth == Terminal().get_default_color_depth()
+    colours = {app.app.style.get_attrs_for_style_str(f"class:player.p{seat}").color for seat in range(1, 9)}
+    assert len(colours) == 8 and "" not in colours
+    assert app.app.style.get_attrs_for_style_str("class:group.brown").bgcolor == "8b4513"
+    board = app._board()
+    owner = next(style for style, text, *_ in board if text == "1" and "owner" in style)
+    assert "class:player.p1" in owner

@@ -10,7 +10,8 @@ pressed. Bots and chance play in an asyncio task beside the user interface, one 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -21,14 +22,14 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
-from lanopoly.console import board_view
+from lanopoly.console import board_view, deed_card
 from lanopoly.console.claims import KEY as CLAIM_KEY
 from lanopoly.console.claims import WAIT as CLAIM_WAIT
 from lanopoly.console.claims import claim_hint, ending_now
@@ -41,48 +42,79 @@ from lanopoly.console.commands import (
     command_words,
     help_text,
     one_player,
-    one_square,
     parse,
 )
 from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.portfolio import portfolio_lines, status_lines
+from lanopoly.console.portfolio import players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 
-STYLE = Style.from_dict(
-    {
-        "cell": "",
-        "group.brown": "bg:#8b4513 #ffffff",
-        "group.lightblue": "bg:#87ceeb #000000",
-        "group.pink": "bg:#d63384 #ffffff",
-        "group.orange": "bg:#fd7e14 #000000",
-        "group.red": "bg:#dc3545 #ffffff",
-        "group.yellow": "bg:#ffc107 #000000",
-        "group.green": "bg:#198754 #ffffff",
-        "group.darkblue": "bg:#0d3b8e #ffffff",
-        "owner": "#888888",
-        "owner.me": "#00aa00 bold",
-        "building": "#ffaa00 bold",
-        "token": "reverse",
-        "token.me": "reverse #00aa00 bold",
-        "me": "#00aa00 bold",
-        "turn": "bold",
-        "decision": "bold #ffffff bg:#333333",
-        "error": "#ff5555 bold",
-        "hint": "#888888",
-        "prompt": "bold",
-        "card": "",
-        "card.title": "reverse bold",
-        "card.current": "reverse",
-        "card.now": "bold",
-    }
-)
+PLAYER_COLOURS = ["#ff5f5f", "#5fafff", "#ffd75f", "#d787ff", "#5fd7af", "#ff87d7", "#d7af87", "#afd700"]
+"""A colour per seat (1 to 8): its owner marks and token on the board, its name in the panels."""
+
+COLOURS = {
+    "cell": "",
+    "group.brown": "bg:#8b4513 #ffffff",
+    "group.lightblue": "bg:#87ceeb #000000",
+    "group.pink": "bg:#d63384 #ffffff",
+    "group.orange": "bg:#fd7e14 #000000",
+    "group.red": "bg:#dc3545 #ffffff",
+    "group.yellow": "bg:#ffc107 #000000",
+    "group.green": "bg:#198754 #ffffff",
+    "group.darkblue": "bg:#0d3b8e #ffffff",
+    **{f"player.p{seat + 1}": colour for seat, colour in enumerate(PLAYER_COLOURS)},
+    "owner": "",
+    "owner.me": "bold underline",
+    "building": "#ffaa00 bold",
+    "token": "reverse",
+    "token.me": "reverse bold",
+    "me": "bold underline",
+    "turn": "bold",
+    "decision": "bold #ffffff bg:#333333",
+    "error": "#ff5555 bold",
+    "hint": "#888888",
+    "prompt": "bold",
+    "card": "",
+    "card.title": "reverse bold",
+    "card.current": "reverse",
+    "card.now": "bold",
+}
+"""The console's style in colour."""
+
+MONOCHROME = {
+    **{name: "" for name in COLOURS},
+    "owner.me": "bold underline",
+    "building": "bold",
+    "token": "reverse",
+    "token.me": "reverse bold",
+    "me": "bold underline",
+    "turn": "bold",
+    "decision": "reverse bold",
+    "error": "bold",
+    "prompt": "bold",
+    "card.title": "reverse bold",
+    "card.current": "reverse",
+    "card.now": "bold",
+}
+"""The console's style without colours (NO_COLOR): bold, underline and reverse only; the text
+says everything the colours do (labels, seat digits, the card's ``>``)."""
+
+
+def no_color(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the person asked for no colours: NO_COLOR set and not empty (https://no-color.org)."""
+    return bool((os.environ if environ is None else environ).get("NO_COLOR"))
+
+
+def style(monochrome: bool) -> Style:
+    """The console's style, in colour or monochrome."""
+    return Style.from_dict(MONOCHROME if monochrome else COLOURS)
+
 
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
 _PLAYER_COMMANDS = {"accept", "reject", "trade", "portfolio"}
@@ -132,6 +164,12 @@ FEEDBACK_ROWS = 3
 OFFER_ROWS = 4
 """The most rows the trades offered to the person take, under the log (while there are any)."""
 
+LARGE = 120
+"""Columns from which the screen has a side panel right of the board and the log: every player's
+holdings in short, or the card asked for (the board stays in view)."""
+LEFT = board_view.CELL * 11 + 2
+"""Columns of the board and log column beside the side panel (the board and a margin)."""
+
 CARD_KEY = "f7"
 """Opens the card of the square the person stands on (the deed to buy, while deciding)."""
 PORTFOLIO_KEY = "f8"
@@ -164,14 +202,21 @@ class ConsoleApp:
         """The card in place of the board and log: ("deed", square) or ("portfolio", seat)."""
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
-        showing = Condition(lambda: self.shown is not None)
-        body = HSplit(
+        wide = Condition(self._wide)
+        showing = Condition(lambda: self.shown is not None) & ~wide  # the card in place of the board
+        main = HSplit(
             [
                 ConditionalContainer(
                     Window(FormattedTextControl(self._board), height=board_view.ROWS), filter=~showing
                 ),
                 ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
                 ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
+            ]
+        )
+        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - LEFT)
+        body = HSplit(
+            [
+                VSplit([main, ConditionalContainer(panel, filter=wide)]),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
@@ -192,7 +237,8 @@ class ConsoleApp:
         self.app: Application[int] = Application(
             layout=Layout(guarded(body, lambda: self.table.lang), focused_element=self.buffer),
             key_bindings=self._keys(),
-            style=STYLE,
+            style=style(no_color()),
+            color_depth=ColorDepth.DEPTH_1_BIT if no_color() else None,
             full_screen=True,
             mouse_support=True,
             input=input,
@@ -474,20 +520,40 @@ class ConsoleApp:
     def _board(self) -> board_view.Fragments:
         return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang, self._clicks)
 
+    def _wide(self) -> bool:
+        """Whether the terminal is wide enough for the side panel."""
+        return self._width() >= LARGE
+
+    def _panel(self) -> board_view.Fragments:
+        """The side panel of a large terminal: the card asked for, else every player in short."""
+        if self.shown is not None:
+            return self._card()
+        width = self._width() - LEFT
+        return self._clickable(players_lines(self.table.game, self.table.me, self.table.lang, width), None)
+
     def _card(self) -> board_view.Fragments:
-        """The card shown in place of the board and the log, each line clickable to close it."""
+        """The card shown in place of the board and the log (or in the side panel), each line
+        clickable to close it."""
         if self.shown is None:
             return []
         kind, index = self.shown
         game, lang = self.table.game, self.table.lang
+        width = self._width() - LEFT if self._wide() else self._width()
         if kind == "deed":
-            lines = card_lines(game, index, lang)
+            lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
         else:
-            lines = portfolio_lines(game, index, lang, self._width())
+            lines = portfolio_lines(game, index, lang, width)
+        return self._clickable(lines, self._click_closes)
+
+    def _clickable(
+        self, lines: list[board_view.Fragments], handler: Callable[[MouseEvent], object] | None
+    ) -> board_view.Fragments:
+        """Lines as one text, each fragment with ``handler`` for the mouse (if any)."""
         out: board_view.Fragments = []
-        for line in lines:
-            out.extend((fragment[0], fragment[1], self._click_closes) for fragment in line)
-            out.append(("", "\n", self._click_closes))
+        for number, line in enumerate(lines):
+            if number:
+                out.append(("", "\n") if handler is None else ("", "\n", handler))
+            out.extend(line if handler is None else [(fragment[0], fragment[1], handler) for fragment in line])
         return out
 
     def _middle(self) -> list[board_view.Fragments]:
@@ -511,14 +577,15 @@ class ConsoleApp:
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
                 gone = t(lang, "panel.bot") if seat in replaced else gone
                 status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
-            style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
+            role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
+            style = board_view.player_style(seat) + role
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
-        status = status_lines(game, self.table.ledger.last_roll, lang)
+        told = status_lines(game, self.table.ledger.last_roll, lang)
         room = 8 - len(lines)  # the status under the players, as much of it as fits
-        lines += [[]] * max(0, room - len(status))
-        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in status[-room:] if room]
+        lines += [[]] * max(0, room - len(told))
+        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told[-room:] if room]
         lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
         return lines
 
@@ -644,9 +711,10 @@ class ConsoleApp:
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
+        columns = LEFT if self._wide() else size.columns
         fixed = board_view.ROWS + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
         fixed += len(self.offer_lines())
-        return max(1, size.rows - fixed), size.columns
+        return max(1, size.rows - fixed), columns
 
     def _log(self) -> board_view.Fragments:
         if self.table.game.is_over and not self.summary_anchored:

@@ -15,6 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanopoly._core import Game
 from lanopoly.console.board_view import GROUP_STYLES
+from lanopoly.console.log_view import wrap
 from lanopoly.i18n import money, plural, t
 
 Fragments = StyleAndTextTuples
@@ -45,66 +46,78 @@ def rent_text(game: Game, lang: str, info: dict[str, Any]) -> str:
     return money(lang, game.currency, info["rent"])
 
 
-def _row(label: str, value: str, current: bool) -> Fragments:
+def _row(label: str, value: str, current: bool, width: int) -> Fragments:
     mark = ">" if current else " "
     text = f" {mark} {label}"
-    line = f"{text}{value:>{WIDTH - len(text) - 1}} "
+    line = f"{text}{value:>{max(1, width - len(text) - 1)}} "
     return [("class:card.current" if current else "class:card", line)]
 
 
-def _rent_rows(game: Game, lang: str, info: dict[str, Any]) -> list[Fragments]:
+def _rent_rows(game: Game, lang: str, info: dict[str, Any], width: int) -> list[Fragments]:
     """The printed rent table, the row that applies now marked (none for the bank's deed or a
     mortgaged one)."""
-    cash = lambda amount: money(lang, game.currency, amount)  # noqa: E731
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
     live = info.get("owner") is not None and not info["mortgaged"]
     if info["kind"] == "street":
         rents = info["rents"]
         labels = [t(lang, "card.rent")]
         labels += [plural(lang, "card.with_houses", n) for n in range(1, 5)]
         labels.append(t(lang, "card.with_hotel"))
-        return [_row(labels[i], cash(rents[i]), live and info["level"] == i) for i in range(6)]
+        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in range(6)]
     table = info["rent_table"]
     now = table.index(info["rent"]) if live and info["rent"] in table else None
     if info["kind"] == "railway":
-        return [
-            _row(plural(lang, "card.railways", i + 1), cash(rent), now == i) for i, rent in enumerate(table)
-        ]
+        return [_row(plural(lang, "card.railways", i + 1), cash(rent), now == i, width) for i, rent in enumerate(table)]
     return [
-        _row(plural(lang, "card.utilities", i + 1), t(lang, "card.dice", factor=factor), now == i)
+        _row(plural(lang, "card.utilities", i + 1), t(lang, "card.dice", factor=factor), now == i, width)
         for i, factor in enumerate(table)
     ]
 
 
-def _title(text: str, style: str) -> Fragments:
-    return [(style, f" {text} ".ljust(WIDTH)[:WIDTH])]
+def _title(text: str, style: str, width: int) -> Fragments:
+    return [(style, f" {text} ".ljust(width)[:width])]
 
 
-def deed_lines(game: Game, square: int, lang: str) -> list[Fragments]:
+def _text(text: str, width: int, style: str = "class:card") -> list[Fragments]:
+    """A line of the card, wrapped between words to ``width`` columns."""
+    return [[(style, row)] for row in wrap(" " + text, width)]
+
+
+def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
     """The card of a title deed: name and group, price and owner, the rent table with the current
     row marked, the rent now, the house cost and the mortgage."""
     info: dict[str, Any] = game.square(square)
-    cash = lambda amount: money(lang, game.currency, amount)  # noqa: E731
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
     style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:card.title"
     owner = info.get("owner")
+    holder = game.names[owner] if owner is not None else t(lang, "party.bank")
     lines = [
-        _title(str(info["name"]), style),
-        [("class:card", f" {group_name(lang, info)} · {t(lang, 'card.price', price=cash(info['price']))}")],
-        [("class:card", " " + t(lang, "card.owner", owner=game.names[owner] if owner is not None else t(lang, "party.bank")))],
-        *_rent_rows(game, lang, info),
-        [("class:card.now", " " + t(lang, "card.now", rent=rent_text(game, lang, info)))],
+        _title(str(info["name"]), style, width),
+        *_text(f"{group_name(lang, info)} · {t(lang, 'card.price', price=cash(info['price']))}", width),
+        *_text(t(lang, "card.owner", owner=holder), width),
+        *_rent_rows(game, lang, info, width),
+        *_text(t(lang, "card.now", rent=rent_text(game, lang, info)), width, "class:card.now"),
     ]
     if info["kind"] == "street":
         houses = game.rules.houses_per_hotel
-        lines.append([("class:card", " " + t(lang, "card.house_cost", cost=cash(info["house_cost"]), n=houses))])
+        lines += _text(t(lang, "card.house_cost", cost=cash(info["house_cost"]), n=houses), width)
     key = "card.mortgaged" if info["mortgaged"] else "card.not_mortgaged"
-    lines.append([("class:card", " " + t(lang, key, value=cash(info["mortgage_value"])))])
-    return lines
+    return lines + _text(t(lang, key, value=cash(info["mortgage_value"])), width)
 
 
-def square_lines(game: Game, square: int, lang: str) -> list[Fragments]:
+def square_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
     """The card of a square that is no deed: what happens there."""
     info: dict[str, Any] = game.square(square)
-    cash = lambda amount: money(lang, game.currency, amount)  # noqa: E731
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
     kind = info["kind"]
     rules = game.rules
     if kind == "go":
@@ -121,18 +134,19 @@ def square_lines(game: Game, square: int, lang: str) -> list[Fragments]:
         text = t(lang, "sq.free_parking")
     else:
         text = t(lang, "sq.go_to_jail")
-    return [_title(str(info["name"]), "class:card.title"), [("class:card", " " + text)]]
+    return [_title(str(info["name"]), "class:card.title", width), *_text(text, width)]
 
 
-def card_lines(game: Game, square: int, lang: str) -> list[Fragments]:
-    """The card of any square, then who stands there."""
+def card_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
+    """The card of any square, ``width`` columns wide (its rent table's amounts right-aligned),
+    then who stands there."""
     info = game.square(square)
-    lines = deed_lines(game, square, lang) if "price" in info else square_lines(game, square, lang)
+    lines = (deed_lines if "price" in info else square_lines)(game, square, lang, width)
     here = [
         game.names[seat]
         for seat in range(game.num_players)
         if not game.player(seat)["bankrupt"] and game.player(seat)["position"] == square
     ]
     if here:
-        lines.append([("class:card", " " + t(lang, "card.here", players=", ".join(here)))])
+        lines += _text(t(lang, "card.here", players=", ".join(here)), width)
     return lines

@@ -1,5 +1,5 @@
-"""A player's portfolio, drawn in place of the board, and the line of game status in the board's
-middle.
+"""A player's portfolio, drawn in place of the board; every player's in short, for the side panel
+of a large terminal; and the lines of game status in the board's middle.
 
 The portfolio lists a player's deeds by colour group (then railways, utilities), each with its
 buildings, its mortgage and the rent a landing costs now (the engine's figure), then the
@@ -15,8 +15,10 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanopoly._core import Game
+from lanopoly.console.board_view import player_style
 from lanopoly.console.deed_card import WIDTH, group_name, rent_text
 from lanopoly.console.log_view import wrap
+from lanopoly.console.names import labels
 from lanopoly.i18n import money, plural, t
 
 Fragments = StyleAndTextTuples
@@ -48,7 +50,10 @@ def portfolio_lines(game: Game, seat: int, lang: str, width: int) -> list[Fragme
     """Everything a player holds, wrapped to ``width`` columns: a title, cash and net worth,
     jail cards, then one line (or more, wrapped) per group of deeds."""
     p = game.player(seat)
-    cash = lambda amount: money(lang, game.currency, amount)  # noqa: E731
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
     title = t(lang, "pf.title", name=p["name"])
     if seat == game.turn_player and not game.is_over:
         title += " " + t(lang, "pf.turn")
@@ -81,6 +86,41 @@ def _rows(items: list[str], head: str, width: int) -> list[str]:
         else:
             rows.append(indent + item)
     return [part for row in rows for part in wrap(row, width)]
+
+
+def _mark(info: dict[str, Any]) -> str:
+    """A deed's buildings or mortgage as the board marks them: 1-4, H, m (nothing unbuilt)."""
+    if info["mortgaged"]:
+        return "m"
+    return {0: "", 5: "H"}.get(info["level"], str(info["level"]))
+
+
+def players_lines(game: Game, me: int, lang: str, width: int) -> list[Fragments]:
+    """Every player in a few rows, for the side panel of a large terminal: the seat (``>`` whose
+    turn it is), name, cash and net worth, jail cards, then the deeds by their board labels and
+    marks, a group's deeds together."""
+    names = labels(game, lang)
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    title = wrap(f" {t(lang, 'pf.panel')}", width)
+    lines: list[Fragments] = [[("class:card.title", row.ljust(width))] for row in title]
+    for seat in range(game.num_players):
+        p = game.player(seat)
+        marker = ">" if seat == game.turn_player and not game.is_over else " "
+        style = player_style(seat) + (" class:me" if seat == me else "")
+        lines.append([(style, f"{marker}{seat + 1} {p['name']}"[:width])])
+        if p["bankrupt"]:
+            lines.append([("class:card", "   " + t(lang, "panel.bankrupt"))])
+            continue
+        worth = t(lang, "pf.cash", cash=cash(p["cash"]), worth=cash(p["net_worth"]))
+        cards = plural(lang, "panel.cards", len(p["jail_cards"])) if p["jail_cards"] else ""
+        lines.extend([("class:card", row)] for row in wrap("   " + worth + cards, width))
+        groups = [" ".join(names[i["square"]].strip() + _mark(i) for i in deeds) for deeds in _groups(game, seat)]
+        if groups:
+            lines.extend([("class:card", row)] for row in _rows(groups, "   ", width))
+    return lines
 
 
 def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str) -> list[str]:
