@@ -289,6 +289,7 @@ def test_roll_buy_and_queries(game3):
         "house_cost": 50,
         "rents": [4, 20, 60, 180, 320, 450],
         "mortgage_value": 30,
+        "rent": 0,
         "group": 0,
         "kind": "street",
     }

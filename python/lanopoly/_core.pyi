@@ -291,7 +291,11 @@ class Game:
         ``jail_cards``, ``bankrupt``, ``net_worth``, ``properties`` (squares)."""
     def square(self, square: int) -> dict[str, Any]:
         """A square: ``name``, ``kind`` and, for deeds, ``price``, ``owner``, ``level``
-        (5 = hotel), ``mortgaged``, ``house_cost``, ``rents``, ``mortgage_value``, ``group``."""
+        (5 = hotel), ``mortgaged``, ``house_cost``, ``rents`` (a street's printed table: unbuilt,
+        1-4 houses, hotel), ``mortgage_value``, ``group`` (streets), ``rent`` (what a landing costs
+        now: 0 for the bank's deed or a mortgaged one; for a utility, the factor of the dice) and
+        ``rent_table`` (railways: the rent for 1-4 railways owned; utilities: the dice factor for
+        1-2 utilities owned)."""
     def card_text(self, deck: str, card: int) -> str:
         """The printed text of a card ("chance" or "community_chest") of this edition."""
 

@@ -1,14 +1,17 @@
 """The full-screen console: the board, the log, the decision in front of you, a command line.
 
-Layout (80x24 and up): the board ring with the players and the current decision in its middle,
-the log of what happened, a feedback line, the command line with completion, and a line of hints.
-Bots and chance play in an asyncio task beside the user interface, one step at a time.
+Layout (80x24 and up): the board ring with the players, the game's status and the current
+decision in its middle, the log of what happened, a feedback line, the command line with
+completion, and a line of hints. A square's card (``info``, F7, a click on the board) or a
+player's portfolio (``portfolio``, F8) takes the place of the board and the log until a key is
+pressed. Bots and chance play in an asyncio task beside the user interface, one step at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -18,13 +21,15 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.output import Output
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
-from lanopoly.console import board_view
+from lanopoly.console import board_view, deed_card
 from lanopoly.console.claims import KEY as CLAIM_KEY
 from lanopoly.console.claims import WAIT as CLAIM_WAIT
 from lanopoly.console.claims import claim_hint, ending_now
@@ -32,49 +37,87 @@ from lanopoly.console.commands import (
     COMMANDS,
     CommandError,
     Local,
+    any_square,
     command_for,
     command_words,
     help_text,
     one_player,
-    one_square,
     parse,
 )
+from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
+from lanopoly.console.portfolio import players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 
-STYLE = Style.from_dict(
-    {
-        "cell": "",
-        "group.brown": "bg:#8b4513 #ffffff",
-        "group.lightblue": "bg:#87ceeb #000000",
-        "group.pink": "bg:#d63384 #ffffff",
-        "group.orange": "bg:#fd7e14 #000000",
-        "group.red": "bg:#dc3545 #ffffff",
-        "group.yellow": "bg:#ffc107 #000000",
-        "group.green": "bg:#198754 #ffffff",
-        "group.darkblue": "bg:#0d3b8e #ffffff",
-        "owner": "#888888",
-        "owner.me": "#00aa00 bold",
-        "building": "#ffaa00 bold",
-        "token": "reverse",
-        "token.me": "reverse #00aa00 bold",
-        "me": "#00aa00 bold",
-        "turn": "bold",
-        "decision": "bold #ffffff bg:#333333",
-        "error": "#ff5555 bold",
-        "hint": "#888888",
-        "prompt": "bold",
-    }
-)
+PLAYER_COLOURS = ["#ff5f5f", "#5fafff", "#ffd75f", "#d787ff", "#5fd7af", "#ff87d7", "#d7af87", "#afd700"]
+"""A colour per seat (1 to 8): its owner marks and token on the board, its name in the panels."""
+
+COLOURS = {
+    "cell": "",
+    "group.brown": "bg:#8b4513 #ffffff",
+    "group.lightblue": "bg:#87ceeb #000000",
+    "group.pink": "bg:#d63384 #ffffff",
+    "group.orange": "bg:#fd7e14 #000000",
+    "group.red": "bg:#dc3545 #ffffff",
+    "group.yellow": "bg:#ffc107 #000000",
+    "group.green": "bg:#198754 #ffffff",
+    "group.darkblue": "bg:#0d3b8e #ffffff",
+    **{f"player.p{seat + 1}": colour for seat, colour in enumerate(PLAYER_COLOURS)},
+    "owner": "",
+    "owner.me": "bold underline",
+    "building": "#ffaa00 bold",
+    "token": "reverse",
+    "token.me": "reverse bold",
+    "me": "bold underline",
+    "turn": "bold",
+    "decision": "bold #ffffff bg:#333333",
+    "error": "#ff5555 bold",
+    "hint": "#888888",
+    "prompt": "bold",
+    "card": "",
+    "card.title": "reverse bold",
+    "card.current": "reverse",
+    "card.now": "bold",
+}
+"""The console's style in colour."""
+
+MONOCHROME = {
+    **{name: "" for name in COLOURS},
+    "owner.me": "bold underline",
+    "building": "bold",
+    "token": "reverse",
+    "token.me": "reverse bold",
+    "me": "bold underline",
+    "turn": "bold",
+    "decision": "reverse bold",
+    "error": "bold",
+    "prompt": "bold",
+    "card.title": "reverse bold",
+    "card.current": "reverse",
+    "card.now": "bold",
+}
+"""The console's style without colours (NO_COLOR): bold, underline and reverse only; the text
+says everything the colours do (labels, seat digits, the card's ``>``)."""
+
+
+def no_color(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the person asked for no colours: NO_COLOR set and not empty (https://no-color.org)."""
+    return bool((os.environ if environ is None else environ).get("NO_COLOR"))
+
+
+def style(monochrome: bool) -> Style:
+    """The console's style, in colour or monochrome."""
+    return Style.from_dict(MONOCHROME if monochrome else COLOURS)
+
 
 _PROPERTY_COMMANDS = {"build", "sell", "selldown", "mortgage", "m", "unmortgage", "u", "lift", "keep", "claim", "info"}
-_PLAYER_COMMANDS = {"accept", "reject", "trade"}
+_PLAYER_COMMANDS = {"accept", "reject", "trade", "portfolio"}
 _ASKED = {"resign": "confirm.resign", "end_game": "confirm.endgame"}
 """Moves that cannot be taken back, asked first: the question of each."""
 
@@ -121,6 +164,19 @@ FEEDBACK_ROWS = 3
 OFFER_ROWS = 4
 """The most rows the trades offered to the person take, under the log (while there are any)."""
 
+LARGE = 120
+"""Columns from which the screen has a side panel right of the board and the log: every player's
+holdings in short, or the card asked for (the board stays in view)."""
+LEFT = board_view.CELL * 11 + 2
+"""Columns of the board and log column beside the side panel (the board and a margin)."""
+
+CARD_KEY = "f7"
+"""Opens the card of the square the person stands on (the deed to buy, while deciding)."""
+PORTFOLIO_KEY = "f8"
+"""Opens the person's portfolio."""
+CLOSING_KEYS = ("up", "down", "home", "end", "backspace", "delete", "c-a", "c-e", "c-k", "c-u", "c-w")
+"""Keys the input line would take for itself that close a card first (any key closes it)."""
+
 
 class ConsoleApp:
     """The application around one local table."""
@@ -142,12 +198,25 @@ class ConsoleApp:
         self._confirm: Callable[[], None] | None = None
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
+        self.shown: tuple[str, int] | None = None
+        """The card in place of the board and log: ("deed", square) or ("portfolio", seat)."""
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
+        wide = Condition(self._wide)
+        showing = Condition(lambda: self.shown is not None) & ~wide  # the card in place of the board
+        main = HSplit(
+            [
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._board), height=board_view.ROWS), filter=~showing
+                ),
+                ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
+                ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
+            ]
+        )
+        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - LEFT)
         body = HSplit(
             [
-                Window(FormattedTextControl(self._board), height=board_view.ROWS),
-                Window(FormattedTextControl(self._log), wrap_lines=True),
+                VSplit([main, ConditionalContainer(panel, filter=wide)]),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status), height=1),
                     filter=Condition(lambda: self.table.status() is not None),
@@ -168,9 +237,10 @@ class ConsoleApp:
         self.app: Application[int] = Application(
             layout=Layout(guarded(body, lambda: self.table.lang), focused_element=self.buffer),
             key_bindings=self._keys(),
-            style=STYLE,
+            style=style(no_color()),
+            color_depth=ColorDepth.DEPTH_1_BIT if no_color() else None,
             full_screen=True,
-            mouse_support=False,
+            mouse_support=True,
             input=input,
             output=output,
         )
@@ -247,6 +317,18 @@ class ConsoleApp:
 
             keys.add(key)(run)
 
+        @keys.add(CARD_KEY)
+        def _card(event: KeyPressEvent) -> None:
+            game = self.table.game
+            square = game.buy_square
+            self.open_card("deed", square if square is not None else game.player(self.table.me)["position"])
+
+        @keys.add(PORTFOLIO_KEY)
+        def _portfolio(event: KeyPressEvent) -> None:
+            self.open_card("portfolio", self.table.me)
+
+        self._card_keys(keys)
+
         @keys.add("pageup")
         def _page_up(event: KeyPressEvent) -> None:
             self.log_view.page_up(self.table.lines, *self._log_size())
@@ -257,7 +339,70 @@ class ConsoleApp:
 
         return keys
 
+    def _card_keys(self, keys: KeyBindings) -> None:
+        """While a card is shown: Left/Right (Tab, Shift-Tab) show the next ones, Esc closes it,
+        and any other key closes it and does what it does on the input line (a letter is typed)."""
+        showing = Condition(lambda: self.shown is not None)
+        for key, step in (("left", -1), ("right", 1), ("s-tab", -1), ("tab", 1)):
+
+            def turn(event: KeyPressEvent, step: int = step) -> None:
+                self.turn_card(step)
+
+            keys.add(key, filter=showing)(turn)
+
+        @keys.add("escape", filter=showing, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.close_card()
+
+        for key in CLOSING_KEYS:
+            keys.add(key, filter=showing)(lambda event: self.close_card())
+
+        @keys.add(Keys.Any, filter=showing)
+        def _any(event: KeyPressEvent) -> None:
+            self.close_card()
+            if event.data and event.data.isprintable():
+                event.current_buffer.insert_text(event.data)
+
+    def open_card(self, kind: str, index: int) -> None:
+        """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
+        board and the log, until a key closes it."""
+        self.shown = (kind, index)
+        self.app.invalidate()
+
+    def close_card(self) -> None:
+        self.shown = None
+        self.app.invalidate()
+
+    def turn_card(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) square's card, or player's portfolio."""
+        if self.shown is not None:
+            kind, index = self.shown
+            count = 40 if kind == "deed" else self.table.game.num_players
+            self.shown = (kind, (index + step) % count)
+            self.app.invalidate()
+
+    def _clicks(self, square: int) -> Callable[[MouseEvent], object]:
+        """The mouse handler of a square on the board: a click (left button released) opens its card."""
+
+        def handler(event: MouseEvent) -> object:
+            if event.event_type == MouseEventType.MOUSE_UP and event.button in (MouseButton.LEFT, MouseButton.UNKNOWN):
+                self.open_card("deed", square)
+                return None
+            return NotImplemented
+
+        return handler
+
+    def _click_closes(self, event: MouseEvent) -> object:
+        """A click on a card closes it, as a key does."""
+        if event.event_type == MouseEventType.MOUSE_UP:
+            self.close_card()
+            return None
+        return NotImplemented
+
     def _accept(self, buffer: Buffer) -> bool:
+        if self.shown is not None and not buffer.text.strip():
+            self.close_card()  # Enter on an empty line only closes the card
+            return False
         self.execute(buffer.text)
         return False  # clear the line
 
@@ -266,6 +411,7 @@ class ConsoleApp:
     def execute(self, text: str) -> None:
         """Run one typed command; illegal moves and typos become a message, nothing changes."""
         table = self.table
+        self.shown = None  # a command goes back to the game (or opens the card it asks for)
         if self._confirm is not None:
             self._answer(text)
             return
@@ -347,23 +493,68 @@ class ConsoleApp:
         elif command.name == "help":
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
-            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines()])
+            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines(), t(lang, "help.keys")])
             self.say("class:hint", t(lang, "help.where"))
+        elif command.name == "portfolio":
+            table = self.table
+            seat = one_player(table.game, command.argument, table.lang) if command.argument.strip() else table.me
+            self.open_card("portfolio", seat)
+            self.say("class:hint", "")
         elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
             self.say("class:hint", table.replace(seat, "bot" if command.name == "replace" else "bank"))
         else:
             table = self.table
-            square = one_square(table.game, command.argument, table.lang)
+            square = any_square(table.game, command.argument, table.lang)
             self.log_view.follow()
-            table.lines.extend(deed_lines(table, square))
-            self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
+            if "price" in table.game.square(square):
+                table.lines.extend(deed_lines(table, square))
+                self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
+            else:
+                self.say("class:hint", "")
+            self.open_card("deed", square)
 
     # -- drawing ---------------------------------------------------------------------------------
 
     def _board(self) -> board_view.Fragments:
-        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang)
+        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang, self._clicks)
+
+    def _wide(self) -> bool:
+        """Whether the terminal is wide enough for the side panel."""
+        return self._width() >= LARGE
+
+    def _panel(self) -> board_view.Fragments:
+        """The side panel of a large terminal: the card asked for, else every player in short."""
+        if self.shown is not None:
+            return self._card()
+        width = self._width() - LEFT
+        return self._clickable(players_lines(self.table.game, self.table.me, self.table.lang, width), None)
+
+    def _card(self) -> board_view.Fragments:
+        """The card shown in place of the board and the log (or in the side panel), each line
+        clickable to close it."""
+        if self.shown is None:
+            return []
+        kind, index = self.shown
+        game, lang = self.table.game, self.table.lang
+        width = self._width() - LEFT if self._wide() else self._width()
+        if kind == "deed":
+            lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
+        else:
+            lines = portfolio_lines(game, index, lang, width)
+        return self._clickable(lines, self._click_closes)
+
+    def _clickable(
+        self, lines: list[board_view.Fragments], handler: Callable[[MouseEvent], object] | None
+    ) -> board_view.Fragments:
+        """Lines as one text, each fragment with ``handler`` for the mouse (if any)."""
+        out: board_view.Fragments = []
+        for number, line in enumerate(lines):
+            if number:
+                out.append(("", "\n") if handler is None else ("", "\n", handler))
+            out.extend(line if handler is None else [(fragment[0], fragment[1], handler) for fragment in line])
+        return out
 
     def _middle(self) -> list[board_view.Fragments]:
         game, me, lang = self.table.game, self.table.me, self.table.lang
@@ -386,10 +577,15 @@ class ConsoleApp:
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
                 gone = t(lang, "panel.bot") if seat in replaced else gone
                 status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
-            style = "class:me" if seat == me else ("class:turn" if marker != " " else "")
+            role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
+            style = board_view.player_style(seat) + role
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
+        told = status_lines(game, self.table.ledger.last_roll, lang)
+        room = 8 - len(lines)  # the status under the players, as much of it as fits
+        lines += [[]] * max(0, room - len(told))
+        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told[-room:] if room]
         lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
         return lines
 
@@ -515,9 +711,10 @@ class ConsoleApp:
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
+        columns = LEFT if self._wide() else size.columns
         fixed = board_view.ROWS + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
         fixed += len(self.offer_lines())
-        return max(1, size.rows - fixed), size.columns
+        return max(1, size.rows - fixed), columns
 
     def _log(self) -> board_view.Fragments:
         if self.table.game.is_over and not self.summary_anchored:
@@ -551,6 +748,8 @@ class ConsoleApp:
         """The line at the bottom: rent owed to the person first (it lapses if not claimed in
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
+        if self.shown is not None:
+            return [("class:hint", t(lang, "card.keys" if self.shown[0] == "deed" else "pf.keys"))]
         claim = self.claim_line()
         if claim:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
@@ -597,7 +796,7 @@ def deed_lines(table: Table, square: int) -> list[str]:
             )
         )
     elif info["kind"] == "railway":
-        rents = {f"r{i + 1}": cash(25 << i) for i in range(4)}
+        rents = {f"r{i + 1}": cash(rent) for i, rent in enumerate(info["rent_table"])}
         lines.append(t(lang, "deed.railway", mortgage=cash(info["mortgage_value"]), **rents))
     elif info["kind"] == "utility":
         lines.append(t(lang, "deed.utility", mortgage=cash(info["mortgage_value"])))

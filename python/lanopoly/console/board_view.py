@@ -4,18 +4,25 @@ Each cell has a 4-letter label and three marks: the owner's seat number, its bui
 or m for mortgaged) and the tokens standing there (a seat number, or * for several). The marks
 never touch a label: on the top and bottom rows they sit on a line of their own under the label,
 on the sides one space after it (a label such as "Pen4" next to its owner's digit read "Pen42").
-Colour groups colour the label; without colours the text alone says everything. Fits 80x24
-(78x13).
+Colour groups colour the label, each seat's colour its owner marks and token (``player_style``);
+without colours the text alone says everything. Fits 80x24
+(78x13). Each cell's fragments may carry a mouse handler (``on_click``): a click on a square opens
+its card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent
 
 from lanopoly._core import Game
 from lanopoly.console.names import labels
 
 Fragments = StyleAndTextTuples
+Clicks = Callable[[int], Callable[[MouseEvent], object]]
+"""The mouse handler of each square's fragments (given the square)."""
 
 CELL = 7
 """Columns of a cell of the top and bottom rows."""
@@ -46,6 +53,11 @@ def grid_position(square: int) -> tuple[int, int]:
     return square - 30, 10
 
 
+def player_style(seat: int) -> str:
+    """The style class of a seat's colour (its marks, token and name), to add to another class."""
+    return f" class:player.p{seat + 1}"
+
+
 def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Fragments]:
     """The label of a square and its three marks (owner, buildings, tokens)."""
     info = game.square(square)
@@ -57,18 +69,27 @@ def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Frag
     players = [game.player(s) for s in range(game.num_players)]
     here = [p["seat"] for p in players if not p["bankrupt"] and p["position"] == square]
     token = str(here[0] + 1) if len(here) == 1 else ("*" if here else " ")
-    token_style = "class:token.me" if me in here else "class:token"
-    owner_style = "class:owner.me" if owner == me else "class:owner"
+    token_style = "class:token" + (player_style(here[0]) if len(here) == 1 else "")
+    token_style += " class:token.me" if me in here else ""
+    owner_style = "class:owner" + (player_style(owner) if owner is not None else "")
+    owner_style += " class:owner.me" if owner == me else ""
     return [(style, label)], [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
 
 
-def render(game: Game, me: int, middle: list[Fragments], lang: str = "en") -> Fragments:
+def _clickable(fragments: Fragments, handler: Callable[[MouseEvent], object]) -> Fragments:
+    return [(fragment[0], fragment[1], handler) for fragment in fragments]
+
+
+def render(game: Game, me: int, middle: list[Fragments], lang: str = "en", on_click: Clicks | None = None) -> Fragments:
     """The ring, with up to 9 lines of ``middle`` (:data:`MIDDLE` characters wide) inside it, its
-    labels in ``lang``."""
+    labels in ``lang``; with ``on_click``, each cell's label and marks carry its mouse handler."""
     names = labels(game, lang)
     cells: dict[tuple[int, int], tuple[Fragments, Fragments]] = {}
     for square in range(40):
-        cells[grid_position(square)] = _cell(game, square, names[square], me)
+        label, marks = _cell(game, square, names[square], me)
+        if on_click is not None:
+            label, marks = _clickable(label, on_click(square)), _clickable(marks, on_click(square))
+        cells[grid_position(square)] = (label, marks)
     out: Fragments = []
     for row in range(11):
         if row in (0, 10):

@@ -28,7 +28,8 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Local:
-    """A command for the console itself, not a move of the game (help, info, quit, replace, remove)."""
+    """A command for the console itself, not a move of the game (help, info, portfolio, quit,
+    replace, remove)."""
 
     name: str
     argument: str = ""
@@ -62,7 +63,8 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("resign", (), ""),
     ("replace", (), "PLAYER"),
     ("remove", (), "PLAYER"),
-    ("info", ("i",), "PROPERTY"),
+    ("info", ("i", "deed"), "SQUARE"),
+    ("portfolio", ("pf",), "[PLAYER]"),
     ("help", ("h", "?"), ""),
     ("quit", ("q", "exit"), ""),
 ]
@@ -111,6 +113,18 @@ def one_square(game: Game, text: str, lang: str = "en") -> int:
         names = ", ".join(game.square(s)["name"] for s in found[:6])
         raise CommandError(t(lang, "err.could_be", text=text.strip(), names=names))
     return found[0]
+
+
+def any_square(game: Game, text: str, lang: str = "en") -> int:
+    """The one square ``text`` names for its card: a deed as :func:`one_square` finds it, else a
+    square that is no deed ("go", "jail", a board label such as "FREE"); the deed's error if none."""
+    try:
+        return one_square(game, text, lang)
+    except CommandError:
+        others = [s for s in find_squares(game, text, deeds_only=False, lang=lang) if "price" not in game.square(s)]
+        if len(others) == 1:
+            return others[0]
+        raise
 
 
 def one_player(game: Game, text: str, lang: str = "en") -> int:
@@ -164,7 +178,7 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
         raise CommandError(t(lang, "err.what", name=words[0], example=str(game.square(39)["name"]).lower()))
     if name in ("replace", "remove") and not rest:
         raise CommandError(t(lang, "err.who", name=words[0], example=game.names[-1]))
-    if name in ("help", "quit", "info", "replace", "remove"):
+    if name in ("help", "quit", "info", "portfolio", "replace", "remove"):
         return Local(name, rest)
     if name in _SIMPLE:
         return {"type": _SIMPLE[name], "player": seat}

@@ -19,11 +19,11 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 
 from lanopoly._core import Game
 from lanopoly.console import board_view
-from lanopoly.console.app import STYLE
+from lanopoly.console.app import no_color, style
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.small import guarded
 from lanopoly.describe import describe_events
@@ -128,7 +128,8 @@ class ReplayScreen:
         self.app: Application[None] = Application(
             layout=Layout(guarded(body, lambda: self.replay.lang)),
             key_bindings=keys,
-            style=STYLE,
+            style=style(no_color()),
+            color_depth=ColorDepth.DEPTH_1_BIT if no_color() else None,
             full_screen=True,
             input=input,
             output=output,

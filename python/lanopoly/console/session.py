@@ -76,11 +76,15 @@ class Ledger:
         self.held: dict[tuple[int, int], int] = {}  # (seat, square) -> turns, closed holdings
         self.rent_paid = [0] * players
         self.rent_received = [0] * players
+        self.last_roll: tuple[int, int, int] | None = None
+        """The last roll of the dice for a move: (seat, die, die); the status line shows it."""
 
     def see(self, event: Event, game: Game) -> None:
         """Follow one event of a step just applied to ``game``."""
         kind = event["type"]
-        if kind == "turn_started":
+        if kind == "rolled":
+            self.last_roll = (event["player"], *event["dice"])
+        elif kind == "turn_started":
             self.turns += 1
             self.round = event["round"] + 1
             if self.round > len(self.worth):
@@ -390,6 +394,7 @@ class Table(Protocol):
     lang: str
     me: int
     lines: list[str]
+    ledger: Ledger
 
     @property
     def game(self) -> Game: ...

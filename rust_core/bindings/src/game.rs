@@ -444,7 +444,8 @@ impl Game {
         Ok(d)
     }
 
-    /// One square as a dict: name, kind, and for deeds price, owner, buildings, mortgage.
+    /// One square as a dict: name, kind, and for deeds price, owner, buildings, mortgage, the rent
+    /// a landing costs now and the railway/utility rent table.
     fn square<'py>(&self, py: Python<'py>, square: i64) -> PyResult<Bound<'py, PyDict>> {
         let square = u8::try_from(square)
             .ok()
@@ -465,13 +466,21 @@ impl Game {
                 d.set_item("house_cost", deed.house_cost)?;
                 d.set_item("rents", deed.rents.to_vec())?;
                 d.set_item("mortgage_value", deed.mortgage_value())?;
+                // What a landing costs now (0 unowned or mortgaged); a utility's is its dice factor.
+                d.set_item("rent", self.inner.rent(p, 1))?;
                 match deed.kind {
                     Kind::Street(g) => {
                         d.set_item("group", g)?;
                         "street"
                     }
-                    Kind::Railway => "railway",
-                    Kind::Utility => "utility",
+                    Kind::Railway => {
+                        d.set_item("rent_table", board::RAILWAY_RENT[1..].to_vec())?;
+                        "railway"
+                    }
+                    Kind::Utility => {
+                        d.set_item("rent_table", board::UTILITY_FACTOR[1..].to_vec())?;
+                        "utility"
+                    }
                 }
             }
             Square::Tax(amount) => {

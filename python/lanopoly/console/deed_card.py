@@ -1,0 +1,152 @@
+"""The card of any square, drawn in place of the board: a title deed with its rent table, or what
+a corner, card, tax or jail square does.
+
+Every figure comes from the engine (``Game.square``): the printed price, rents, house cost and
+mortgage value, the owner, the buildings, the mortgage, and ``rent``, what a landing costs now.
+The row of the rent table that applies now is marked by a ``>`` (and a style), so the card reads
+the same without colours (``NO_COLOR``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from lanopoly._core import Game
+from lanopoly.console.board_view import GROUP_STYLES
+from lanopoly.console.log_view import wrap
+from lanopoly.i18n import money, plural, t
+
+Fragments = StyleAndTextTuples
+
+WIDTH = 46
+"""Columns of a card: its title bar, and the rent table's amounts right-aligned to it."""
+
+GROUP_KEYS = ["brown", "lightblue", "pink", "orange", "red", "yellow", "green", "darkblue"]
+"""The colour groups by engine number (0..7), as the texts ``group.NAME`` and styles name them."""
+
+
+def group_name(lang: str, info: dict[str, Any]) -> str:
+    """The group a deed belongs to, in words: its colour, or railways, or utilities."""
+    if info["kind"] == "street":
+        return t(lang, "group." + GROUP_KEYS[info["group"]])
+    return t(lang, "group." + info["kind"])
+
+
+def rent_text(game: Game, lang: str, info: dict[str, Any]) -> str:
+    """What a landing on a deed costs now, from the engine: an amount, or a factor of the dice
+    for a utility; the reason when it costs nothing (the bank's deed, a mortgaged one)."""
+    if info.get("owner") is None:
+        return t(lang, "card.rent_unowned")
+    if info["mortgaged"]:
+        return t(lang, "card.rent_mortgaged")
+    if info["kind"] == "utility":
+        return t(lang, "card.dice", factor=info["rent"])
+    return money(lang, game.currency, info["rent"])
+
+
+def _row(label: str, value: str, current: bool, width: int) -> Fragments:
+    mark = ">" if current else " "
+    text = f" {mark} {label}"
+    line = f"{text}{value:>{max(1, width - len(text) - 1)}} "
+    return [("class:card.current" if current else "class:card", line)]
+
+
+def _rent_rows(game: Game, lang: str, info: dict[str, Any], width: int) -> list[Fragments]:
+    """The printed rent table, the row that applies now marked (none for the bank's deed or a
+    mortgaged one)."""
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    live = info.get("owner") is not None and not info["mortgaged"]
+    if info["kind"] == "street":
+        rents = info["rents"]
+        labels = [t(lang, "card.rent")]
+        labels += [plural(lang, "card.with_houses", n) for n in range(1, 5)]
+        labels.append(t(lang, "card.with_hotel"))
+        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in range(6)]
+    table = info["rent_table"]
+    now = table.index(info["rent"]) if live and info["rent"] in table else None
+    if info["kind"] == "railway":
+        return [_row(plural(lang, "card.railways", i + 1), cash(rent), now == i, width) for i, rent in enumerate(table)]
+    return [
+        _row(plural(lang, "card.utilities", i + 1), t(lang, "card.dice", factor=factor), now == i, width)
+        for i, factor in enumerate(table)
+    ]
+
+
+def _title(text: str, style: str, width: int) -> Fragments:
+    return [(style, f" {text} ".ljust(width)[:width])]
+
+
+def _text(text: str, width: int, style: str = "class:card") -> list[Fragments]:
+    """A line of the card, wrapped between words to ``width`` columns."""
+    return [[(style, row)] for row in wrap(" " + text, width)]
+
+
+def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
+    """The card of a title deed: name and group, price and owner, the rent table with the current
+    row marked, the rent now, the house cost and the mortgage."""
+    info: dict[str, Any] = game.square(square)
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:card.title"
+    owner = info.get("owner")
+    holder = game.names[owner] if owner is not None else t(lang, "party.bank")
+    lines = [
+        _title(str(info["name"]), style, width),
+        *_text(f"{group_name(lang, info)} · {t(lang, 'card.price', price=cash(info['price']))}", width),
+        *_text(t(lang, "card.owner", owner=holder), width),
+        *_rent_rows(game, lang, info, width),
+        *_text(t(lang, "card.now", rent=rent_text(game, lang, info)), width, "class:card.now"),
+    ]
+    if info["kind"] == "street":
+        houses = game.rules.houses_per_hotel
+        lines += _text(t(lang, "card.house_cost", cost=cash(info["house_cost"]), n=houses), width)
+    key = "card.mortgaged" if info["mortgaged"] else "card.not_mortgaged"
+    return lines + _text(t(lang, key, value=cash(info["mortgage_value"])), width)
+
+
+def square_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
+    """The card of a square that is no deed: what happens there."""
+    info: dict[str, Any] = game.square(square)
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    kind = info["kind"]
+    rules = game.rules
+    if kind == "go":
+        text = t(lang, "sq.go", salary=cash(rules.go_salary))
+    elif kind == "tax":
+        text = t(lang, "sq.tax", amount=cash(info["amount"]))
+    elif kind in ("chance", "community_chest"):
+        text = t(lang, "sq.card", deck=t(lang, "deck." + kind))
+    elif kind == "jail":
+        text = t(lang, "sq.jail", fine=cash(rules.jail_fine))
+    elif kind == "free_parking" and rules.free_parking_jackpot:
+        text = t(lang, "sq.jackpot", amount=cash(game.jackpot))
+    elif kind == "free_parking":
+        text = t(lang, "sq.free_parking")
+    else:
+        text = t(lang, "sq.go_to_jail")
+    return [_title(str(info["name"]), "class:card.title", width), *_text(text, width)]
+
+
+def card_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
+    """The card of any square, ``width`` columns wide (its rent table's amounts right-aligned),
+    then who stands there."""
+    info = game.square(square)
+    lines = (deed_lines if "price" in info else square_lines)(game, square, lang, width)
+    here = [
+        game.names[seat]
+        for seat in range(game.num_players)
+        if not game.player(seat)["bankrupt"] and game.player(seat)["position"] == square
+    ]
+    if here:
+        lines += _text(t(lang, "card.here", players=", ".join(here)), width)
+    return lines

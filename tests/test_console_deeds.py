@@ -1,0 +1,319 @@
+"""See everything (issue 14): the card of any square and each player's portfolio, opened by a
+command, a key or a click on the board, and the game's status in the board's middle; played
+through the real application on a pipe, in an 80x24 terminal.
+
+The situation is forced with scripted chance: the deeds are dealt (``starting_deeds``), ada (the
+person) builds three houses on each brown street, bea mortgages Water Works, and ada rolls 1+2
+onto Baltic Avenue. The bots pause 30 seconds after each move, so the game stands still while the
+test types and reads the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import ColorDepth
+
+from conftest import dice
+from lanopoly import Rules
+from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.i18n import LANGUAGES, TEXTS
+from screen import Terminal, wait_for
+
+PAUSE = 30.0
+F7, F8 = "\x1b[18~", "\x1b[19~"
+LEFT, RIGHT, ESC = "\x1b[D", "\x1b[C", "\x1b"
+
+
+def click(column: int, row: int) -> str:
+    """A left click (press and release) at a screen cell, 0-based, as an SGR mouse sequence."""
+    return f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m"
+
+
+def forced(lang: str = "en", jackpot: bool = True) -> LocalTable:
+    """ada: both browns with 3 houses each and Electric Company; bea: Reading and Pennsylvania
+    Railroads and Water Works, mortgaged; ada stands on Baltic Avenue after rolling 1+2."""
+    rules = Rules(starting_deeds=3, free_parking_jackpot=jackpot)
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, rules=rules)
+    for square in (1, 5, 3, 15, 12, 28):  # dealt to ada, bea, ada, bea, ...
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    for _ in range(3):
+        for square in (1, 3):
+            table.act({"type": "build", "player": 0, "square": square})
+    table.act({"type": "mortgage", "player": 1, "square": 28})
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 2))
+    return table
+
+
+Step = tuple[str, Callable[[list[str]], bool]]
+
+
+def drive(table: LocalTable, steps: list[Step], columns: int = 80, rows: int = 24) -> list[list[str]]:
+    """Send each step's keys to the running application and wait until its check holds for the
+    screen (failing with the screen if it never does); the screens, one per step."""
+
+    async def session() -> list[list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal(columns, rows))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            screens = []
+            for keys, check in steps:
+                pipe.send_text(keys)
+                screen = await wait_for(app.app, check)
+                assert check(screen), (keys, "\n".join(screen))
+                screens.append(screen)
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return screens
+
+    return asyncio.run(session())
+
+
+def shows(*texts: str) -> Callable[[list[str]], bool]:
+    return lambda lines: all(text in "\n".join(lines) for text in texts)
+
+
+def hides(text: str) -> Callable[[list[str]], bool]:
+    return lambda lines: text not in "\n".join(lines) and lines[0].startswith("FREE")
+
+
+BALTIC = [
+    " Baltic Avenue",
+    " brown · price $60",
+    " owner: ada",
+    "   rent                                    $4",
+    "   with 1 house                           $20",
+    "   with 2 houses                          $60",
+    " > with 3 houses                         $180",
+    "   with 4 houses                         $320",
+    "   with a hotel                          $450",
+    " rent now: $180",
+    " houses $50 each; a hotel: 4 houses + $50",
+    " mortgage value $30; not mortgaged",
+    " standing here: ada",
+]
+
+
+def test_info_shows_the_deed_card_in_place_of_the_board_with_the_rent_now_marked() -> None:
+    (screen,) = drive(forced(), [("info baltic\r", shows("standing here"))])
+    assert screen[: len(BALTIC)] == BALTIC
+    assert screen[-1] == "Esc or any key: back to the game · Left/Right: next squares · click: any card"
+
+
+def test_railways_and_utilities_show_their_own_tables() -> None:
+    reading, water = drive(
+        forced(),
+        [("deed reading\r", shows("Reading Railroad", "mortgage value")), ("info WATR\r", shows("Water Works"))],
+    )
+    assert reading[:10] == [
+        " Reading Railroad",
+        " railways · price $200",
+        " owner: bea",
+        "   1 railway owned                        $25",
+        " > 2 railways owned                       $50",
+        "   3 railways owned                      $100",
+        "   4 railways owned                      $200",
+        " rent now: $50",
+        " mortgage value $100; not mortgaged",
+        "",
+    ]
+    assert water[:8] == [
+        " Water Works",
+        " utilities · price $150",
+        " owner: bea",
+        "   1 utility owned                4x the dice",
+        "   2 utilities owned             10x the dice",
+        " rent now: none (mortgaged)",
+        " mortgage value $75; MORTGAGED",
+        "",
+    ]
+
+
+def test_any_square_has_a_card_and_the_bank_s_deed_marks_no_row() -> None:
+    boardwalk, parking = drive(
+        forced(), [("info boardwalk\r", shows("Boardwalk")), ("info FREE\r", shows("jackpot: $0"))]
+    )
+    assert boardwalk[2] == " owner: the bank" and not any(line.startswith(" >") for line in boardwalk)
+    assert " rent now: none (the bank's)" in boardwalk
+    assert parking[:2] == [" Free Parking", " Stop here to win the jackpot: $0."]
+
+
+def test_f7_opens_the_card_of_my_square_arrows_turn_it_and_any_key_types_on() -> None:
+    table = forced()
+    baltic, chest, income, typed = drive(
+        table,
+        [
+            (F7, shows("Baltic Avenue", "standing here")),
+            (LEFT, shows("Community Chest card")),
+            (RIGHT + RIGHT, shows("Pay $200 to the bank.")),
+            ("r", hides("Pay $200")),
+        ],
+    )
+    assert baltic[: len(BALTIC)] == BALTIC
+    assert chest[:2] == [" Community Chest", " Draw a Community Chest card."]
+    assert income[:2] == [" Income Tax", " Pay $200 to the bank."]
+    assert "> r" in typed, "the key that closed the card was typed on the input line"
+
+
+def test_esc_closes_the_card_and_changes_nothing() -> None:
+    table = forced()
+    before = table.game.state_hash()
+    _, back = drive(table, [("info baltic\r", shows("standing here")), (ESC, hides("standing here"))])
+    assert back[11].startswith("JAIL") and table.game.state_hash() == before
+
+
+def test_a_click_on_a_board_square_opens_its_card_and_a_click_on_the_card_closes_it() -> None:
+    """Baltic Avenue's label is on the bottom row (row 11, columns 49-52), Boardwalk's on the right
+    side (row 10, columns 70-73)."""
+    baltic, board, boardwalk = drive(
+        forced(),
+        [
+            (click(50, 11), shows("standing here")),
+            (click(10, 3), hides("standing here")),
+            (click(71, 10), shows("Boardwalk", "mortgage value $200")),
+        ],
+    )
+    assert baltic[: len(BALTIC)] == BALTIC
+    assert board[11].startswith("JAIL")
+    assert boardwalk[0] == " Boardwalk"
+    # The terminal is asked for mouse events (the pipe above parses them either way).
+    assert ConsoleApp(forced(), input=None, output=Terminal()).app.mouse_support()
+
+
+def test_the_portfolio_shows_deeds_by_group_houses_rents_cards_cash_and_net_worth() -> None:
+    mine, hers, again = drive(
+        forced(),
+        [("portfolio\r", shows("ada's portfolio")), (RIGHT, shows("bea's portfolio")), (F8, shows("ada's portfolio"))],
+    )
+    assert mine[:6] == [
+        " ada's portfolio (their turn)",
+        " cash $930 · net worth $1500",
+        " get-out-of-jail cards: none",
+        " brown:        Mediterranean Avenue (3 houses, rent $90)",
+        "               Baltic Avenue (3 houses, rent $180)",
+        " utilities:    Electric Company (rent 4x the dice)",
+    ]
+    assert hers[:5] == [
+        " bea's portfolio",
+        " cash $1025 · net worth $1500",
+        " get-out-of-jail cards: none",
+        " railways:     Reading Railroad (rent $50) · Pennsylvania Railroad (rent $50)",
+        " utilities:    Water Works (mortgaged)",
+    ]
+    assert again[:6] == mine[:6]
+    assert mine[-1] == "Esc or any key: back to the game · Left/Right: the other players"
+
+
+def test_portfolio_names_a_player_and_refuses_a_stranger() -> None:
+    table = forced()
+    hers, refused = drive(table, [("pf 2\r", shows("bea's portfolio")), ("portfolio zed\r", shows("no single player"))])
+    assert hers[0] == " bea's portfolio"
+    assert refused[0].startswith("FREE")
+
+
+def test_the_board_s_middle_shows_the_last_roll_the_bank_and_the_jackpot() -> None:
+    (screen,) = drive(forced(), [("", shows("last roll"))])
+    assert screen[8][9:70].rstrip() == "last roll 1+2 (ada)"
+    assert screen[9][9:70].rstrip() == "bank: houses 26, hotels 12 · jackpot $0"
+    (plain,) = drive(forced(jackpot=False), [("", shows("last roll"))])
+    assert "jackpot" not in plain[9]
+
+
+def test_the_card_and_portfolio_in_french() -> None:
+    card, portfolio = drive(
+        forced("fr"), [("titre baltic\r", shows("loyer actuel")), ("portefeuille bea\r", shows("Portefeuille"))]
+    )
+    assert card[:10] == [
+        " Baltic Avenue",
+        " marron · prix 60 $",
+        " propriétaire : ada",
+        "   loyer                                  4 $",
+        "   avec 1 maison                         20 $",
+        "   avec 2 maisons                        60 $",
+        " > avec 3 maisons                       180 $",
+        "   avec 4 maisons                       320 $",
+        "   avec un hôtel                        450 $",
+        " loyer actuel : 180 $",
+    ]
+    assert portfolio[:6] == [
+        " Portefeuille de bea",
+        " argent 1025 $ · valeur nette 1500 $",
+        " cartes « libéré de prison » : aucune",
+        " gares :       Reading Railroad (loyer 50 $)",
+        "               Pennsylvania Railroad (loyer 50 $)",
+        " compagnies :  Water Works (hypothéqué)",
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_card_keys_fit_the_hint_line(lang: str) -> None:
+    for key in ("card.keys", "pf.keys"):
+        assert len(TEXTS[lang][key]) < 80, (lang, key)
+
+
+def test_at_120x40_a_side_panel_shows_every_player_then_the_card_beside_the_board() -> None:
+    """The board and the log keep their 80 columns on the left; the panel right of them shows
+    every player in short (the board's labels and marks), or the card asked for; the log is
+    longer."""
+    players, card = drive(
+        forced(),
+        [("", shows("Players (F8")), ("info baltic\r", shows("standing here"))],
+        columns=120,
+        rows=40,
+    )
+    panel = [line[79:] for line in players[:8]]
+    assert panel == [
+        " Players (F8: portfolio; click a square:",
+        "   its card)",
+        ">1 ada",
+        "   cash $930 · net worth $1500",
+        "   Medi3 Balt3 · ELEC",
+        " 2 bea",
+        "   cash $1025 · net worth $1500",
+        "   Read Penn · WATRm",
+    ]
+    assert players[0].startswith("FREE") and players[11].startswith("JAIL")
+    assert players[13] == "ada is dealt Mediterranean Avenue.", "the whole log from its start, under the board"
+    assert [line[79:] for line in card[:4]] == [
+        " Baltic Avenue",
+        " brown · price $60",
+        " owner: ada",
+        "   rent" + " " * 31 + "$4",
+    ]
+    assert card[0].startswith("FREE") and card[11].startswith("JAIL"), "the board stays in view"
+
+
+def test_80x24_keeps_its_layout_below_120_columns() -> None:
+    (screen,) = drive(forced(), [("", shows("last roll"))], columns=119, rows=40)
+    assert screen[0].rstrip().endswith("COPS") and "Players" not in "\n".join(screen)
+
+
+def test_no_color_draws_in_monochrome_and_the_card_still_marks_the_rent_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ConsoleApp(forced(), input=None, output=Terminal())
+    assert app.app.color_depth == ColorDepth.DEPTH_1_BIT
+    for name in ("group.brown", "player.p1", "decision", "card.current"):
+        attrs = app.app.style.get_attrs_for_style_str("class:" + name)
+        assert not attrs.color and not attrs.bgcolor, name
+    assert app.app.style.get_attrs_for_style_str("class:card.current").reverse
+    (screen,) = drive(forced(), [("info baltic\r", shows("standing here"))])
+    assert screen[: len(BALTIC)] == BALTIC
+
+
+def test_colours_per_group_and_player_unless_no_color_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "")  # present but empty: colours (https://no-color.org)
+    app = ConsoleApp(forced(), input=None, output=Terminal())
+    assert app.app.color_depth == Terminal().get_default_color_depth()
+    colours = {app.app.style.get_attrs_for_style_str(f"class:player.p{seat}").color for seat in range(1, 9)}
+    assert len(colours) == 8 and "" not in colours
+    assert app.app.style.get_attrs_for_style_str("class:group.brown").bgcolor == "8b4513"
+    board = app._board()
+    owner = next(style for style, text, *_ in board if text == "1" and "owner" in style)
+    assert "class:player.p1" in owner
