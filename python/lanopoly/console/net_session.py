@@ -36,7 +36,7 @@ from lanopoly.console.commands import CommandError, command_for
 from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
 from lanopoly.describe import describe_events
-from lanopoly.i18n import clock, t
+from lanopoly.i18n import clock, plural, t
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.members import Change
 from lanopoly.net.core.outcome import SessionResult
@@ -464,7 +464,7 @@ class NetTable:
         if waiting:
             text += " | " + waiting
         if self._sent and self.playing:
-            text += " | " + t(lang, "net.sent", n=len(self._sent))
+            text += " | " + plural(lang, "net.sent", len(self._sent))
         if self.result is not None and self.result.outcome == "over":
             text += " | " + t(lang, "net.agreed")
         return ("class:error" if lost else "class:hint"), text

@@ -23,7 +23,7 @@ from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
 from lanopoly.console.commands import CommandError
 from lanopoly.console.saves import shown_path
 from lanopoly.describe import describe_events
-from lanopoly.i18n import money, t
+from lanopoly.i18n import money, plural, t
 from lanopoly.log import GameLog
 
 SAVE_EVERY = 1.0
@@ -312,7 +312,7 @@ class LocalTable:
 def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     """The end-of-game summary as log lines in ``lang``."""
     winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
-    lines = [t(lang, "end.title", rounds=s.rounds, winner=winner)]
+    lines = [plural(lang, "end.title", s.rounds, rounds=s.rounds, winner=winner)]
     for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
         fields = {
             "seat": row.seat + 1,
@@ -326,10 +326,12 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
             lines.append(t(lang, "end.no_property"))
         else:
             square, turns = row.longest
-            lines.append(t(lang, "end.longest", square=game.square(square)["name"], turns=turns))
+            lines.append(plural(lang, "end.longest", turns, square=game.square(square)["name"], turns=turns))
     if s.record is not None:
         seat, square, turns = s.record
-        lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
+        lines.append(
+            plural(lang, "end.record", turns, name=game.names[seat], square=game.square(square)["name"], turns=turns)
+        )
     return lines + moments_lines(game, s, lang)
 
 
