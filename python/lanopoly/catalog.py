@@ -187,9 +187,9 @@ def _locale() -> Traversable:
 
 
 def languages() -> tuple[str, ...]:
-    """The languages with a console catalog in the package, sorted (English first by luck of "en")."""
-    root = _locale()
-    return tuple(sorted(d.name for d in root.iterdir() if d.is_dir() and (d / "LC_MESSAGES" / "console.po").is_file()))
+    """The languages with a console catalog in the package: English (the fallback) first, then by code."""
+    found = {d.name for d in _locale().iterdir() if d.is_dir() and (d / "LC_MESSAGES" / "console.po").is_file()}
+    return tuple(sorted(found, key=lambda lang: (lang != "en", lang)))
 
 
 def path(lang: str, domain: str) -> Traversable:
