@@ -107,6 +107,8 @@ def test_counted_texts_read_right():
     assert plural("en", "log.below", 1).startswith("log: 1 more line below")
     assert plural("it", "level", 1) == "1 casa" and plural("it", "level", 3) == "3 case"
     assert plural("en", "end.title", 1, rounds=1, winner="ada") == "Game over after 1 round: ada wins."
+    assert plural("fr", "lobby.left", 2, names="bob, eve").startswith("bob, eve ont quitté le salon")
+    assert plural("it", "net.removed", 1, peer="bob", seats="cane").startswith("bob escluso: cane si ritira,")
     assert t("no", "level", n=4) == "4 hus"  # t() takes the count from the field n
     with pytest.raises(TypeError, match="depends on a count"):
         t("en", "level")

@@ -95,6 +95,50 @@ COUNTED: dict[str, dict[str, tuple[str, str]]] = {
         "it": ("{names}, {steps} passo", "{names}, {steps} passi"),
         "no": ("{names}, {steps} steg", "{names}, {steps} steg"),
     },
+    # counted by the players named: "bob left" / "bob, eve left"
+    "lobby.left": {
+        "en": (
+            "{names} left the lobby: the seat is free. Enter starts without them, or wait for a player.",
+            "{names} left the lobby: their seats are free. Enter starts without them, or wait for players.",
+        ),
+        "fr": (
+            "{names} a quitté le salon : la place est libre. Entrée lance sans lui, ou attendez un joueur.",
+            "{names} ont quitté le salon : les places sont libres. Entrée lance sans eux, ou attendez des joueurs.",
+        ),
+        "it": (
+            "{names} ha lasciato la sala: il posto è libero. Invio inizia senza, o aspetta un giocatore.",
+            "{names} hanno lasciato la sala: i posti sono liberi. Invio inizia senza, o aspetta dei giocatori.",
+        ),
+        "no": (
+            "{names} forlot lobbyen: plassen er ledig. Enter starter uten, eller vent på en spiller.",
+            "{names} forlot lobbyen: plassene er ledige. Enter starter uten dem, eller vent på spillere.",
+        ),
+    },
+    "net.alert_away": {
+        "en": ("{peers} away for {since}: waiting for them to rejoin", "{peers} away for {since}: waiting for them to rejoin"),
+        "fr": ("{peers} absent depuis {since} : on attend son retour", "{peers} absents depuis {since} : on attend leur retour"),
+        "it": ("{peers} assente da {since}: si aspetta che rientri", "{peers} assenti da {since}: si aspetta che rientrino"),
+        "no": ("{peers} borte i {since}: venter på at de kommer tilbake", "{peers} borte i {since}: venter på at de kommer tilbake"),
+    },
+    # counted by the seats named
+    "net.removed": {
+        "en": (
+            "{peer} voted out: {seats} resigns, the bank takes their assets (all the others voted so).",
+            "{peer} voted out: {seats} resign, the bank takes their assets (all the others voted so).",
+        ),
+        "fr": (
+            "{peer} exclu : {seats} abandonne, la banque prend ses biens (tous les autres l'ont voté).",
+            "{peer} exclu : {seats} abandonnent, la banque prend leurs biens (tous les autres l'ont voté).",
+        ),
+        "it": (
+            "{peer} escluso: {seats} si ritira, la banca prende i suoi beni (votato da tutti gli altri).",
+            "{peer} escluso: {seats} si ritirano, la banca prende i loro beni (votato da tutti gli altri).",
+        ),
+        "no": (
+            "{peer} stemt ut: {seats} gir opp, banken tar eiendelene (alle de andre stemte slik).",
+            "{peer} stemt ut: {seats} gir opp, banken tar eiendelene (alle de andre stemte slik).",
+        ),
+    },
 }  # fmt: skip
 
 # Refusals reworded to keep every field of the template (msgfmt --check wants them all).

@@ -433,7 +433,7 @@ class NetTable:
         if away:
             names = self.peer_names()
             peers = ", ".join(names[p] for p in sorted(away))
-            return t(lang, "net.alert_away", peers=peers, since=clock(max(away.values())))
+            return plural(lang, "net.alert_away", len(away), peers=peers, since=clock(max(away.values())))
         if self.disconnected() and self.playing:
             return self.status()[1]
         return None
@@ -541,9 +541,10 @@ class NetTable:
 
     def _removed_line(self, peer: int, controller: int, choice: str) -> str:
         names = self.peer_names()
-        seats = ", ".join(self.game.names[s] for s, ctrl in enumerate(self.record.controllers) if ctrl == peer)
+        held = [self.game.names[s] for s, ctrl in enumerate(self.record.controllers) if ctrl == peer]
+        seats = ", ".join(held)
         if choice == "bank":
-            return t(self.lang, "net.removed", peer=names[peer], seats=seats)
+            return plural(self.lang, "net.removed", len(held), peer=names[peer], seats=seats)
         return t(self.lang, "net.replaced", peer=names[peer], host=names[controller], seats=seats)
 
     def _tell_before(self, step: int, line: str) -> None:
