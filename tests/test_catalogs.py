@@ -57,6 +57,8 @@ def problems(found: Catalog, english: Catalog) -> list[str]:
                 continue
             if fields != placeholders(sources[min(i, len(sources) - 1)]):
                 wrong.append(f"{key!r}: form {i} has placeholders {sorted(fields)}")
+        if "fuzzy" in entry.flags:
+            wrong.append(f"{key!r}: fuzzy (to review, so not used)")
         if bool(placeholders(entry.msgid)) != ("python-brace-format" in entry.flags):
             wrong.append(f"{key!r}: python-brace-format flag wrong")
     return wrong
@@ -135,6 +137,8 @@ def test_the_checks_catch_a_deleted_translation():
     assert "missing 'ev.bought'" in problems(damaged, _load("en", "console"))
     emptied = _damaged('msgstr "la banque"', 'msgstr ""')
     assert "'party.bank': form 0 empty" in problems(emptied, _load("en", "console"))
+    fuzzy = _damaged('msgctxt "party.bank"\n', '#, fuzzy\nmsgctxt "party.bank"\n')
+    assert "'party.bank': fuzzy (to review, so not used)" in problems(fuzzy, _load("en", "console"))
 
 
 def test_the_checks_catch_a_misspelt_placeholder():
@@ -170,6 +174,7 @@ def test_the_reader_reads_every_kind_of_entry():
     assert (second.key, second.msgid_plural, second.forms) == ("{n} house", "{n} houses", ("{n} maison", "{n} maisons"))
     found = read(text)
     assert found.text("{n} house", 0) == "{n} maison" and found.text("{n} house", 2) == "{n} maisons"
+    assert found.text("k") is None  # fuzzy: not used, as gettext does
     assert found.text("nothing") is None
 
 

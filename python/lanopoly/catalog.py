@@ -49,9 +49,10 @@ class Catalog:
         return min(max(self.rule(n), 0), self.nplurals - 1)
 
     def text(self, key: str, n: int | None = None) -> str | None:
-        """The translation of ``key`` (for a count of ``n`` if counted), None if absent or empty."""
+        """The translation of ``key`` (for a count of ``n`` if counted); None if absent, empty or
+        marked fuzzy (a translation to review: gettext does not use those either)."""
         entry = self.entries.get(key)
-        if entry is None:
+        if entry is None or "fuzzy" in entry.flags:
             return None
         if entry.msgid_plural is not None:
             if n is None:
