@@ -10,8 +10,12 @@ branches that still add texts to the tables: take their old-style files and run 
     git show BRANCH:python/lanopoly/refusals.py > /tmp/refusals_old.py
     python tools/po_from_tables.py /tmp/i18n_old.py /tmp/refusals_old.py
 
-It rewrites every catalog, so texts edited in the .po files since are lost: once every branch is
-merged, the .po files are the only source and this script can go.
+then keep the table-less i18n.py and refusals.py of this change. New keys become entries as they
+are, ``K.one`` with ``K.other`` one counted entry ``K`` (what ``plural(lang, "K", n)`` reads);
+code that looked into the tables (``key in EN``) asks :func:`lanopoly.i18n.has` instead. Run on
+the tables this change removed, it writes the committed catalogs byte for byte. It rewrites every
+catalog, so texts edited in the .po files since are lost: once every branch is merged, the .po
+files are the only source and this script can go.
 """
 
 # ruff: noqa: E501  (tables of texts, one pair a line)
@@ -30,11 +34,8 @@ DEFAULT_PLURAL_FORMS = "nplurals=2; plural=(n != 1);"
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano", "no": "Norsk"}
 
 # Pairs of the old tables that become one entry with plural forms: context -> (singular, plural keys).
-PAIRS = {
-    "level": ("level.one", "level.many"),
-    "panel.deeds": ("panel.deeds.one", "panel.deeds.other"),
-    "panel.cards": ("panel.cards.one", "panel.cards.other"),
-}
+PAIRS = {"level": ("level.one", "level.many")}
+"""Besides every ``K.one`` with a ``K.other`` (the pairs the old ``plural(lang, "K", n)`` read)."""
 
 # Texts the old tables had in one form for every count ("1 more lines"): both forms, per language.
 COUNTED: dict[str, dict[str, tuple[str, str]]] = {
@@ -194,20 +195,25 @@ def console_entries(values: dict[str, object], notes: dict[str, dict[str, list[s
     """Every entry of the console domain, per language, in the English table's order."""
     texts: dict[str, dict[str, str]] = {lang: values[lang.upper()] for lang in LANGS}  # type: ignore[misc]
     english = texts["en"]
-    paired = {key: context for context, keys in PAIRS.items() for key in keys}
+    pairs = PAIRS | {
+        key[:-4]: (key, key[:-4] + ".other")
+        for key in english
+        if key.endswith(".one") and key[:-4] + ".other" in english
+    }
+    paired = {key: context for context, keys in pairs.items() for key in keys}
     out: dict[str, list[Entry]] = {lang: [] for lang in LANGS}
     for lang in LANGS:
         out[lang].append(("language.name", "English", None, [LANGUAGE_NAMES[lang]], ["The language's name in itself."]))
     for key in english:
-        if key in paired and key != PAIRS[paired[key]][0]:
+        if key in paired and key != pairs[paired[key]][0]:
             continue
         context = paired.get(key, key)
         for lang in LANGS:
             table = texts[lang]
             comment = notes["EN"].get(key, [])
-            if context in PAIRS:
-                one, many = (table[k] for k in PAIRS[context])
-                en_one, en_many = (english[k] for k in PAIRS[context])
+            if context in pairs:
+                one, many = (table[k] for k in pairs[context])
+                en_one, en_many = (english[k] for k in pairs[context])
                 out[lang].append((context, counted(en_one), en_many, [counted(one), many], comment))
             elif context in COUNTED:
                 en_one, en_many = COUNTED[context]["en"]
