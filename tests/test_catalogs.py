@@ -93,6 +93,12 @@ def test_headers(lang, domain):
     assert found.headers["Plural-Forms"] == PLURAL_FORMS[lang][0]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_board_labels_fit_their_cell(lang):
+    labels = {k: e.forms[0] for k, e in _load(lang, "console").entries.items() if k.startswith("label.")}
+    assert len(labels) == 9 and all(1 <= len(text) <= 4 for text in labels.values()), labels
+
+
 def test_the_console_has_counted_texts():
     counted = {k for k, e in _load("en", "console").entries.items() if e.msgid_plural is not None}
     assert {"level", "panel.deeds", "panel.cards", "log.below", "end.title", "start.saved_value"} <= counted
