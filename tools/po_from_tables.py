@@ -96,6 +96,12 @@ COUNTED: dict[str, dict[str, tuple[str, str]]] = {
         "it": ("{names}, {steps} passo", "{names}, {steps} passi"),
         "no": ("{names}, {steps} steg", "{names}, {steps} steg"),
     },
+    "replay.status": {
+        "en": ("Step {step} of {total}: {state}, {speed} step a second", "Step {step} of {total}: {state}, {speed} steps a second"),
+        "fr": ("Étape {step} sur {total} : {state}, {speed} étape par seconde", "Étape {step} sur {total} : {state}, {speed} étapes par seconde"),
+        "it": ("Passo {step} di {total}: {state}, {speed} passo al secondo", "Passo {step} di {total}: {state}, {speed} passi al secondo"),
+        "no": ("Steg {step} av {total}: {state}, {speed} steg i sekundet", "Steg {step} av {total}: {state}, {speed} steg i sekundet"),
+    },
     # counted by the players named: "bob left" / "bob, eve left"
     "lobby.left": {
         "en": (
