@@ -118,6 +118,7 @@ def test_counted_texts_read_right():
     assert plural("fr", "lobby.left", 2, names="bob, eve").startswith("bob, eve ont quitté le salon")
     assert plural("it", "net.removed", 1, peer="bob", seats="cane").startswith("bob escluso: cane si ritira,")
     assert plural("en", "replay.status", 1, step=1, total=9, state="paused", speed=1).endswith("1 step a second")
+    assert plural("fr", "end.chart", 1, rounds=1, top="9 €").startswith("Fortune tour par tour (1 tour ;")
     assert t("no", "level", n=4) == "4 hus"  # t() takes the count from the field n
     with pytest.raises(TypeError, match="depends on a count"):
         t("en", "level")

@@ -102,6 +102,12 @@ COUNTED: dict[str, dict[str, tuple[str, str]]] = {
         "it": ("Passo {step} di {total}: {state}, {speed} passo al secondo", "Passo {step} di {total}: {state}, {speed} passi al secondo"),
         "no": ("Steg {step} av {total}: {state}, {speed} steg i sekundet", "Steg {step} av {total}: {state}, {speed} steg i sekundet"),
     },
+    "end.chart": {
+        "en": ("Net worth round by round ({rounds} round; a full bar is {top}):", "Net worth round by round ({rounds} rounds; a full bar is {top}):"),
+        "fr": ("Fortune tour par tour ({rounds} tour ; une barre pleine vaut {top}) :", "Fortune tour par tour ({rounds} tours ; une barre pleine vaut {top}) :"),
+        "it": ("Patrimonio giro per giro ({rounds} giro; una barra piena vale {top}):", "Patrimonio giro per giro ({rounds} giri; una barra piena vale {top}):"),
+        "no": ("Formue runde for runde ({rounds} runde; en full stolpe er {top}):", "Formue runde for runde ({rounds} runder; en full stolpe er {top}):"),
+    },
     # counted by the players named: "bob left" / "bob, eve left"
     "lobby.left": {
         "en": (

@@ -370,7 +370,7 @@ def moments_lines(game: Game, s: Summary, lang: str) -> list[str]:
     lines: list[str] = []
     if s.worth and max(max(row) for row in s.worth) > 0:
         top = max(max(row) for row in s.worth)
-        lines.append(t(lang, "end.chart", top=money(lang, game.currency, top), rounds=len(s.worth)))
+        lines.append(plural(lang, "end.chart", len(s.worth), top=money(lang, game.currency, top), rounds=len(s.worth)))
         width = max(len(name) for name in game.names[: game.num_players])
         for seat in range(game.num_players):
             lines.append(f"   {game.names[seat][:14]:<{min(width, 14)}} {worth_chart(s.worth, seat)}")
