@@ -20,7 +20,7 @@ from prompt_toolkit.output import ColorDepth
 from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable
-from lanopoly.i18n import LANGUAGES, TEXTS
+from lanopoly.i18n import LANGUAGES, t
 from screen import Terminal, wait_for
 
 PAUSE = 30.0
@@ -255,7 +255,7 @@ def test_the_card_and_portfolio_in_french() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_card_keys_fit_the_hint_line(lang: str) -> None:
     for key in ("card.keys", "pf.keys"):
-        assert len(TEXTS[lang][key]) < 80, (lang, key)
+        assert len(t(lang, key)) < 80, (lang, key)
 
 
 def test_at_120x40_a_side_panel_shows_every_player_then_the_card_beside_the_board() -> None:

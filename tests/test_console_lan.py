@@ -308,7 +308,7 @@ def test_an_out_of_turn_trade_offer_is_queued_and_then_played_or_told_not_taken(
             offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
             note = guest.act(offer)
             assert note == "Envoyé, en attente de la prochaine étape : trade ann give $1 for nothing", note
-            assert offer in guest.queued() and "1 envoyé(s), en attente" in guest.status()[1]
+            assert offer in guest.queued() and "1 envoyé, en attente" in guest.status()[1]
             with pytest.raises(IllegalAction) as refusal:  # the engine refuses at once, saying why
                 guest.act({"type": "mortgage", "player": 1, "square": 0})
             assert explain(refusal.value, guest.game, "fr") == "GO n'est pas une propriété", refusal.value
@@ -1346,7 +1346,7 @@ def test_replace_votes_only_where_there_are_others_to_agree():
             assert guest.core.condemned == set()  # nothing was voted
             assert guest.replace(0, "bank").startswith("Vous votez l'exclusion de ann, biens à la banque")
             await _until(lambda: guest.replaced() == [0] and host.frozen, (host, guest), 20, play=False)
-            removed = "ann exclu : ann, bot 1 abandonne, la banque prend ses biens (tous les autres l'ont voté)."
+            removed = "ann exclu : ann, bot 1 abandonnent, la banque prend leurs biens (tous les autres l'ont voté)."
             assert removed in guest.lines and guest.replaced_seats() == set()
             assert host.result is not None and host.result.freeze is not None
             assert "removed from step" in host.result.freeze.reason

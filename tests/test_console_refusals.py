@@ -17,9 +17,10 @@ from prompt_toolkit.input import create_pipe_input
 
 from conftest import REPO, dice
 from lanopoly import IllegalAction, Rules
+from lanopoly.catalog import load
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.i18n import LANGUAGES
-from lanopoly.refusals import REFUSALS, explain
+from lanopoly.refusals import explain
 from screen import Terminal, wait_for
 
 _CALL = re.compile(r'\b(?:deny|ensure)!\((?:[^"]*?)"((?:[^"\\]|\\.)*)"')
@@ -52,7 +53,9 @@ def test_the_scan_finds_the_engine_refusals():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_refusal_is_translated_with_the_same_fields(lang):
     templates = engine_templates()
-    table = REFUSALS[lang]
+    catalog = load(lang, "refusals")
+    assert catalog is not None
+    table = {code: entry.forms[0] for code, entry in catalog.entries.items()}
     assert sorted(templates - table.keys()) == [], "refusals without a translation"
     assert sorted(table.keys() - templates) == [], "translations of refusals the engine no longer has"
     for code, text in table.items():

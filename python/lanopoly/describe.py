@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lanopoly._core import Game
-from lanopoly.i18n import money, t
+from lanopoly.i18n import money, plural, t
 
 Event = Mapping[str, Any]
 """An event dict (``lanopoly.types.Event``, or one read back from a log)."""
@@ -48,7 +48,7 @@ def bundle_text(game: Game, bundle: dict[str, Any], lang: str = "en") -> str:
 def _level(lang: str, level: int) -> str:
     if level == 5:
         return t(lang, "level.hotel")
-    return t(lang, "level.one") if level == 1 else t(lang, "level.many", n=level)
+    return plural(lang, "level", level)
 
 
 def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "en") -> str | None:

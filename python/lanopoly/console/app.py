@@ -755,7 +755,7 @@ class ConsoleApp:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
         below = self.log_view.page(self.table.lines, *self._log_size()).below
         if below:
-            return [("class:hint", t(lang, "log.below", n=below))]
+            return [("class:hint", plural(lang, "log.below", below))]
         if self.table.game.is_over:
             return [("class:hint", t(lang, "log.over"))]
         legal = self.table.legal()

@@ -31,7 +31,7 @@ from lanopoly._core import Rules
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
-from lanopoly.i18n import t
+from lanopoly.i18n import plural, t
 from lanopoly.net import reason
 from lanopoly.net.core.pinauth import normalize_pin
 from lanopoly.net.discovery import (
@@ -181,8 +181,11 @@ class HostScreen:
     async def _start(self) -> None:
         gone = await self.lobby.drop_departed()
         if gone or self.taken < 2:
-            key = "lobby.left" if gone else "lobby.need_player"
-            self.message = ("class:error", t(self.lang, key, names=", ".join(gone)))
+            if gone:
+                told = plural(self.lang, "lobby.left", len(gone), names=", ".join(gone))
+            else:
+                told = t(self.lang, "lobby.need_player")
+            self.message = ("class:error", told)
             self.starting = None
             self._changed(self.lobby.roster)  # the seats drawn and advertised again
             return

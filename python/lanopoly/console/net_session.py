@@ -36,7 +36,7 @@ from lanopoly.console.commands import CommandError, command_for
 from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
 from lanopoly.describe import describe_events
-from lanopoly.i18n import clock, t
+from lanopoly.i18n import clock, plural, t
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.members import Change
 from lanopoly.net.core.outcome import SessionResult
@@ -433,7 +433,7 @@ class NetTable:
         if away:
             names = self.peer_names()
             peers = ", ".join(names[p] for p in sorted(away))
-            return t(lang, "net.alert_away", peers=peers, since=clock(max(away.values())))
+            return plural(lang, "net.alert_away", len(away), peers=peers, since=clock(max(away.values())))
         if self.disconnected() and self.playing:
             return self.status()[1]
         return None
@@ -464,7 +464,7 @@ class NetTable:
         if waiting:
             text += " | " + waiting
         if self._sent and self.playing:
-            text += " | " + t(lang, "net.sent", n=len(self._sent))
+            text += " | " + plural(lang, "net.sent", len(self._sent))
         if self.result is not None and self.result.outcome == "over":
             text += " | " + t(lang, "net.agreed")
         return ("class:error" if lost else "class:hint"), text
@@ -541,9 +541,10 @@ class NetTable:
 
     def _removed_line(self, peer: int, controller: int, choice: str) -> str:
         names = self.peer_names()
-        seats = ", ".join(self.game.names[s] for s, ctrl in enumerate(self.record.controllers) if ctrl == peer)
+        held = [self.game.names[s] for s, ctrl in enumerate(self.record.controllers) if ctrl == peer]
+        seats = ", ".join(held)
         if choice == "bank":
-            return t(self.lang, "net.removed", peer=names[peer], seats=seats)
+            return plural(self.lang, "net.removed", len(held), peer=names[peer], seats=seats)
         return t(self.lang, "net.replaced", peer=names[peer], host=names[controller], seats=seats)
 
     def _tell_before(self, step: int, line: str) -> None:

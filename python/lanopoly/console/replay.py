@@ -249,7 +249,9 @@ class ReplayScreen:
             step, reason = replay.broken
             return [("class:error", t(lang, "replay.broken", step=step, reason=reason))]
         state = t(lang, "replay.playing" if self.playing else ("replay.end" if replay.at_end else "replay.paused"))
-        text = t(lang, "replay.status", step=replay.step, total=replay.total, state=state, speed=self.speed)
+        text = plural(
+            lang, "replay.status", self.speed, step=replay.step, total=replay.total, state=state, speed=self.speed
+        )
         return [("class:decision", " " + text + " ")]
 
     def _help(self) -> board_view.Fragments:

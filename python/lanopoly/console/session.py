@@ -23,7 +23,7 @@ from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
 from lanopoly.console.commands import CommandError
 from lanopoly.console.saves import shown_path
 from lanopoly.describe import describe_events
-from lanopoly.i18n import money, t
+from lanopoly.i18n import money, plural, t
 from lanopoly.log import GameLog
 
 SAVE_EVERY = 1.0
@@ -316,7 +316,7 @@ class LocalTable:
 def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     """The end-of-game summary as log lines in ``lang``."""
     winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
-    lines = [t(lang, "end.title", rounds=s.rounds, winner=winner)]
+    lines = [plural(lang, "end.title", s.rounds, rounds=s.rounds, winner=winner)]
     for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
         fields = {
             "seat": row.seat + 1,
@@ -330,10 +330,12 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
             lines.append(t(lang, "end.no_property"))
         else:
             square, turns = row.longest
-            lines.append(t(lang, "end.longest", square=game.square(square)["name"], turns=turns))
+            lines.append(plural(lang, "end.longest", turns, square=game.square(square)["name"], turns=turns))
     if s.record is not None:
         seat, square, turns = s.record
-        lines.append(t(lang, "end.record", name=game.names[seat], square=game.square(square)["name"], turns=turns))
+        lines.append(
+            plural(lang, "end.record", turns, name=game.names[seat], square=game.square(square)["name"], turns=turns)
+        )
     return lines + moments_lines(game, s, lang)
 
 
@@ -372,7 +374,7 @@ def moments_lines(game: Game, s: Summary, lang: str) -> list[str]:
     lines: list[str] = []
     if s.worth and max(max(row) for row in s.worth) > 0:
         top = max(max(row) for row in s.worth)
-        lines.append(t(lang, "end.chart", top=money(lang, game.currency, top), rounds=len(s.worth)))
+        lines.append(plural(lang, "end.chart", len(s.worth), top=money(lang, game.currency, top), rounds=len(s.worth)))
         width = max(len(name) for name in game.names[: game.num_players])
         for seat in range(game.num_players):
             lines.append(f"   {game.names[seat][:14]:<{min(width, 14)}} {worth_chart(s.worth, seat)}")

@@ -34,7 +34,7 @@ from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
 from lanopoly.console.small import guarded
-from lanopoly.i18n import EN, LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, t
+from lanopoly.i18n import LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, has, plural, t
 
 DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
 ROWS = ("name", "token", "bots", "difficulty", "board", "rules", "language")
@@ -84,7 +84,7 @@ def option_text(lang: str, preset: str) -> str:
     """A preset's options in words: "starting cash 1500, auctions yes, ..."."""
     parts = []
     for key, value in Rules.preset(preset).to_dict().items():
-        if f"opt.{key}" not in EN:
+        if not has(f"opt.{key}"):
             continue
         if isinstance(value, bool):
             shown = t(lang, "yes" if value else "no")
@@ -292,7 +292,7 @@ class StartScreen:
             case "difficulty":
                 return t(lang, f"difficulty.{s.difficulty}")
             case "board":
-                return t(lang, f"board.{s.board}") if f"board.{s.board}" in EN else s.board
+                return t(lang, f"board.{s.board}") if has(f"board.{s.board}") else s.board
             case "rules":
                 return s.rules
             case "language":
@@ -304,7 +304,7 @@ class StartScreen:
     def _saved_game(self) -> str:
         """The picked saved game in a few words: its players, steps played, and which of how many."""
         game = self.saved[self.pick]
-        text = t(self.lang, "start.saved_value", names=", ".join(game.names), steps=game.steps)
+        text = plural(self.lang, "start.saved_value", game.steps, names=", ".join(game.names), steps=game.steps)
         return f"{text} ({self.pick + 1}/{len(self.saved)})" if len(self.saved) > 1 else text
 
     def _rows(self) -> StyleAndTextTuples:
