@@ -193,7 +193,7 @@ def test_the_portfolio_shows_deeds_by_group_houses_rents_cards_cash_and_net_wort
         [("portfolio\r", shows("ada's portfolio")), (RIGHT, shows("bea's portfolio")), (F8, shows("ada's portfolio"))],
     )
     assert mine[:6] == [
-        " ada's portfolio (their turn)",
+        " ada's portfolio (to play)",
         " cash $930 · net worth $1500",
         " get-out-of-jail cards: none",
         " brown:        Mediterranean Avenue (3 houses, rent $90)",
@@ -317,3 +317,21 @@ def test_colours_per_group_and_player_unless_no_color_is_set(monkeypatch: pytest
     board = app._board()
     owner = next(style for style, text, *_ in board if text == "1" and "owner" in style)
     assert "class:player.p1" in owner
+
+
+def test_a_decision_too_long_for_one_row_takes_two_and_keeps_its_keys() -> None:
+    """In French the buy question with its keys is 64 characters, two more than the board's
+    middle: it used to lose "(d)" at the right edge; it now takes a second row above it."""
+    from lanopoly.console import board_view
+
+    table = LocalTable(["ann", "bea"], me=0, seed=0, lang="fr", board="paris")
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # to Rue de Courcelles, for sale
+    app = ConsoleApp(table, delay=0, input=None, output=Terminal())
+    question = app.decision()
+    assert question == "Acheter Rue de Courcelles pour 100 € ? acheter (b) / refuser (d)"
+    rows = ["".join(text for _, text, *_ in line) for line in app._middle()]
+    assert len(rows) == 9 and all(len(row) <= board_view.MIDDLE for row in rows)
+    assert " ".join(row.strip() for row in rows[-2:]) == question

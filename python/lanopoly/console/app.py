@@ -582,11 +582,14 @@ class ConsoleApp:
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
             lines.append([(style, text[: board_view.MIDDLE])])
         lines = lines[:8]
-        told = status_lines(game, self.table.ledger.last_roll, lang)
-        room = 8 - len(lines)  # the status under the players, as much of it as fits
-        lines += [[]] * max(0, room - len(told))
-        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told[-room:] if room]
-        lines.append(board_view.fit([("class:decision", " " + self.decision() + " ")], board_view.MIDDLE))
+        # The decision at the bottom, on two rows when it is too long for one and there is room
+        # (a French "buy" question with its keys is); then the status, as much of it as fits.
+        decision = wrap(self.decision(), board_view.MIDDLE - 2)[: max(1, 9 - len(lines))]
+        room = 9 - len(lines) - len(decision)
+        told = status_lines(game, self.table.ledger.last_roll, lang)[-room:] if room > 0 else []
+        lines += [[]] * (room - len(told))
+        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told]
+        lines += [board_view.fit([("class:decision", " " + row + " ")], board_view.MIDDLE) for row in decision]
         return lines
 
     def _final(self, seat: int) -> str:
