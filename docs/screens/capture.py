@@ -33,6 +33,7 @@ Check = Callable[[list[str]], bool]
 
 
 ROLL = {"en": "roll", "fr": "lancer", "it": "tira", "no": "kast"}  # the command, as the bottom line says it
+DEED = {"fr": "info paix"}  # the most expensive street, by its name on the language's board
 
 
 def _may_roll(lang: str) -> Check:
@@ -54,8 +55,9 @@ SCENES: list[tuple[str, list[str], Callable[[str, list[str]], Check]]] = [
     ("start", [], lambda lang, _: _has("lanopoly")),
     ("first-turn", ["ann", "Enter"], lambda lang, _: _may_roll(lang)),
     ("rolled", ["roll", "Enter"], lambda lang, before: _changed(before)),
-    ("deed", ["info Boardwalk", "Enter"], lambda lang, before: _changed(before)),
-    ("help", ["help", "Enter"], lambda lang, before: _changed(before)),
+    ("deed", ["info boardwalk", "Enter"], lambda lang, before: _changed(before)),
+    ("portfolio", ["Escape", "portfolio", "Enter"], lambda lang, before: _changed(before)),
+    ("help", ["Escape", "help", "Enter"], lambda lang, before: _changed(before)),
 ]
 
 
@@ -114,8 +116,8 @@ def capture(lang: str, size: str) -> list[Path]:
             screen: list[str] = []
             for number, (scene, keys, until) in enumerate(SCENES, 1):
                 check = until(lang, screen)
-                for key in keys:
-                    pane.tmux("send-keys", "-t", pane.name, *(["-l", key] if key != "Enter" else [key]))
+                for key in [DEED.get(lang, key) if key == "info boardwalk" else key for key in keys]:
+                    pane.tmux("send-keys", "-t", pane.name, *([key] if key in ("Enter", "Escape") else ["-l", key]))
                 screen = pane.wait(check)
                 path = HERE / f"{lang}-{size}-{number}-{scene}.txt"
                 path.write_text("\n".join(line.rstrip() for line in screen) + "\n", encoding="utf-8")
