@@ -335,3 +335,34 @@ def test_a_decision_too_long_for_one_row_takes_two_and_keeps_its_keys() -> None:
     rows = ["".join(text for _, text, *_ in line) for line in app._middle()]
     assert len(rows) == 9 and all(len(row) <= board_view.MIDDLE for row in rows)
     assert " ".join(row.strip() for row in rows[-2:]) == question
+
+
+def test_an_auction_shows_the_lot_who_is_still_in_the_leader_and_what_the_person_may_bid() -> None:
+    """Issue 14, "Auctions on screen": ann declines Vermont Avenue; the middle of the board shows
+    its printed price, the bidders still in with the leader's bid, and ann's cash and bid range;
+    once ann passes it says she is out (in French too)."""
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0)
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act(dice(1, 1))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # to Vermont Avenue
+    table.act({"type": "decline", "player": 0})
+    table.act({"type": "bid", "player": 0, "amount": 20})
+    table.act({"type": "bid", "player": 1, "amount": 50})
+    app = ConsoleApp(table, delay=0, input=None, output=Terminal())
+
+    def middle() -> list[str]:
+        return ["".join(text for _, text, *_ in line).rstrip() for line in app._middle()]
+
+    assert middle()[-4:] == [
+        " Vermont Avenue: printed price $100",
+        " still in: ann, bea ($50), cy",
+        " you: cash $1500, a bid from $51 to $1500",
+        " Auction of Vermont Avenue: $50 by bea. bid N / pass",
+    ]
+    table.act({"type": "bid", "player": 2, "amount": 60})
+    table.act({"type": "pass", "player": 0})
+    assert table.game.auction is not None, "bea and cy still in"
+    table.lang = "fr"
+    assert middle()[-3:-1] == [" encore en lice : bea, cy (60 $)", " vous êtes sorti de cette enchère"]

@@ -48,7 +48,7 @@ from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.portfolio import players_lines, portfolio_lines, status_lines
+from lanopoly.console.portfolio import auction_lines, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.describe import bundle_text
@@ -586,7 +586,8 @@ class ConsoleApp:
         # (a French "buy" question with its keys is); then the status, as much of it as fits.
         decision = wrap(self.decision(), board_view.MIDDLE - 2)[: max(1, 9 - len(lines))]
         room = 9 - len(lines) - len(decision)
-        told = status_lines(game, self.table.ledger.last_roll, lang)[-room:] if room > 0 else []
+        told = auction_lines(game, me, lang) or status_lines(game, self.table.ledger.last_roll, lang)
+        told = told[-room:] if room > 0 else []
         lines += [[]] * (room - len(told))
         lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told]
         lines += [board_view.fit([("class:decision", " " + row + " ")], board_view.MIDDLE) for row in decision]

@@ -10,6 +10,7 @@ variant is on.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -135,3 +136,26 @@ def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str) 
     if game.rules.free_parking_jackpot:
         bank += " · " + t(lang, "status.jackpot", amount=money(lang, game.currency, game.jackpot))
     return [dice, bank]
+
+
+def auction_lines(game: Game, me: int, lang: str) -> list[str]:
+    """The running auction for the board's middle, most important last: the lot and its printed
+    price, who is still in (the leader marked with its bid), and what the person may bid."""
+    a = game.auction
+    if a is None:
+        return []
+    cash = partial(money, lang, game.currency)
+    if a["lot"] == "property":
+        square = game.square(a["square"])
+        lot = t(lang, "auction.lot", lot=square["name"], price=cash(square["price"]))
+    else:
+        lot = t(lang, f"dec.lot.{a['lot']}")
+    names = [
+        game.names[seat] + (f" ({cash(a['high_bid'])})" if seat == a["high_bidder"] else "") for seat in a["bidders"]
+    ]
+    bids = game.bid_range(me) if me in a["bidders"] else None
+    if bids is None:
+        mine = t(lang, "auction.out")
+    else:
+        mine = t(lang, "auction.you", cash=cash(game.player(me)["cash"]), least=cash(bids[0]), most=cash(bids[1]))
+    return [lot, t(lang, "auction.in", names=", ".join(names)), mine]
