@@ -90,3 +90,24 @@ def test_the_log_tells_every_term_of_a_trade_in_each_language():
     for lang in ("fr", "it", "no"):
         line = describe(game, accepted, lang=lang)
         assert line is not None and "Boardwalk" in line and "300" in line and "50" in line, line
+
+
+def test_a_bot_answers_an_offer_at_once_not_on_its_own_turn() -> None:
+    """Issue 14: ann offers bea a trade during her own turn; the bots' next step is bea's answer
+    (the offer used to wait for bea's turn), and ann is still the one to act. ($10 for $400:
+    the easy bot once counted only the deeds it gave, not the cash asked of it, and accepted.)"""
+
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0)
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act(dice(1, 1))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))
+    table.act({"type": "buy", "player": 0})
+    offer = {"type": "propose_trade", "player": 0, "to": 1}
+    table.act({**offer, "give": {"cash": 10, "properties": []}, "get": {"cash": 400, "properties": []}})
+    assert table.my_move and table.game.offers
+    assert table.step(), "bea answers"
+    assert table.game.offers == [] and table.my_move and table.game.current_player == 0
+    assert table.lines[-1] == "bea rejects the trade offered by ann."
+    assert not table.step(), "then the game waits for ann again"

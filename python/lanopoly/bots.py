@@ -57,6 +57,26 @@ def claim_out_of_turn(game: Game, policies: Mapping[int, Policy]) -> Action | No
     return None
 
 
+def answer_out_of_turn(game: Game, policies: Mapping[int, Policy]) -> Action | None:
+    """A bot's answer (accept or reject) to a trade offer made to it while another seat is to
+    act, oldest offer first, from the bots that answer out of turn (their ``interject``); None if
+    there is none. A person who offers a trade then hears back at once, not when the bot's own
+    turn comes (the console asks this after every step). The Rust bots answer on their turn."""
+    actor = game.current_player
+    if game.is_over or game.is_chance_node or actor is None:
+        return None
+    for offer in game.offers:
+        seat = offer["to"]
+        interject = getattr(policies.get(seat), "interject", None)
+        if seat == actor or interject is None:
+            continue
+        answers = [a for a in game.legal_actions(seat) if a["type"] in ("accept_trade", "reject_trade")]
+        action: Action | None = interject(game, seat, answers) if answers else None
+        if action is not None and action.get("type") in ("accept_trade", "reject_trade"):
+            return action
+    return None
+
+
 class SimpleBot:
     """Buys what it can afford while keeping a reserve, builds when rich, bids up to the price,
     raises money by selling then mortgaging, buys the last street of a colour group for twice its
@@ -192,7 +212,8 @@ class SimpleBot:
         return None
 
     def _good_offer(self, game: Game, seat: int, proposer: int) -> bool:
-        """Accept cash of at least 1.5 times the price of what we give, if no group of ours breaks."""
+        """Accept cash of at least 1.5 times the price of what we give (plus any cash asked of
+        us), if no group of ours breaks."""
         offer = next((o for o in game.offers if o["from"] == proposer and o["to"] == seat), None)
         if offer is None or offer["get"]["jail_cards"] or offer["give"]["properties"]:
             return False
@@ -204,7 +225,7 @@ class SimpleBot:
                 if all(game.square(s)["owner"] == seat for s in group):
                     return False
         value = sum(int(d["price"]) for d in given)
-        return int(offer["give"]["cash"]) >= value * 3 // 2
+        return int(offer["give"]["cash"]) >= value * 3 // 2 + int(offer["get"]["cash"])
 
 
 DIFFICULTIES: dict[str, Callable[[], Policy]] = {

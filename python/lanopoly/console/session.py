@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
-from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, claim_out_of_turn
+from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, answer_out_of_turn, claim_out_of_turn
 from lanopoly.console.commands import CommandError
 from lanopoly.console.saves import shown_path
 from lanopoly.describe import describe_events
@@ -201,14 +201,18 @@ class LocalTable:
 
     def step(self) -> bool:
         """Let chance or one bot move the game on by one input; a bot owed rent claims it first,
-        out of turn (even while the person is to act). False if the person must act (or the game
-        is over)."""
+        and a bot offered a trade answers it, out of turn (even while the person is to act).
+        False if the person must act (or the game is over)."""
         game = self.game
         if game.is_over:
             return False
         claim = claim_out_of_turn(game, self.bots)
         if claim is not None:
             self._apply(dict(claim))
+            return True
+        answer = answer_out_of_turn(game, self.bots)  # a bot offered a trade answers at once
+        if answer is not None:
+            self._apply(answer)
             return True
         if self.my_move:
             return False
