@@ -34,6 +34,7 @@ behind lacks) and ``WANT`` (a peer waits for another's messages and cannot reach
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
@@ -140,6 +141,12 @@ class Signed:
     def slot(self) -> tuple[int, str, int]:
         """(signer, slot kind, step): an honest peer signs one message per slot."""
         return (self.signer, SLOTS[self.kind], self.step)
+
+    @functools.cached_property
+    def pair_text(self) -> str:
+        """The message as saved and journaled, ``["<body>","<signature>"]`` in base64 (JSON text): made
+        once, though a message goes into the journal, the record and every save."""
+        return f'["{base64.b64encode(self.body).decode("ascii")}","{base64.b64encode(self.signature).decode("ascii")}"]'
 
     def pair(self) -> list[bytes]:
         """The message as nested in another: ``[body, signature]``."""
