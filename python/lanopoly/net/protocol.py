@@ -112,9 +112,12 @@ SLOTS = {
 ACTION_HASH_TAG = b"lanopoly/action/v1\x00"
 
 
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode
+
+
 def action_hash(action: Mapping[str, Any]) -> bytes:
     """SHA-256 of an input's canonical JSON (sorted keys): what acks compare, the same on every peer."""
-    text = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    text = _canonical(action)
     return hashlib.sha256(ACTION_HASH_TAG + text.encode("ascii")).digest()
 
 
