@@ -166,9 +166,13 @@ class Driver:
     # ----------------------------------------------------------------------------- effects
 
     def apply(self, effects: list[fx.Effect]) -> None:
-        """Carry out the core's effects in order, then rearm the timer and maybe save."""
+        """Carry out the core's effects in order, then rearm the timer and maybe save. Journal lines
+        are flushed once before the first send after them and at the end (one flush a step)."""
+        journal = self.journal
         for effect in effects:
             if isinstance(effect, fx.Send):
+                if journal is not None and journal.pending:
+                    journal.flush()  # journaled before sent
                 link = self.links.get(effect.peer)
                 if link is not None:
                     try:
@@ -176,8 +180,8 @@ class Driver:
                     except LinkClosed as e:
                         self._lost(effect.peer, link, reason(e))
             elif isinstance(effect, fx.Persist):
-                if self.journal is not None:
-                    self.journal.append(effect.record)  # type: ignore[arg-type]
+                if journal is not None:
+                    journal.append(effect.record)  # type: ignore[arg-type]
                 self._dirty = True
             elif isinstance(effect, fx.Close):
                 link = self.links.pop(effect.peer, None)
@@ -188,6 +192,8 @@ class Driver:
                     callback(effect.event)
                 if isinstance(effect.event, fx.Finished):
                     self._finished.set()
+        if journal is not None:
+            journal.flush()
         self._arm()
         self._maybe_save()
 

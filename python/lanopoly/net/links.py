@@ -56,13 +56,11 @@ class Conn:
         data = self._next_frame()
         if data is None:
             try:
-                async with asyncio.timeout(timeout):
-                    while data is None:
-                        chunk = await self.reader.read(READ_SIZE)
-                        if not chunk:
-                            raise LinkClosed("stream ended inside a frame" if self._buffer else "end of stream")
-                        self._buffer += chunk
-                        data = self._next_frame()
+                if timeout is None:  # a game's link: no timer to arm and cancel for every frame
+                    data = await self._read_frame()
+                else:
+                    async with asyncio.timeout(timeout):
+                        data = await self._read_frame()
             except TimeoutError:
                 raise LinkClosed(f"nothing received within {timeout:g} s") from None
             except (ConnectionError, OSError) as e:
@@ -73,6 +71,17 @@ class Conn:
             except WireError as e:
                 raise LinkClosed(str(e)) from None
         return data
+
+    async def _read_frame(self) -> bytes:
+        """Read until a whole frame is in; its payload (still sealed)."""
+        while True:
+            chunk = await self.reader.read(READ_SIZE)
+            if not chunk:
+                raise LinkClosed("stream ended inside a frame" if self._buffer else "end of stream")
+            self._buffer += chunk
+            data = self._next_frame()
+            if data is not None:
+                return data
 
     def _next_frame(self) -> bytes | None:
         """The first whole frame's payload taken from the bytes read, or None. Its length is checked

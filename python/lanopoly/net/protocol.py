@@ -34,6 +34,7 @@ behind lacks) and ``WANT`` (a peer waits for another's messages and cannot reach
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
@@ -111,9 +112,12 @@ SLOTS = {
 ACTION_HASH_TAG = b"lanopoly/action/v1\x00"
 
 
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode
+
+
 def action_hash(action: Mapping[str, Any]) -> bytes:
     """SHA-256 of an input's canonical JSON (sorted keys): what acks compare, the same on every peer."""
-    text = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    text = _canonical(action)
     return hashlib.sha256(ACTION_HASH_TAG + text.encode("ascii")).digest()
 
 
@@ -140,6 +144,12 @@ class Signed:
     def slot(self) -> tuple[int, str, int]:
         """(signer, slot kind, step): an honest peer signs one message per slot."""
         return (self.signer, SLOTS[self.kind], self.step)
+
+    @functools.cached_property
+    def pair_text(self) -> str:
+        """The message as saved and journaled, ``["<body>","<signature>"]`` in base64 (JSON text): made
+        once, though a message goes into the journal, the record and every save."""
+        return f'["{base64.b64encode(self.body).decode("ascii")}","{base64.b64encode(self.signature).decode("ascii")}"]'
 
     def pair(self) -> list[bytes]:
         """The message as nested in another: ``[body, signature]``."""

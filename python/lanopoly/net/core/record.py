@@ -65,6 +65,14 @@ def _pairs(messages: Sequence[Signed]) -> list[list[str]]:
     return [[b64(m.body), b64(m.signature)] for m in messages]
 
 
+def pairs_text(messages: Sequence[Signed]) -> str:
+    """``_pairs`` as JSON text, from each message's text made once (``Signed.pair_text``)."""
+    return f"[{','.join(m.pair_text for m in messages)}]"
+
+
+_compact = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def unpairs(value: Any) -> tuple[Signed, ...]:
     if not isinstance(value, list):
         raise WireError("expected a list of signed messages")
@@ -74,20 +82,16 @@ def unpairs(value: Any) -> tuple[Signed, ...]:
 def to_line(entry: JournalEntry) -> str:
     """One journal line (JSON, no newline)."""
     data: dict[str, Any]
-    if isinstance(entry, StepEntry):
-        data = {
-            "t": "step",
-            "step": entry.record.step,
-            "signed": _pairs(entry.record.messages),
-            "hash": entry.state_hash.hex(),
-        }
-    elif isinstance(entry, ChangeEntry):
+    if isinstance(entry, StepEntry):  # the two lines of every step: spliced from text made once
+        signed = pairs_text(entry.record.messages)
+        return f'{{"t":"step","step":{int(entry.record.step)},"signed":{signed},"hash":"{entry.state_hash.hex()}"}}'
+    if isinstance(entry, SignedEntry):
+        return f'{{"t":"signed","signed":[{entry.message.pair_text}],"to":{_compact(entry.to)}}}'
+    if isinstance(entry, ChangeEntry):
         data = {"t": "change", **change_json(entry.record)}
-    elif isinstance(entry, SignedEntry):
-        data = {"t": "signed", "signed": _pairs([entry.message]), "to": entry.to}
     else:
         data = {"t": "end", "outcome": entry.outcome, "step": entry.step, "reason": entry.reason}
-    return json.dumps(data, separators=(",", ":"))
+    return _compact(data)
 
 
 def from_line(line: str) -> JournalEntry:
@@ -136,7 +140,7 @@ class Record:
 
     def add_step(self, record: StepRecord) -> None:
         self.steps.append(record)
-        self._steps_text.append(json.dumps(_pairs(record.messages), separators=(",", ":")))
+        self._steps_text.append(pairs_text(record.messages))
 
     def add_change(self, record: ChangeRecord) -> None:
         self.changes.append(record)

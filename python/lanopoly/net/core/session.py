@@ -198,6 +198,9 @@ class Session:
         """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
         self._now = 0.0
         self._out: list[fx.Effect] = []
+        self._hash_step = -1
+        self._hash = b""
+        """The game's state hash at step ``_hash_step`` (``_state_hash``)."""
         self._restoring = False
         if journal:
             self._restore(journal)
@@ -313,7 +316,7 @@ class Session:
         if self.phase is Phase.OVER:
             if isinstance(message, Status):  # a peer back after the end: what it lacks, and goodbye
                 self._take_status(peer, message)
-                self._send(peer, p8.encode(self.game_id, Bye(self.game.step, self.game.state_hash())))
+                self._send(peer, p8.encode(self.game_id, Bye(self.game.step, self._state_hash())))
             return self._flush()
         if self.phase is Phase.FROZEN:
             return self._flush()
@@ -398,6 +401,15 @@ class Session:
             else:
                 times.append(self._silent_since(peer) + c.step_timeout)
         return min(times) if times else None
+
+    def _state_hash(self) -> bytes:
+        """The game's state hash, computed once a step (a dozen places ask for it each step; only
+        ``_apply`` moves the game, and every input moves its step)."""
+        step = self.game.step
+        if step != self._hash_step:
+            self._hash = self.game.state_hash()
+            self._hash_step = step
+        return self._hash
 
     def _silent_since(self, peer: int) -> float:
         """Since when this peer has waited for what it waits for now from ``peer`` (see ``_flush``)."""
@@ -726,14 +738,14 @@ class Session:
         if self.game.is_over:
             self.phase = Phase.FINISHING
             self.finishing_since = self._now
-            self._broadcast(p8.encode(self.game_id, Bye(self.game.step, self.game.state_hash())))
+            self._broadcast(p8.encode(self.game_id, Bye(self.game.step, self._state_hash())))
             return True
         if self.game.step >= self.config.max_steps:
             self._freeze(FreezeInfo(self.game.step, f"step limit {self.config.max_steps} reached", cause="limit"))
             return True
         if self._bound(step) is not None:
             return False  # this peer committed to a change at this step: the change decides it, or nothing
-        prev = self.game.state_hash()
+        prev = self._state_hash()
         if self.game.is_chance_node:
             return self._decide_chance(step, prev)
         picked = self._pick_interjection(step, prev)
@@ -938,7 +950,7 @@ class Session:
                 self._notify(fx.MoveDropped(seat, dict(action), str(e)))
                 continue
             del self.person_queue[seat]
-            move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+            move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
             self._sign_and_keep(move, to)
             self.offered[step] = (seat, action)
             return move
@@ -963,6 +975,7 @@ class Session:
             )
             return
         self.log.record(action, self.game)
+        self._hash, self._hash_step = self.log.hashes[-1], self.game.step  # the log just computed it
         self.run = self.run + 1 if out_of_turn else 0
         if out_of_turn:
             self.interjected[str(action.get("type"))] += 1
@@ -971,7 +984,7 @@ class Session:
             )
         record = StepRecord(step, messages)
         self.record.add_step(record)
-        self._persist(StepEntry(record, self.game.state_hash()))
+        self._persist(StepEntry(record, self._state_hash()))
         self._notify(fx.StepApplied(step, dict(action), seat, [dict(e) for e in events], out_of_turn))
         self._settle_person(step, messages)
         self.bot_due = None
@@ -999,13 +1012,13 @@ class Session:
             nested: Action | Reveal | None = None
             if not self.game.is_over:
                 if self.game.is_chance_node:
-                    nested = self.mine.get("reveal", step + 1) or self._my_reveal(step + 1, self.game.state_hash())  # type: ignore[assignment]
+                    nested = self.mine.get("reveal", step + 1) or self._my_reveal(step + 1, self._state_hash())  # type: ignore[assignment]
                 elif self._may_interject(step + 1):
                     nested = self._interjection(step + 1)
                 elif self._leader() == self.me:
                     nested = self._early_move(step + 1)
             ack = p8.sign_ack(
-                self.key, self.game_id, step, self.me, action_hash(self.log.inputs[-1]), self.game.state_hash(), nested
+                self.key, self.game_id, step, self.me, action_hash(self.log.inputs[-1]), self._state_hash(), nested
             )
             self._sign_and_keep(ack)
         self.inbox.add_ack(ack)
@@ -1028,7 +1041,7 @@ class Session:
             self.members.check(self.game, action)
         except (ValueError, TypeError, KeyError):
             return None  # refused again when the step comes, and then the session freezes
-        move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+        move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
         self._sign_and_keep(move, "nested")
         return move
 
@@ -1065,7 +1078,7 @@ class Session:
                 self.members.check(self.game, action)
             except (ValueError, TypeError, KeyError):
                 continue
-            move = p8.sign_action(self.key, self.game_id, step, self.me, self.game.state_hash(), seat, dict(action))
+            move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
             self._sign_and_keep(move, "nested")
             return move
         return None
@@ -1206,7 +1219,7 @@ class Session:
         step = self.game.step + 1
         if self._bound(step) is not None:
             return
-        prev = self.game.state_hash()
+        prev = self._state_hash()
         choice = "bank" if len(self.members.present) == 2 else self.intent_choice
         targets = tuple(sorted(intent))
         mine = self.members.vote_of(self.me, step)
@@ -1247,7 +1260,7 @@ class Session:
     def _maybe_change(self) -> None:
         if self.phase not in (Phase.DECIDING, Phase.AGREEING):
             return
-        change = self.members.decide(self.game.step + 1, self.game.state_hash())
+        change = self.members.decide(self.game.step + 1, self._state_hash())
         if change is None:
             return
         if self.me in change.removed:
@@ -1355,7 +1368,7 @@ class Session:
         others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
         if not all(p in self.byes for p in others) and self._now < self.finishing_since + self.config.bye_wait:
             return False
-        final = self.game.state_hash()
+        final = self._state_hash()
         for peer, bye in self.byes.items():
             if bye.state_hash != final or bye.step != self.game.step:
                 self._fault(peer, "final_hash", "announced another final state")
@@ -1386,7 +1399,7 @@ class Session:
         return SessionResult(
             outcome="over" if outcome == "over" else "frozen",
             step=self.game.step,
-            state_hash=self.game.state_hash(),
+            state_hash=self._state_hash(),
             winner=self.game.winner,
             faults=list(self.faults),
             freeze=info,
@@ -1462,7 +1475,7 @@ class Session:
             if not self._verified(link, vote):
                 return False
             self.members.take(vote)
-        change = self.members.decide(record.step, self.game.state_hash())
+        change = self.members.decide(record.step, self._state_hash())
         if change is None:
             self._fault(link, "bad_sync", f"sent a change for step {record.step} that its commits do not make")
             return False
@@ -1480,7 +1493,7 @@ class Session:
     def _replay(self, link: int, record: StepRecord) -> bool:
         """Apply a recorded step (from a SYNC or the journal) without acking it; False if it does not hold."""
         step = record.step
-        prev = self.game.state_hash()
+        prev = self._state_hash()
         for m in record.messages:
             if not self._verified(link, m):
                 return False
@@ -1530,7 +1543,7 @@ class Session:
                 elif isinstance(entry, StepEntry):
                     if entry.record.step != self.game.step + 1 or not self._replay(self.me, entry.record):
                         raise ValueError(f"the journal's step {entry.record.step} does not replay")
-                    if self.game.state_hash() != entry.state_hash:
+                    if self._state_hash() != entry.state_hash:
                         raise ValueError(f"the journal's step {entry.record.step} replays to another state")
         finally:
             self._restoring = False
