@@ -11,7 +11,7 @@ Then it evaluates the trained policy, the untrained one (its initial weights) an
 uniform-random policy on the same evaluation games (fixed seeds, apart from the training seeds):
 win rates against three random bots and against three heuristic bots.
 
-    python examples/reinforce.py --steps 2000000 --seed 1
+    python examples/reinforce.py --steps 100000 --seed 1
 
 Only numpy and lanopoly (with gymnasium, for the vector environment).
 """
@@ -164,7 +164,7 @@ def train(
     steps: int,
     seed: int,
     envs: int = 32,
-    lr: float = 0.03,
+    lr: float = 0.05,
     batch: int = 8,
     gamma: float = 0.995,
     shaping: float = 1.0,
@@ -258,10 +258,10 @@ def report(policies: dict[str, Chooser], games: int, round_limit: int) -> dict[s
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=2_000_000, help="learner steps, all games together")
+    parser.add_argument("--steps", type=int, default=100_000, help="learner steps, all games together")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--envs", type=int, default=32, help="games played at once")
-    parser.add_argument("--lr", type=float, default=0.03, help="Adam's learning rate (0: no learning)")
+    parser.add_argument("--lr", type=float, default=0.05, help="Adam's learning rate (0: no learning)")
     parser.add_argument("--batch", type=int, default=8, help="episodes per update")
     parser.add_argument("--shaping", type=float, default=1.0, help="reward_shaping of the environment")
     parser.add_argument("--opponents", default="random", help="the bots trained against")
