@@ -34,6 +34,7 @@ EXCEPTIONS = {
     "lanopoly verify": "needs a LAN game's file; its exit status says what the file proves (tests/net/test_verify.py)",
     "lanopoly play": "opens the console: needs a terminal (tests/test_console*.py)",
     "lanopoly continue": "opens the console: needs a terminal (tests/test_console_continue.py)",
+    "python examples/reinforce.py": "a training run of minutes: tests/test_reinforce.py runs it short",
 }
 """Commands not run here, by their first words, with the reason."""
 

@@ -100,6 +100,20 @@ def check_full_bundles(value: Any) -> None:
             assert value[key].keys() == {"properties", "cash", "jail_cards"}, value
 
 
+def check_state(value: Any, hint: Any, where: str) -> None:
+    """Check a value an accessor of ``Game`` returned against its type (once per distinct value)."""
+    key = f"{where}: {value!r}"
+    if key not in CHECKED:
+        CHECKED.add(key)
+        error = mismatch(value, hint, where)
+        assert error is None, error
+
+
+def variant(value: Any) -> str:
+    """The variant of a phase or pending chance: the string, or the one key of the dict."""
+    return value if isinstance(value, str) else next(iter(value))
+
+
 class Seen:
     """Types seen so far, by kind."""
 
@@ -107,6 +121,35 @@ class Seen:
         self.moves: set[str] = set()
         self.outcomes: set[str] = set()
         self.events: set[str] = set()
+        self.states: set[str] = set()
+        """What the state accessors returned: "auction:house", "phase:buy_decision", "square:tax"..."""
+
+    def state_of(self, game: lanopoly.Game, everything: bool) -> None:
+        """Check what the state accessors return (the seats and squares too if ``everything``)."""
+        phase, pending, auction = game.phase, game.pending_chance, game.auction
+        check_state(phase, lt.Phase, "phase")
+        self.states.add(f"phase:{variant(phase)}")
+        check_state(pending, lt.PendingChance | None, "pending_chance")
+        self.states.add(f"pending:{None if pending is None else variant(pending)}")
+        check_state(auction, lt.Auction | None, "auction")
+        if auction is not None:
+            self.states.add(f"auction:{auction['lot']}")
+        for name, hint in (("offers", lt.Offer), ("debts", lt.Debt), ("claims", lt.RentClaim)):
+            values = getattr(game, name)
+            check_state(values, list[hint], name)  # type: ignore[valid-type]
+            if values:
+                self.states.add(name)
+            for offer in values if name == "offers" else []:
+                check_full_bundles(offer)
+        if everything:
+            for seat in range(game.num_players):
+                check_state(game.player(seat), lt.PlayerInfo, "player")
+            for square in range(40):
+                value = game.square(square)
+                check_state(value, lt.SquareInfo, "square")
+                self.states.add(f"square:{value['kind']}")
+                if value["kind"] in ("street", "railway", "utility") and value["owner"] is not None:
+                    self.states.add("square:owned")
 
     def events_of(self, events: list[Any]) -> None:
         assert type(events) is list
@@ -119,7 +162,8 @@ class Seen:
 
 def play(game: lanopoly.Game, bots: list[lanopoly.Bot], seen: Seen, max_inputs: int = 4000) -> None:
     """Play ``game`` to its end (or ``max_inputs``), checking everything that crosses the boundary."""
-    for _ in range(max_inputs):
+    for step in range(max_inputs):
+        seen.state_of(game, everything=game.is_over or step % 50 == 0)
         if game.is_over:
             return
         if game.is_chance_node:
@@ -166,6 +210,10 @@ def seen() -> Seen:
         for g in range(GAMES_PER_SETTING):
             game = lanopoly.Game(len(bots), rules=rules, seed=1000 * s + g)
             play(game, [lanopoly.Bot(name, seed=7 * g + i) for i, name in enumerate(bots)], seen)
+    # A hotel auctioned in a shortage: rare (several seats want the last hotel at once); this
+    # game has one.
+    rules = lanopoly.Rules(round_limit=80, hotels=1, shortage_opening_bid=10)
+    play(lanopoly.Game(4, rules=rules, seed=4028), [lanopoly.Bot("heuristic", seed=7 * 28 + i) for i in range(4)], seen)
     # A resignation: legal at any time but a chance event, never listed nor chosen by the bots.
     game = lanopoly.Game(3, seed=5)
     while game.is_chance_node:
@@ -182,6 +230,17 @@ def test_every_move_outcome_and_event_of_real_games_fits_its_typed_dict(seen: Se
     assert seen.moves == set(lt.MOVE_TYPES)
     assert seen.outcomes == set(lt.OUTCOME_TYPES)
     assert seen.events == set(lt.EVENT_TYPES)
+
+
+def test_what_the_state_accessors_of_real_games_return_fits_its_typed_dict(seen: Seen) -> None:
+    # Checked while playing (Game.phase, pending_chance, auction, offers, debts, claims, player,
+    # square); here, that the games reached every variant of the types.
+    phases = {f"phase:{variant(v)}" for v in get_args(lt.Phase) for v in get_args(v) or [get_type_hints(v)]}
+    pendings = {f"pending:{variant(v)}" for v in get_args(lt.PendingChance) for v in get_args(v) or [get_type_hints(v)]}
+    lots = {f"auction:{lot}" for lot in get_args(get_type_hints(lt.Auction)["lot"])}
+    kinds = {f"square:{k}" for cls in get_args(lt.SquareInfo) for k in get_args(get_type_hints(cls)["kind"])}
+    expected = phases | pendings | {"pending:None"} | lots | kinds | {"square:owned", "offers", "debts", "claims"}
+    assert seen.states == expected, (expected - seen.states, seen.states - expected)
 
 
 def test_the_checker_refuses_a_wrong_key_a_missing_key_and_a_wrong_type() -> None:
@@ -262,7 +321,7 @@ STATIC_CHECK = """
 from typing import assert_type
 
 import lanopoly
-from lanopoly.types import Action, BuildAction, ChanceOutcome, Event, Move
+from lanopoly.types import Action, Auction, BuildAction, ChanceOutcome, Event, Move, RentClaim
 
 game = lanopoly.Game(2, seed=1)
 assert_type(game.legal_actions(0), list[Move])
@@ -274,6 +333,11 @@ assert_type(game.chance_outcomes(), list[tuple[ChanceOutcome, float]])
 assert_type(game.action_from_index(0, 0), Move)
 assert_type(lanopoly.Bot().choose(game, 0), Move)
 assert_type(lanopoly.Bot().interject(game, 0), Move | None)
+assert_type(game.auction, Auction | None)
+assert_type(game.claims, list[RentClaim])
+square = game.square(39)
+if square["kind"] == "street":
+    assert_type(square["group"], int)
 for event in game.apply({"type": "roll", "player": 0}):
     if event["type"] == "built":
         assert_type(event["level"], int)
@@ -292,3 +356,10 @@ def test_the_stub_gives_the_typed_dicts_to_a_type_checker(tmp_path: Path) -> Non
     marked = 1 + next(i for i, line in enumerate(STATIC_CHECK.splitlines()) if "# E" in line)
     assert errors and all(f"snippet.py:{marked}:" in e for e in errors), out + err
     assert any('Extra key "sqaure"' in e for e in errors), out + err
+
+
+def test_deed_gives_a_deed_square_and_refuses_a_square_without_one() -> None:
+    game = lanopoly.Game(2, seed=1)
+    assert lt.deed(game.square(39)) == game.square(39)
+    with pytest.raises(ValueError, match=r"\(square 0\) has no title deed"):
+        lt.deed(game.square(0))

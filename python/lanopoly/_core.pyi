@@ -48,7 +48,20 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from lanopoly.types import Action, ChanceOutcome, Event, Move
+from lanopoly.types import (
+    Action,
+    Auction,
+    ChanceOutcome,
+    Debt,
+    Event,
+    Move,
+    Offer,
+    PendingChance,
+    Phase,
+    PlayerInfo,
+    RentClaim,
+    SquareInfo,
+)
 
 __all__ = [
     "CHANCE",
@@ -181,32 +194,33 @@ class Game:
     def turn(self) -> int:
         """Turns started since the beginning (0 for the first turn)."""
     @property
-    def pending_chance(self) -> Any:
+    def pending_chance(self) -> PendingChance | None:
         """The chance event the game waits for: None, "move_dice", "order_dice", "deed",
         ``{"utility_dice": {"property": i}}`` or ``{"card": "chance" | "community_chest"}``."""
     @property
     def step(self) -> int:
         """Inputs (moves and chance outcomes) applied so far."""
     @property
-    def phase(self) -> Any:
+    def phase(self) -> Phase:
         """Where the turn is: "await_roll", "after_roll", "game_over", or a dict such as
-        ``{"buy_decision": {"property": 27}}`` (property indices 0..27 in board order)."""
+        ``{"buy_decision": {"property": 27}}`` (property indices 0..27 in board order), or while
+        the game starts ``{"dealing": ...}`` / ``{"ordering": ...}`` (``lanopoly.types.Phase``)."""
     @property
     def buy_square(self) -> int | None:
         """The square of the deed the turn player may buy now, if it is deciding."""
     @property
-    def auction(self) -> dict[str, Any] | None:
+    def auction(self) -> Auction | None:
         """The running auction: ``lot`` ("property", "house", "hotel"), ``square``, ``high_bid``,
         ``high_bidder`` (None before a bid) and ``bidders`` (seats still in)."""
     @property
-    def offers(self) -> list[dict[str, Any]]:
+    def offers(self) -> list[Offer]:
         """Open trade offers: ``from``, ``to``, ``give``, ``get``."""
     @property
-    def debts(self) -> list[dict[str, Any]]:
+    def debts(self) -> list[Debt]:
         """Unpaid debts, oldest first: ``debtor``, ``creditor``, ``amount``, ``reason``. A game
         that ended with debts open keeps them: they count in its net worths."""
     @property
-    def claims(self) -> list[dict[str, Any]]:
+    def claims(self) -> list[RentClaim]:
         """Rent its owner may still claim (``claim_rent``), oldest first: ``owner``, ``payer``,
         ``square``, ``amount``, ``lapses_at_turn`` (it lapses when that turn's player rolls)."""
     @property
@@ -286,16 +300,17 @@ class Game:
     def net_worth(self, seat: int) -> int:
         """Cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
         buildings at cost, less the debts the seat owes and plus those owed to it (never below 0)."""
-    def player(self, seat: int) -> dict[str, Any]:
-        """A seat: ``name``, ``cash``, ``position``, ``in_jail``, ``jail_attempts``,
+    def player(self, seat: int) -> PlayerInfo:
+        """A seat: ``seat``, ``name``, ``cash``, ``position``, ``in_jail``, ``jail_attempts``,
         ``jail_cards``, ``bankrupt``, ``net_worth``, ``properties`` (squares)."""
-    def square(self, square: int) -> dict[str, Any]:
-        """A square: ``name``, ``kind`` and, for deeds, ``price``, ``owner``, ``level``
-        (5 = hotel), ``mortgaged``, ``house_cost``, ``rents`` (a street's printed table: unbuilt,
-        1-4 houses, hotel), ``mortgage_value``, ``group`` (streets), ``rent`` (what a landing costs
-        now: 0 for the bank's deed or a mortgaged one; for a utility, the factor of the dice) and
-        ``rent_table`` (railways: the rent for 1-4 railways owned; utilities: the dice factor for
-        1-2 utilities owned)."""
+    def square(self, square: int) -> SquareInfo:
+        """A square: ``square``, ``name``, ``kind`` and, for deeds (``kind`` "street", "railway",
+        "utility"), ``price``, ``owner``, ``level`` (5 = hotel), ``mortgaged``, ``house_cost``,
+        ``rents`` (a street's printed table: unbuilt, 1-4 houses, hotel), ``mortgage_value``,
+        ``rent`` (what a landing costs now: 0 for the bank's deed or a mortgaged one; for a
+        utility, the factor of the dice), ``group`` for streets and ``rent_table`` for railways
+        (the rent for 1-4 railways owned) and utilities (the dice factor for 1-2 utilities
+        owned); ``amount`` for a tax."""
     def card_text(self, deck: str, card: int) -> str:
         """The printed text of a card ("chance" or "community_chest") of this edition."""
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from lanopoly._core import Bot, Game
+from lanopoly.types import deed
 
 Action = Mapping[str, Any]
 """A move as a policy sees it: a ``lanopoly.types.Move`` (typed policies may say so), or any
@@ -116,7 +117,7 @@ class SimpleBot:
             return self._bid(game, seat, by_type)
         if "build" in by_type:
             for action in by_type["build"]:
-                if cash - int(game.square(action["square"])["house_cost"]) >= 2 * self.reserve:
+                if cash - deed(game.square(action["square"]))["house_cost"] >= 2 * self.reserve:
                     return action
         if "unmortgage" in by_type and cash > 1000:
             return by_type["unmortgage"][0]
@@ -130,7 +131,7 @@ class SimpleBot:
             if offer is not None:
                 return offer
         if "buy" in by_type:
-            price = int(game.square(game.buy_square)["price"]) if game.buy_square is not None else 0
+            price = deed(game.square(game.buy_square))["price"] if game.buy_square is not None else 0
             return by_type["buy"][0] if cash - price >= self.reserve else by_type["decline"][0]
         if "use_jail_card" in by_type:
             return by_type["use_jail_card"][0]
@@ -154,12 +155,12 @@ class SimpleBot:
         if "reject_trade" in by_type:
             return by_type["reject_trade"][0]
         auction = game.auction
-        if auction is not None and "bid" in by_type and auction.get("high_bidder") != seat:
+        if auction is not None and "bid" in by_type and auction["high_bidder"] != seat:
             span = game.bid_range(seat)
-            value = int(game.square(auction["square"])["price"]) if auction.get("lot") == "property" else 0
+            value = deed(game.square(auction["square"]))["price"] if auction["lot"] == "property" else 0
             limit = min(value, int(game.player(seat)["cash"]) - self.reserve)
             if span is not None and span[0] <= limit:
-                amount = min(max(span[0], int(auction.get("high_bid") or 0) + max(1, value // 10)), limit, span[1])
+                amount = min(max(span[0], auction["high_bid"] + max(1, value // 10)), limit, span[1])
                 return {"type": "bid", "player": seat, "amount": amount}
             return None
         if auction is None and game.step % 10 == seat % 10:
@@ -167,8 +168,8 @@ class SimpleBot:
         return None
 
     def _bid(self, game: Game, seat: int, by_type: dict[str, list[Action]]) -> Action:
-        auction = game.auction or {}
-        value = int(game.square(auction["square"])["price"]) if auction.get("lot") == "property" else 0
+        auction = game.auction
+        value = deed(game.square(auction["square"]))["price"] if auction and auction["lot"] == "property" else 0
         cash = int(game.player(seat)["cash"])
         if "bid" in by_type:
             bid = by_type["bid"][0]
@@ -187,7 +188,7 @@ class SimpleBot:
     def _offer_to_complete_a_group(self, game: Game, seat: int, cash: int) -> Action | None:
         """Offer twice the price for the streets that would complete a group, once a turn."""
         for group, streets in self._groups(game).items():
-            info = [game.square(s) for s in streets]
+            info = [deed(game.square(s)) for s in streets]
             mine = [i for i in info if i["owner"] == seat]
             theirs = [i for i in info if i["owner"] not in (seat, None)]
             if len(mine) != len(streets) - 1 or len(theirs) != 1 or theirs[0]["level"] > 0:
@@ -217,14 +218,14 @@ class SimpleBot:
         offer = next((o for o in game.offers if o["from"] == proposer and o["to"] == seat), None)
         if offer is None or offer["get"]["jail_cards"] or offer["give"]["properties"]:
             return False
-        given = [game.square(s) for s in offer["get"]["properties"]]
+        given = [deed(game.square(s)) for s in offer["get"].get("properties", [])]
         groups = self._groups(game)
-        for deed in given:
-            if deed["kind"] == "street":
-                group = groups[int(deed["group"])]
-                if all(game.square(s)["owner"] == seat for s in group):
+        for info in given:
+            if info["kind"] == "street":
+                group = groups[info["group"]]
+                if all(deed(game.square(s))["owner"] == seat for s in group):
                     return False
-        value = sum(int(d["price"]) for d in given)
+        value = sum(d["price"] for d in given)
         return int(offer["give"]["cash"]) >= value * 3 // 2 + int(offer["get"]["cash"])
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from lanopoly._core import Game
 from lanopoly.i18n import money, plural, t
+from lanopoly.types import deed
 
 Event = Mapping[str, Any]
 """An event dict (``lanopoly.types.Event``, or one read back from a log)."""
@@ -36,7 +37,7 @@ def party(game: Game, party: Any, lang: str = "en") -> str:
     return t(lang, "party.jackpot" if party == "jackpot" else "party.bank")
 
 
-def bundle_text(game: Game, bundle: dict[str, Any], lang: str = "en") -> str:
+def bundle_text(game: Game, bundle: Mapping[str, Any], lang: str = "en") -> str:
     """One side of a trade in words: its properties, its cash, its jail cards ("nothing" when empty)."""
     items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
     if bundle.get("cash"):
@@ -99,7 +100,7 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "stayed_in_jail":
             return say("ev.stayed_in_jail", player=who(), attempts=event["attempts"])
         case "bought":
-            return say("ev.bought", player=who(), square=sq(), price=cash(game.square(event["square"])["price"]))
+            return say("ev.bought", player=who(), square=sq(), price=cash(deed(game.square(event["square"]))["price"]))
         case "shortage_auction_started":
             return say(f"ev.shortage_auction_started.{'hotel' if event['hotel'] else 'house'}")
         case "bid":
@@ -149,7 +150,7 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
 def _mortgage_amount(game: Game, kind: str, square: int) -> int:
     """What a mortgage event moved, from the deed, for an event told without its payment: the
     mortgage value, or its 10 % (rounded up) on top to lift it, or the 10 % alone to keep it."""
-    value = int(game.square(square)["mortgage_value"])
+    value = deed(game.square(square))["mortgage_value"]
     fee = (value + 9) // 10
     return {"mortgaged": value, "unmortgaged": value + fee}.get(kind, fee)
 

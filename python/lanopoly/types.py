@@ -18,7 +18,7 @@ outcomes, the ``Event`` enum of ``rust_core/engine/src/event.rs`` for events);
 drift apart. Seats and squares are ints (squares 0..39 on every board); money is an int.
 """
 
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, get_args, get_type_hints
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast, get_args, get_type_hints
 
 JailCard: TypeAlias = Literal["chance", "community_chest"]
 """A "get out of jail" card, by its deck."""
@@ -523,6 +523,187 @@ Event: TypeAlias = (
 """One thing that happened (``Game.apply`` and ``resolve_chance`` return them in order)."""
 
 
+# The state as the accessors of ``Game`` return it. -------------------------------------------
+
+Deck: TypeAlias = Literal["chance", "community_chest"]
+"""A card deck."""
+
+
+class Auction(TypedDict):
+    """``Game.auction``: the running auction."""
+
+    lot: Literal["property", "house", "hotel"]
+    """A title deed, or one of the bank's last houses or hotels (building shortage)."""
+    square: int
+    """The deed auctioned, or the street the building was asked for."""
+    high_bid: int
+    high_bidder: int | None
+    """None before the first bid."""
+    bidders: list[int]
+    """Seats still in."""
+
+
+class Debt(TypedDict):
+    """``Game.debts``: money a seat must pay but could not when it fell due."""
+
+    debtor: int
+    creditor: Party
+    amount: int
+    reason: PaymentReason
+
+
+class RentClaim(TypedDict):
+    """``Game.claims``: rent its owner may still claim (``claim_rent``)."""
+
+    owner: int
+    payer: int
+    square: int
+    amount: int
+    lapses_at_turn: int
+    """The claim lapses when the player of this turn rolls."""
+
+
+class PlayerInfo(TypedDict):
+    """``Game.player(seat)``."""
+
+    seat: int
+    name: str
+    cash: int
+    position: int
+    in_jail: bool
+    jail_attempts: int
+    """Failed rolls for doubles during this stay in jail."""
+    jail_cards: list[JailCard]
+    bankrupt: bool
+    net_worth: int
+    properties: list[int]
+    """Squares of the seat's deeds, in board order."""
+
+
+class _SquareBase(TypedDict):
+    square: int
+    name: str
+
+
+class PlainSquare(_SquareBase):
+    """A square that is neither a deed nor a tax."""
+
+    kind: Literal["go", "chance", "community_chest", "jail", "free_parking", "go_to_jail"]
+
+
+class TaxSquare(_SquareBase):
+    kind: Literal["tax"]
+    amount: int
+
+
+class _DeedBase(_SquareBase):
+    price: int
+    owner: int | None
+    """None while the bank has the deed."""
+    mortgaged: bool
+    level: int
+    """Buildings: 0..4 houses, 5 = hotel."""
+    house_cost: int
+    rents: list[int]
+    """A street's printed table: unbuilt, 1-4 houses, hotel."""
+    mortgage_value: int
+    rent: int
+    """What a landing costs now: 0 for the bank's deed or a mortgaged one; a utility's dice factor."""
+
+
+class StreetSquare(_DeedBase):
+    kind: Literal["street"]
+    group: int
+    """Colour group 0..7."""
+
+
+class RailwaySquare(_DeedBase):
+    kind: Literal["railway"]
+    rent_table: list[int]
+    """The rent for 1-4 railways owned."""
+
+
+class UtilitySquare(_DeedBase):
+    kind: Literal["utility"]
+    rent_table: list[int]
+    """The dice factor for 1-2 utilities owned."""
+
+
+DeedSquare: TypeAlias = StreetSquare | RailwaySquare | UtilitySquare
+"""A square with a title deed: its price, owner, buildings and mortgage."""
+SquareInfo: TypeAlias = PlainSquare | TaxSquare | DeedSquare
+"""``Game.square(square)``, keyed by ``kind``: deeds (street, railway, utility) have their price,
+owner, buildings and mortgage; a tax its amount."""
+DEED_KINDS: frozenset[str] = frozenset({"street", "railway", "utility"})
+
+
+def deed(info: SquareInfo) -> DeedSquare:
+    """``info`` as the deed it is (``deed(game.square(39))["price"]``), for code that knows the
+    square has a deed; ``ValueError`` if it has none."""
+    if info["kind"] not in DEED_KINDS:
+        raise ValueError(f"{info['name']} (square {info['square']}) has no title deed")
+    return cast(DeedSquare, info)
+
+
+class _Dealing(TypedDict):
+    seat: int
+    dealt: int
+
+
+class DealingPhase(TypedDict):
+    """Dealing ``starting_deeds`` deeds: ``seat`` gets the next one."""
+
+    dealing: _Dealing
+
+
+class _Ordering(TypedDict):
+    contenders: int
+    """Bit mask of the seats rolling for who starts."""
+    next: int
+    best: int
+    leaders: int
+    """Bit mask of the seats that rolled ``best``."""
+
+
+class OrderingPhase(TypedDict):
+    """Rolling for who starts."""
+
+    ordering: _Ordering
+
+
+class _BuyDecision(TypedDict):
+    property: int
+    """Property index 0..27 in board order."""
+
+
+class BuyDecisionPhase(TypedDict):
+    """The turn player landed on an unowned deed: buy or decline."""
+
+    buy_decision: _BuyDecision
+
+
+Phase: TypeAlias = Literal["await_roll", "after_roll", "game_over"] | DealingPhase | OrderingPhase | BuyDecisionPhase
+"""``Game.phase``: where the turn is."""
+
+
+class _UtilityDice(TypedDict):
+    property: int
+
+
+class UtilityDicePending(TypedDict):
+    """Dice for the rent of a utility reached by a card."""
+
+    utility_dice: _UtilityDice
+
+
+class CardPending(TypedDict):
+    card: Deck
+
+
+PendingChance: TypeAlias = Literal["move_dice", "order_dice", "deed"] | UtilityDicePending | CardPending
+"""``Game.pending_chance`` (when not None): the chance event the game waits for."""
+
+
 def _by_type(union: Any) -> dict[str, type]:
     """The classes of a union by their ``type`` literal."""
     return {get_args(get_type_hints(cls)["type"])[0]: cls for cls in get_args(union)}
@@ -536,11 +717,13 @@ EVENT_TYPES: dict[str, type] = _by_type(Event)
 """The class of each event ``type``."""
 
 __all__ = [
+    "DEED_KINDS",
     "EVENT_TYPES",
     "MOVE_TYPES",
     "OUTCOME_TYPES",
     "AcceptTradeAction",
     "Action",
+    "Auction",
     "AuctionStartedEvent",
     "AuctionUnsoldEvent",
     "AuctionWonEvent",
@@ -551,17 +734,23 @@ __all__ = [
     "BuildAction",
     "BuiltEvent",
     "BuyAction",
+    "BuyDecisionPhase",
     "CancelTradeAction",
     "CardDrawnEvent",
     "CardOutcome",
+    "CardPending",
     "ChanceOutcome",
     "ClaimRentAction",
+    "DealingPhase",
+    "Debt",
     "DebtOwedEvent",
+    "Deck",
     "DeclareBankruptcyAction",
     "DeclineAction",
     "DeclinedEvent",
     "DeedDealtEvent",
     "DeedOutcome",
+    "DeedSquare",
     "DiceOutcome",
     "EndGameAction",
     "EndTurnAction",
@@ -579,6 +768,7 @@ __all__ = [
     "MovedEvent",
     "Offer",
     "OrderRollEvent",
+    "OrderingPhase",
     "Party",
     "PassAction",
     "PassedAuctionEvent",
@@ -587,10 +777,16 @@ __all__ = [
     "PayJailFineAction",
     "PaymentEvent",
     "PaymentReason",
+    "PendingChance",
+    "Phase",
+    "PlainSquare",
+    "PlayerInfo",
     "PlayerParty",
     "PropertyTransferredEvent",
     "ProposeTradeAction",
+    "RailwaySquare",
     "RejectTradeAction",
+    "RentClaim",
     "RentDueEvent",
     "RentLapsedEvent",
     "ResignAction",
@@ -602,7 +798,10 @@ __all__ = [
     "ShortageAuctionStartedEvent",
     "ShortageAuctionWonEvent",
     "SoldBuildingEvent",
+    "SquareInfo",
     "StayedInJailEvent",
+    "StreetSquare",
+    "TaxSquare",
     "TradeAcceptedEvent",
     "TradeBundle",
     "TradeCancelledEvent",
@@ -613,5 +812,8 @@ __all__ = [
     "UnmortgageAction",
     "UnmortgagedEvent",
     "UseJailCardAction",
+    "UtilityDicePending",
+    "UtilitySquare",
     "WentToJailEvent",
+    "deed",
 ]

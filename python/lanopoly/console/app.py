@@ -54,6 +54,7 @@ from lanopoly.console.small import guarded
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
+from lanopoly.types import deed
 
 PLAYER_COLOURS = ["#ff5f5f", "#5fafff", "#ffd75f", "#d787ff", "#5fd7af", "#ff87d7", "#d7af87", "#afd700"]
 """A colour per seat (1 to 8): its owner marks and token on the board, its name in the panels."""
@@ -628,7 +629,7 @@ class ConsoleApp:
         if mine:
             return t(lang, "dec.owe", amount=cash(mine[0]["amount"]))
         if game.buy_square is not None:
-            info = game.square(game.buy_square)
+            info = deed(game.square(game.buy_square))
             return t(lang, "dec.buy", square=info["name"], price=cash(info["price"]))
         legal = {a["type"] for a in table.legal()}
         if "keep_mortgaged" in legal:
@@ -778,7 +779,7 @@ def shown_word(lang: str, command: str) -> str:
 def deed_lines(table: Table, square: int) -> list[str]:
     """A title deed as log lines."""
     game, lang = table.game, table.lang
-    info: dict[str, Any] = game.square(square)
+    info: Mapping[str, Any] = game.square(square)
 
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)

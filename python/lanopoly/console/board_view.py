@@ -19,6 +19,7 @@ from prompt_toolkit.mouse_events import MouseEvent
 
 from lanopoly._core import Game
 from lanopoly.console.names import labels
+from lanopoly.types import DEED_KINDS, deed
 
 Fragments = StyleAndTextTuples
 Clicks = Callable[[int], Callable[[MouseEvent], object]]
@@ -62,10 +63,11 @@ def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Frag
     """The label of a square and its three marks (owner, buildings, tokens)."""
     info = game.square(square)
     style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:cell"
-    owner = info.get("owner")
+    land = deed(info) if info["kind"] in DEED_KINDS else None
+    owner = land["owner"] if land else None
     owner_mark = str(owner + 1) if owner is not None else " "
-    level = info.get("level", 0)
-    building = "m" if info.get("mortgaged") else ("H" if level == 5 else (str(level) if level else " "))
+    level = land["level"] if land else 0
+    building = "m" if land and land["mortgaged"] else ("H" if level == 5 else (str(level) if level else " "))
     players = [game.player(s) for s in range(game.num_players)]
     here = [p["seat"] for p in players if not p["bankrupt"] and p["position"] == square]
     token = str(here[0] + 1) if len(here) == 1 else ("*" if here else " ")

@@ -9,6 +9,7 @@ the same without colours (``NO_COLOR``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -27,14 +28,14 @@ GROUP_KEYS = ["brown", "lightblue", "pink", "orange", "red", "yellow", "green", 
 """The colour groups by engine number (0..7), as the texts ``group.NAME`` and styles name them."""
 
 
-def group_name(lang: str, info: dict[str, Any]) -> str:
+def group_name(lang: str, info: Mapping[str, Any]) -> str:
     """The group a deed belongs to, in words: its colour, or railways, or utilities."""
     if info["kind"] == "street":
         return t(lang, "group." + GROUP_KEYS[info["group"]])
     return t(lang, "group." + info["kind"])
 
 
-def rent_text(game: Game, lang: str, info: dict[str, Any]) -> str:
+def rent_text(game: Game, lang: str, info: Mapping[str, Any]) -> str:
     """What a landing on a deed costs now, from the engine: an amount, or a factor of the dice
     for a utility; the reason when it costs nothing (the bank's deed, a mortgaged one)."""
     if info.get("owner") is None:
@@ -53,7 +54,7 @@ def _row(label: str, value: str, current: bool, width: int) -> Fragments:
     return [("class:card.current" if current else "class:card", line)]
 
 
-def _rent_rows(game: Game, lang: str, info: dict[str, Any], width: int) -> list[Fragments]:
+def _rent_rows(game: Game, lang: str, info: Mapping[str, Any], width: int) -> list[Fragments]:
     """The printed rent table, the row that applies now marked (none for the bank's deed or a
     mortgaged one)."""
 
@@ -89,7 +90,7 @@ def _text(text: str, width: int, style: str = "class:card") -> list[Fragments]:
 def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
     """The card of a title deed: name and group, price and owner, the rent table with the current
     row marked, the rent now, the house cost and the mortgage."""
-    info: dict[str, Any] = game.square(square)
+    info: Mapping[str, Any] = game.square(square)
 
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)
@@ -113,7 +114,7 @@ def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[F
 
 def square_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
     """The card of a square that is no deed: what happens there."""
-    info: dict[str, Any] = game.square(square)
+    info: Mapping[str, Any] = game.square(square)
 
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)

@@ -10,6 +10,7 @@ variant is on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -21,11 +22,12 @@ from lanopoly.console.deed_card import WIDTH, group_name, rent_text
 from lanopoly.console.log_view import wrap
 from lanopoly.console.names import labels
 from lanopoly.i18n import money, plural, t
+from lanopoly.types import deed
 
 Fragments = StyleAndTextTuples
 
 
-def _deed(game: Game, lang: str, info: dict[str, Any]) -> str:
+def _deed(game: Game, lang: str, info: Mapping[str, Any]) -> str:
     """One deed of a portfolio: its name, buildings, mortgage and rent now."""
     parts = []
     level = info["level"]
@@ -37,9 +39,9 @@ def _deed(game: Game, lang: str, info: dict[str, Any]) -> str:
     return f"{info['name']} ({', '.join(parts)})"
 
 
-def _groups(game: Game, seat: int) -> list[list[dict[str, Any]]]:
+def _groups(game: Game, seat: int) -> list[list[Mapping[str, Any]]]:
     """The seat's deeds grouped: colour groups in board order, then railways, then utilities."""
-    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    groups: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
     for square in sorted(game.player(seat)["properties"]):
         info = game.square(square)
         key = (0, info["group"]) if info["kind"] == "street" else ((1, 0) if info["kind"] == "railway" else (2, 0))
@@ -89,7 +91,7 @@ def _rows(items: list[str], head: str, width: int) -> list[str]:
     return [part for row in rows for part in wrap(row, width)]
 
 
-def _mark(info: dict[str, Any]) -> str:
+def _mark(info: Mapping[str, Any]) -> str:
     """A deed's buildings or mortgage as the board marks them: 1-4, H, m (nothing unbuilt)."""
     if info["mortgaged"]:
         return "m"
@@ -146,7 +148,7 @@ def auction_lines(game: Game, me: int, lang: str) -> list[str]:
         return []
     cash = partial(money, lang, game.currency)
     if a["lot"] == "property":
-        square = game.square(a["square"])
+        square = deed(game.square(a["square"]))
         lot = t(lang, "auction.lot", lot=square["name"], price=cash(square["price"]))
     else:
         lot = t(lang, f"dec.lot.{a['lot']}")

@@ -212,7 +212,7 @@ class LocalTable:
             return True
         answer = answer_out_of_turn(game, self.bots)  # a bot offered a trade answers at once
         if answer is not None:
-            self._apply(answer)
+            self._apply(dict(answer))
             return True
         if self.my_move:
             return False
