@@ -111,3 +111,92 @@ def test_a_bot_answers_an_offer_at_once_not_on_its_own_turn() -> None:
     assert table.game.offers == [] and table.my_move and table.game.current_player == 0
     assert table.lines[-1] == "bea rejects the trade offered by ann."
     assert not table.step(), "then the game waits for ann again"
+
+
+F9, DOWN, RIGHT, PAGE_UP, TAB, ESC = "\x1b[20~", "\x1b[B", "\x1b[C", "\x1b[5~", "\t", "\x1b"
+
+
+def _ann_and_bea_each_hold_a_deed() -> LocalTable:
+    """ann (the person) buys Vermont Avenue, bea Baltic Avenue; ann's turn again (cy holds nothing)."""
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0)
+    for outcome in (dice(6, 6), dice(1, 2), dice(1, 1)):
+        table.act(outcome)
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # Vermont Avenue
+    table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(1, 2))  # Baltic Avenue
+    table.act({"type": "buy", "player": 1})
+    table.act({"type": "end_turn", "player": 1})
+    table.act({"type": "roll", "player": 2})
+    table.act(dice(4, 6))  # cy: just visiting the jail
+    table.act({"type": "end_turn", "player": 2})
+    assert table.my_move and table.game.current_player == 0
+    return table
+
+
+def _keys(table: LocalTable, steps: list[tuple[str, Callable[[ConsoleApp, list[str]], bool]]]) -> list[list[str]]:
+    """The application at 80x24; for each step, the keys pressed, then the screen once its check holds."""
+
+    async def session() -> list[list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ann" in line for line in lines))
+            screens = []
+            for keys, check in steps:
+                pipe.send_text(keys)
+                screens.append(await wait_for(app.app, lambda lines, check=check: check(app, lines)))
+            pipe.send_text(ESC + "quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return screens
+
+    return asyncio.run(session())
+
+
+def test_the_trade_panel_composes_an_offer_with_keys_and_sends_it() -> None:
+    """Issue 14, "Trade on screen": F9 opens the panel with the next player; Tab goes to bea;
+    Space takes Vermont Avenue, + three times puts $30 on ann's side, Right and Space take
+    Baltic Avenue; the panel shows it all, and Enter sends the very offer the panel showed
+    (the easy bot then turns it down at once)."""
+    table = _ann_and_bea_each_hold_a_deed()
+    screens = _keys(
+        table,
+        [
+            (F9, lambda app, lines: "Trade with bea" in "\n".join(lines)),
+            (TAB + TAB, lambda app, lines: any("Trade with bea" in line for line in lines)),
+            (" " + DOWN + "+++" + RIGHT + " ", lambda app, lines: any("[x] Baltic Avenue" in line for line in lines)),
+            ("\r", lambda app, lines: any("rejects the trade" in line for line in table.lines)),
+        ],
+    )
+    panel = screens[2]
+    assert panel[:7] == [
+        " Trade with bea",
+        "You give (ann, cash $1400):",
+        "    [x] Vermont Avenue",
+        "        cash: $30",
+        "You get from bea (cash $1440):",
+        "  > [x] Baltic Avenue",
+        "        cash: $0",
+    ], panel[:8]
+    assert panel[-1].startswith("↑↓←→: move  Space: take")
+    assert "ann offers a trade to bea: Vermont Avenue, $30 for Baltic Avenue." in table.lines
+    assert table.lines[-1] == "bea rejects the trade offered by ann."
+    assert "Offer sent to bea." in screens[3]
+
+
+def test_an_offer_the_engine_refuses_keeps_the_panel_open_and_says_why() -> None:
+    """Asking bea for $2000 she does not have: the engine's reason on the message line, the
+    panel still there with the draft, nothing offered."""
+    table = _ann_and_bea_each_hold_a_deed()
+    screens = _keys(
+        table,
+        [
+            ("trade bea\r", lambda app, lines: app.shown == ("trade", 1)),
+            (RIGHT + DOWN + PAGE_UP * 20 + "\r", lambda app, lines: app.feedback[0] == "class:error"),
+        ],
+    )
+    assert table.game.offers == [] and not any("offers a trade" in line for line in table.lines)
+    assert any("cash: $2000" in line for line in screens[1])
+    assert any("bea" in line and "1440" in line for line in screens[1][-6:]), screens[1][-6:]

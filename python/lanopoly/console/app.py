@@ -51,6 +51,7 @@ from lanopoly.console.net_session import NetTable
 from lanopoly.console.portfolio import auction_lines, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
+from lanopoly.console.trade_panel import CASH_PAGE, CASH_STEP, Draft, first_partner, panel_lines
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
@@ -175,6 +176,8 @@ CARD_KEY = "f7"
 """Opens the card of the square the person stands on (the deed to buy, while deciding)."""
 PORTFOLIO_KEY = "f8"
 """Opens the person's portfolio."""
+TRADE_KEY = "f9"
+"""Opens the trade panel (the first other player still in, Tab for the next)."""
 CLOSING_KEYS = ("up", "down", "home", "end", "backspace", "delete", "c-a", "c-e", "c-k", "c-u", "c-w")
 """Keys the input line would take for itself that close a card first (any key closes it)."""
 
@@ -200,7 +203,9 @@ class ConsoleApp:
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
         self.shown: tuple[str, int] | None = None
-        """The card in place of the board and log: ("deed", square) or ("portfolio", seat)."""
+        """The card in place of the board and log: ("deed", square), ("portfolio", seat) or
+        ("trade", partner), the trade panel, whose offer is ``draft``."""
+        self.draft: Draft | None = None
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         wide = Condition(self._wide)
@@ -328,7 +333,14 @@ class ConsoleApp:
         def _portfolio(event: KeyPressEvent) -> None:
             self.open_card("portfolio", self.table.me)
 
+        @keys.add(TRADE_KEY)
+        def _trade(event: KeyPressEvent) -> None:
+            partner = first_partner(self.table.game, self.table.me)
+            if partner is not None:
+                self.open_trade(partner)
+
         self._card_keys(keys)
+        self._trade_keys(keys)
 
         @keys.add("pageup")
         def _page_up(event: KeyPressEvent) -> None:
@@ -343,7 +355,7 @@ class ConsoleApp:
     def _card_keys(self, keys: KeyBindings) -> None:
         """While a card is shown: Left/Right (Tab, Shift-Tab) show the next ones, Esc closes it,
         and any other key closes it and does what it does on the input line (a letter is typed)."""
-        showing = Condition(lambda: self.shown is not None)
+        showing = Condition(lambda: self.shown is not None and self.shown[0] != "trade")
         for key, step in (("left", -1), ("right", 1), ("s-tab", -1), ("tab", 1)):
 
             def turn(event: KeyPressEvent, step: int = step) -> None:
@@ -363,6 +375,63 @@ class ConsoleApp:
             self.close_card()
             if event.data and event.data.isprintable():
                 event.current_buffer.insert_text(event.data)
+
+    def _trade_keys(self, keys: KeyBindings) -> None:
+        """While the trade panel is shown: Up/Down along a side, Left/Right change side, Space
+        takes an item in or out, +/- (PageUp/PageDown) the side's cash, Tab the next partner,
+        Esc closes it; Enter (``_accept``) sends the offer. Other keys type on the input line."""
+        trading = Condition(lambda: self.shown is not None and self.shown[0] == "trade" and self.draft is not None)
+
+        def on_draft(change: Callable[[Draft], None]) -> Callable[[KeyPressEvent], None]:
+            def handler(event: KeyPressEvent) -> None:
+                if self.draft is not None:
+                    change(self.draft)
+                    self.shown = ("trade", self.draft.partner)
+                    self.app.invalidate()
+
+            return handler
+
+        moves: list[tuple[str, Callable[[Draft], None]]] = [
+            ("up", lambda d: d.move(self.table.game, self.table.lang, -1)),
+            ("down", lambda d: d.move(self.table.game, self.table.lang, 1)),
+            ("left", lambda d: d.switch()),
+            ("right", lambda d: d.switch()),
+            ("space", lambda d: d.toggle(self.table.game, self.table.lang)),
+            ("+", lambda d: d.add_cash(CASH_STEP)),
+            ("-", lambda d: d.add_cash(-CASH_STEP)),
+            ("pageup", lambda d: d.add_cash(CASH_PAGE)),
+            ("pagedown", lambda d: d.add_cash(-CASH_PAGE)),
+            ("tab", lambda d: d.next_partner(self.table.game)),
+        ]
+        for key, change in moves:
+            keys.add(key, filter=trading, eager=True)(on_draft(change))
+
+        @keys.add("escape", filter=trading, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.close_card()
+
+    def open_trade(self, partner: int) -> None:
+        """The trade panel with ``partner``: the draft kept if it is the same partner's."""
+        if self.draft is None or self.draft.partner != partner:
+            self.draft = Draft(self.table.me, partner)
+        self.open_card("trade", partner)
+
+    def _send_draft(self) -> None:
+        """Enter in the trade panel: offer the draft; on a refusal the panel stays, the reason said."""
+        draft = self.draft
+        if draft is None:
+            return
+        action = draft.action()
+        try:
+            self.table.act(action)
+        except IllegalAction as e:
+            self.say("class:error", explain(e, self.table.game, self.table.lang))
+            self.app.invalidate()
+            return
+        self.draft = None
+        self.close_card()
+        self.log_view.follow()
+        self.say("class:hint", t(self.table.lang, "trade.sent", partner=self.table.game.names[action["to"]]))
 
     def open_card(self, kind: str, index: int) -> None:
         """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
@@ -401,6 +470,9 @@ class ConsoleApp:
         return NotImplemented
 
     def _accept(self, buffer: Buffer) -> bool:
+        if self.shown is not None and self.shown[0] == "trade" and not buffer.text.strip():
+            self._send_draft()
+            return False
         if self.shown is not None and not buffer.text.strip():
             self.close_card()  # Enter on an empty line only closes the card
             return False
@@ -501,6 +573,9 @@ class ConsoleApp:
             seat = one_player(table.game, command.argument, table.lang) if command.argument.strip() else table.me
             self.open_card("portfolio", seat)
             self.say("class:hint", "")
+        elif command.name == "trade":
+            self.open_trade(one_player(self.table.game, command.argument, self.table.lang))
+            self.say("class:hint", "")
         elif command.name in ("replace", "remove"):
             table = self.table
             seat = one_player(table.game, command.argument, table.lang)
@@ -542,6 +617,8 @@ class ConsoleApp:
         width = self._width() - LEFT if self._wide() else self._width()
         if kind == "deed":
             lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
+        elif kind == "trade" and self.draft is not None:
+            return self._clickable([[line] for line in panel_lines(game, self.draft, lang, width)], None)
         else:
             lines = portfolio_lines(game, index, lang, width)
         return self._clickable(lines, self._click_closes)
@@ -754,7 +831,8 @@ class ConsoleApp:
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
         if self.shown is not None:
-            return [("class:hint", t(lang, "card.keys" if self.shown[0] == "deed" else "pf.keys"))]
+            keys = {"deed": "card.keys", "trade": "trade.keys"}.get(self.shown[0], "pf.keys")
+            return [("class:hint", t(lang, keys))]
         claim = self.claim_line()
         if claim:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]

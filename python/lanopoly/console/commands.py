@@ -29,7 +29,7 @@ class CommandError(ValueError):
 @dataclass(frozen=True)
 class Local:
     """A command for the console itself, not a move of the game (help, info, portfolio, quit,
-    replace, remove)."""
+    replace, remove, and trade with a player's name alone: the trade panel)."""
 
     name: str
     argument: str = ""
@@ -199,6 +199,13 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
     if name in ("accept", "reject"):
         return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest, lang)}
     assert name == "trade"
+    if rest and not re.search(r"\bgive\b", rest, flags=re.IGNORECASE):
+        try:
+            one_player(game, rest, lang)
+        except CommandError:
+            pass  # not a player's name alone: the usage below says what to type
+        else:
+            return Local("trade", rest)  # the trade panel, with that player
     return _trade(game, seat, rest, lang)
 
 

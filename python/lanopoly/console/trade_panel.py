@@ -1,0 +1,140 @@
+"""The trade panel: the person's holdings and a partner's side by side, an offer composed with keys.
+
+Up/Down move along a side, Left/Right change side, Space puts the deed or jail card under the
+cursor into the offer or takes it out, + and - change that side's cash by 10 (PageUp and
+PageDown by 100), Tab picks the next partner, Enter sends the offer, Esc closes the panel. What
+the panel sends is an ordinary ``propose_trade``: the engine checks it (a street with houses, say)
+and its refusal is told in the person's language, the draft kept to be mended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanopoly._core import Game
+from lanopoly.i18n import money, t
+
+GIVE, GET = 0, 1
+"""The two sides of a draft: what the person gives, and what the partner gives in return."""
+
+CASH_STEP, CASH_PAGE = 10, 100
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a player may trade: a deed (``square``) or a get-out-of-jail card (``deck``)."""
+
+    label: str
+    square: int | None = None
+    deck: str | None = None
+
+
+def holdings(game: Game, seat: int, lang: str) -> list[Item]:
+    """What ``seat`` holds that a trade may carry, deeds in board order, then jail cards."""
+    p = game.player(seat)
+    items = []
+    for square in sorted(p["properties"]):
+        info: Any = game.square(square)
+        marks = t(lang, "trade.mortgaged") if info.get("mortgaged") else ""
+        level = info.get("level", 0)
+        if level:
+            marks += " " + t(lang, "trade.built", level=level)
+        items.append(Item(f"{info['name']}{marks}", square=square))
+    for deck in p["jail_cards"]:
+        items.append(Item(t(lang, f"trade.card.{deck}"), deck=deck))
+    return items
+
+
+@dataclass
+class Draft:
+    """An offer being composed: to whom, what is chosen on each side, the cash of each, and where
+    the cursor is (its side and line; the cash is the line after the items)."""
+
+    me: int
+    partner: int
+    side: int = GIVE
+    row: int = 0
+    chosen: set[tuple[int, Item]] = field(default_factory=set)
+    cash: list[int] = field(default_factory=lambda: [0, 0])
+
+    def seat(self, side: int) -> int:
+        return self.me if side == GIVE else self.partner
+
+    def move(self, game: Game, lang: str, step: int) -> None:
+        """Up (-1) or down (1) along the side, the cash line last."""
+        rows = len(holdings(game, self.seat(self.side), lang)) + 1
+        self.row = (self.row + step) % rows
+
+    def switch(self) -> None:
+        self.side = GET if self.side == GIVE else GIVE
+        self.row = 0
+
+    def next_partner(self, game: Game) -> None:
+        """The next player still in the game, other than the person; the draft starts afresh."""
+        n = game.num_players
+        for d in range(1, n):
+            seat = (self.partner + d) % n
+            if seat != self.me and not game.player(seat)["bankrupt"]:
+                self.partner, self.chosen, self.cash, self.side, self.row = seat, set(), [0, 0], GIVE, 0
+                return
+
+    def toggle(self, game: Game, lang: str) -> None:
+        """Space: the item under the cursor into the offer or out of it (nothing on the cash line)."""
+        items = holdings(game, self.seat(self.side), lang)
+        if self.row < len(items):
+            key = (self.side, items[self.row])
+            self.chosen.symmetric_difference_update({key})
+
+    def add_cash(self, amount: int) -> None:
+        """Change the cash of the side under the cursor, never below 0."""
+        self.cash[self.side] = max(0, self.cash[self.side] + amount)
+
+    def bundle(self, side: int) -> dict[str, Any]:
+        items = [item for s, item in self.chosen if s == side]
+        return {
+            "properties": sorted(item.square for item in items if item.square is not None),
+            "cash": self.cash[side],
+            "jail_cards": sorted(item.deck for item in items if item.deck is not None),
+        }
+
+    def action(self) -> dict[str, Any]:
+        """The offer as the engine takes it."""
+        give, get = self.bundle(GIVE), self.bundle(GET)
+        return {"type": "propose_trade", "player": self.me, "to": self.partner, "give": give, "get": get}
+
+
+def first_partner(game: Game, me: int) -> int | None:
+    """The first player after the person who is still in the game, if any."""
+    n = game.num_players
+    return next(
+        (s for s in ((me + d) % n for d in range(1, n)) if not game.player(s)["bankrupt"]),
+        None,
+    )
+
+
+def panel_lines(game: Game, draft: Draft, lang: str, width: int) -> list[tuple[str, str]]:
+    """The panel, as (style, text) lines: a title, then each side's items with what is chosen
+    marked [x] and the cursor >, and each side's cash (the keys are on the hint line)."""
+
+    def cash(amount: int) -> str:
+        return money(lang, game.currency, amount)
+
+    lines = [("class:card.title", " " + t(lang, "trade.title", partner=game.names[draft.partner]) + " ")]
+    for side in (GIVE, GET):
+        seat = draft.seat(side)
+        head = "trade.give" if side == GIVE else "trade.get"
+        lines.append(("class:card.now", t(lang, head, name=game.names[seat], cash=cash(game.player(seat)["cash"]))))
+        items = holdings(game, seat, lang)
+        if not items:
+            lines.append(("", "      " + t(lang, "trade.nothing")))
+        for row, item in enumerate(items):
+            here = draft.side == side and draft.row == row
+            mark = "[x]" if (side, item) in draft.chosen else "[ ]"
+            lines.append(
+                ("class:card.current" if here else "", f"  {'>' if here else ' '} {mark} {item.label}"[:width])
+            )
+        here = draft.side == side and draft.row == len(items)
+        text = f"  {'>' if here else ' '}     " + t(lang, "trade.cash", amount=cash(draft.cash[side]))
+        lines.append(("class:card.current" if here else "", text[:width]))
+    return lines
