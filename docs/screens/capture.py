@@ -57,6 +57,7 @@ SCENES: list[tuple[str, list[str], Callable[[str, list[str]], Check]]] = [
     ("rolled", ["roll", "Enter"], lambda lang, before: _changed(before)),
     ("deed", ["info boardwalk", "Enter"], lambda lang, before: _changed(before)),
     ("portfolio", ["Escape", "portfolio", "Enter"], lambda lang, before: _changed(before)),
+    ("trade", ["Escape", "F9", "Space", "Down", "+", "+"], lambda lang, before: _changed(before)),
     ("help", ["Escape", "help", "Enter"], lambda lang, before: _changed(before)),
 ]
 
@@ -117,7 +118,12 @@ def capture(lang: str, size: str) -> list[Path]:
             for number, (scene, keys, until) in enumerate(SCENES, 1):
                 check = until(lang, screen)
                 for key in [DEED.get(lang, key) if key == "info boardwalk" else key for key in keys]:
-                    pane.tmux("send-keys", "-t", pane.name, *([key] if key in ("Enter", "Escape") else ["-l", key]))
+                    pane.tmux(
+                        "send-keys",
+                        "-t",
+                        pane.name,
+                        *([key] if key in ("Enter", "Escape", "F9", "Space", "Down") else ["-l", key]),
+                    )
                 screen = pane.wait(check)
                 path = HERE / f"{lang}-{size}-{number}-{scene}.txt"
                 path.write_text("\n".join(line.rstrip() for line in screen) + "\n", encoding="utf-8")
