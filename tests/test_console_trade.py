@@ -200,3 +200,19 @@ def test_an_offer_the_engine_refuses_keeps_the_panel_open_and_says_why() -> None
     assert table.game.offers == [] and not any("offers a trade" in line for line in table.lines)
     assert any("cash: $2000" in line for line in screens[1])
     assert any("bea" in line and "1440" in line for line in screens[1][-6:]), screens[1][-6:]
+
+
+def test_a_deed_chosen_in_the_panel_stays_chosen_when_its_label_changes() -> None:
+    """ann takes Vermont Avenue into a draft, then mortgages it: the panel marks it chosen still
+    (its label now says mortgaged), and the offer carries it, as the panel shows."""
+    from lanopoly.console.trade_panel import Draft, panel_lines
+
+    table = _ann_and_bea_each_hold_a_deed()
+    draft = Draft(0, 1)
+    draft.toggle(table.game, "en")
+    table.act({"type": "mortgage", "player": 0, "square": 8})
+    shown = [text for _, text in panel_lines(table.game, draft, "en", 80)]
+    assert "  > [x] Vermont Avenue (mortgaged)" in shown
+    assert draft.action()["give"]["properties"] == [8]
+    draft.toggle(table.game, "en")
+    assert draft.action()["give"]["properties"] == []

@@ -23,9 +23,11 @@ CASH_STEP, CASH_PAGE = 10, 100
 
 @dataclass(frozen=True)
 class Item:
-    """One thing a player may trade: a deed (``square``) or a get-out-of-jail card (``deck``)."""
+    """One thing a player may trade: a deed (``square``) or a get-out-of-jail card (``deck``).
+    Items are the same by what they are, whatever their label says now (a deed chosen, then
+    mortgaged, is still chosen)."""
 
-    label: str
+    label: str = field(compare=False)
     square: int | None = None
     deck: str | None = None
 
