@@ -48,7 +48,7 @@ from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.portfolio import auction_lines, players_lines, portfolio_lines, status_lines
+from lanopoly.console.portfolio import auction_lines, player_status, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
 from lanopoly.console.trade_panel import CASH_PAGE, CASH_STEP, Draft, first_partner, panel_lines
@@ -647,14 +647,11 @@ class ConsoleApp:
                 marker = "*" if seat == game.winner else " "
                 status = self._final(seat)
             elif p["bankrupt"]:
-                status = t(lang, "panel.bankrupt")
+                status = player_status(game, seat, lang)
             else:
-                jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
-                cards = plural(lang, "panel.cards", len(p["jail_cards"])) if p["jail_cards"] else ""
-                deeds = plural(lang, "panel.deeds", len(p["properties"]))
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
                 gone = t(lang, "panel.bot") if seat in replaced else gone
-                status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}{gone}"
+                status = player_status(game, seat, lang) + gone
             role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
             style = board_view.player_style(seat) + role
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"

@@ -161,3 +161,14 @@ def auction_lines(game: Game, me: int, lang: str) -> list[str]:
     else:
         mine = t(lang, "auction.you", cash=cash(game.player(me)["cash"]), least=cash(bids[0]), most=cash(bids[1]))
     return [lot, t(lang, "auction.in", names=", ".join(names)), mine]
+
+
+def player_status(game: Game, seat: int, lang: str) -> str:
+    """A player's line under the board's ring: bankrupt, or cash, deeds, in jail, jail cards."""
+    p = game.player(seat)
+    if p["bankrupt"]:
+        return t(lang, "panel.bankrupt")
+    jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
+    cards = plural(lang, "panel.cards", len(p["jail_cards"])) if p["jail_cards"] else ""
+    deeds = plural(lang, "panel.deeds", len(p["properties"]))
+    return f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}{cards}"

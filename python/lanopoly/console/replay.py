@@ -25,9 +25,10 @@ from lanopoly._core import Game
 from lanopoly.console import board_view
 from lanopoly.console.app import no_color, style
 from lanopoly.console.log_view import LogView, wrap
+from lanopoly.console.portfolio import player_status
 from lanopoly.console.small import guarded
 from lanopoly.describe import describe_events
-from lanopoly.i18n import money, plural, t
+from lanopoly.i18n import plural, t
 from lanopoly.log import GameLog
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500)
@@ -220,15 +221,9 @@ class ReplayScreen:
         lang = self.replay.lang
         lines: list[board_view.Fragments] = []
         for seat in range(game.num_players)[:8]:
-            p = game.player(seat)
             turn = seat == game.turn_player and not game.is_over
-            if p["bankrupt"]:
-                status = t(lang, "panel.bankrupt")
-            else:
-                deeds = plural(lang, "panel.deeds", len(p["properties"]))
-                jail = t(lang, "panel.in_jail") if p["in_jail"] else ""
-                status = f"{money(lang, game.currency, p['cash']):<7} {deeds}{jail}"
-            text = f" {'>' if turn else ' '}{seat + 1} {p['name'][:14]:<14} {status}"
+            name, status = game.names[seat], player_status(game, seat, lang)
+            text = f" {'>' if turn else ' '}{seat + 1} {name[:14]:<14} {status}"
             lines.append([("class:turn" if turn else "", text[: board_view.MIDDLE])])
         return lines
 
