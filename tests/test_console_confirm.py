@@ -5,10 +5,11 @@ where it is saved and ``lanopoly continue``; quitting a LAN game asks (in test_c
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
 
 from conftest import dice
 from lanopoly import Rules
@@ -27,57 +28,61 @@ def _my_turn(lang: str = "en", rules: Rules | None = None) -> LocalTable:
     return table
 
 
+def _run(table: LocalTable, scene: Callable[[ConsoleApp, PipeInput], Awaitable[None]]) -> None:
+    """The application at 80x24 on ``table`` (bots too slow to move during the test): play
+    ``scene``, then quit."""
+
+    async def run() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            await scene(app, pipe)
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_resign_is_asked_first_and_a_no_changes_nothing(lang):
     table = _my_turn(lang)
     question = {"en": "Resign for good? The bank takes everything you have. (y/n)", "fr": "Abandonner pour de bon"}
     yes = {"en": "y", "fr": "oui"}[lang]
 
-    async def run() -> None:
-        with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
-            running = asyncio.create_task(app.run())
-            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
-            before = table.game.state_hash()
-            pipe.send_text("resign\r")
-            screen = await wait_for(app.app, lambda lines: question[lang] in "\n".join(lines))
-            assert question[lang] in "\n".join(screen), screen
-            assert table.game.state_hash() == before, "asked, not done"
-            pipe.send_text("n\r")
-            await wait_for(app.app, lambda lines: app.feedback[1].startswith(("Not done", "Rien de fait")))
-            assert app.feedback[1].startswith(("Not done", "Rien de fait")), app.feedback
-            assert table.game.state_hash() == before
-            pipe.send_text("resign\r")
-            await wait_for(app.app, lambda lines: question[lang] in app.feedback[1])
-            pipe.send_text(yes + "\r")
-            await wait_for(app.app, lambda lines: table.game.player(0)["bankrupt"])
-            assert table.game.player(0)["bankrupt"]
-            pipe.send_text("quit\r")
-            assert await asyncio.wait_for(running, timeout=30) == 0
+    async def scene(app: ConsoleApp, pipe: PipeInput) -> None:
+        before = table.game.state_hash()
+        pipe.send_text("resign\r")
+        screen = await wait_for(app.app, lambda lines: question[lang] in "\n".join(lines))
+        assert question[lang] in "\n".join(screen), screen
+        assert table.game.state_hash() == before, "asked, not done"
+        pipe.send_text("n\r")
+        await wait_for(app.app, lambda lines: app.feedback[1].startswith(("Not done", "Rien de fait")))
+        assert app.feedback[1].startswith(("Not done", "Rien de fait")), app.feedback
+        assert table.game.state_hash() == before
+        pipe.send_text("resign\r")
+        await wait_for(app.app, lambda lines: question[lang] in app.feedback[1])
+        pipe.send_text(yes + "\r")
+        await wait_for(app.app, lambda lines: table.game.player(0)["bankrupt"])
+        assert table.game.player(0)["bankrupt"]
 
-    asyncio.run(run())
+    _run(table, scene)
 
 
 def test_endgame_is_asked_first():
     table = _my_turn()
 
-    async def run() -> None:
-        with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
-            running = asyncio.create_task(app.run())
-            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
-            before = table.game.state_hash()
-            pipe.send_text("endgame\r")
-            screen = await wait_for(app.app, lambda lines: "End the game now?" in "\n".join(lines))
-            assert "End the game now? The richest wins. (y/n)" in "\n".join(screen), screen
-            assert table.game.state_hash() == before
-            pipe.send_text("no\r")
-            await wait_for(app.app, lambda lines: "Not done" in app.feedback[1])
-            assert table.game.state_hash() == before and app.feedback[1] == "Not done: the game goes on."
-            pipe.send_text("quit\r")
-            assert await asyncio.wait_for(running, timeout=30) == 0
+    async def scene(app: ConsoleApp, pipe: PipeInput) -> None:
+        before = table.game.state_hash()
+        pipe.send_text("endgame\r")
+        screen = await wait_for(app.app, lambda lines: "End the game now?" in "\n".join(lines))
+        assert "End the game now? The richest wins. (y/n)" in "\n".join(screen), screen
+        assert table.game.state_hash() == before
+        pipe.send_text("no\r")
+        await wait_for(app.app, lambda lines: "Not done" in app.feedback[1])
+        assert table.game.state_hash() == before and app.feedback[1] == "Not done: the game goes on."
 
-    asyncio.run(run())
+    _run(table, scene)
 
 
 def test_quitting_a_game_against_bots_says_where_it_is_saved_and_how_to_continue(tmp_path: Path, capsys):

@@ -738,6 +738,12 @@ def test_the_host_screen_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_f
     asyncio.run(asyncio.wait_for(run(), 60))
 
 
+def _ann_hosts_two_seats(keys: Any) -> HostScreen:
+    """ann's lobby screen of two seats (one bot at the start), on loopback, keys from ``keys``."""
+    setup = Setup(name="ann", bots=1, lang="en")
+    return HostScreen(setup, pin=PIN, advertise=False, interfaces=LOOPBACK, input=keys, output=DummyOutput())
+
+
 def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_another():
     """Issue 14, item 3: in ann's lobby of two seats, full once bob joined from his join screen,
     bob presses Esc: ann's screen shows his seat open again; Enter says to wait rather than failing
@@ -745,14 +751,7 @@ def test_a_full_lobby_frees_the_seat_of_a_joiner_who_leaves_and_starts_with_anot
 
     async def run() -> None:
         with create_pipe_input() as keys, create_pipe_input() as bob_keys:
-            host = HostScreen(
-                Setup(name="ann", bots=1, lang="en"),
-                pin=PIN,
-                advertise=False,
-                interfaces=LOOPBACK,
-                input=keys,
-                output=DummyOutput(),
-            )
+            host = _ann_hosts_two_seats(keys)
             running = asyncio.create_task(host.run())
             try:
                 await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
@@ -791,14 +790,7 @@ def test_enter_just_as_a_joiner_leaves_frees_the_seat_and_the_lobby_stays_open()
 
     async def run() -> None:
         with create_pipe_input() as keys:
-            host = HostScreen(
-                Setup(name="ann", bots=1, lang="en"),
-                pin=PIN,
-                advertise=False,
-                interfaces=LOOPBACK,
-                input=keys,
-                output=DummyOutput(),
-            )
+            host = _ann_hosts_two_seats(keys)
             running = asyncio.create_task(host.run())
             try:
                 await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
