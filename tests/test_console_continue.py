@@ -116,6 +116,22 @@ def test_a_finished_game_is_not_offered_and_an_altered_one_is_refused() -> None:
     assert "not a console game against bots" in str(continued_table(Setup(mode="continue", saved=plain)))
 
 
+def test_a_damaged_save_in_the_games_folder_is_skipped_not_a_crash_at_the_start() -> None:
+    """The start screen reads every saved game to offer the last unfinished one: a save whose
+    rules were edited into nonsense is skipped (it once stopped ``lanopoly`` with a TypeError),
+    the good one is still offered, and naming the damaged one says why it cannot go on."""
+    good = new_local_save()
+    _played(good, 50)
+    damaged = games_dir() / "local-29990101-000000-damaged.json"  # written last, so read first
+    data = json.loads(good.read_text())
+    data["rules"]["opening_bid"] = [1, 2]
+    damaged.write_text(json.dumps(data))
+    saved = last_local()
+    assert saved is not None and saved.path == good
+    refused = str(continued_table(Setup(mode="continue", saved=damaged)))
+    assert refused.startswith("Could not continue that game: ") and 'rule option "opening_bid"' in refused, refused
+
+
 def test_a_save_that_fails_is_told_once_and_the_game_goes_on(tmp_path: Path) -> None:
     table = _played(tmp_path / "missing" / "game.json", 60)
     failures = [line for line in table.lines if line.startswith("Could not save the game to")]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,6 +160,89 @@ def test_an_input_of_the_wrong_type_is_caught_at_its_step(logged):
     bad.inputs[10] = {"type": "roll", "player": "0"}
     with pytest.raises(ReplayMismatch, match=r"^step 11: input refused: field \"player\" has the wrong type$"):
         bad.replay()
+
+
+def _damaged(text: str, path: tuple[object, ...], value: object) -> str:
+    """``text`` (a log's JSON) with the member at ``path`` replaced by ``value``."""
+    data = json.loads(text)
+    inner = data
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("names",), ["ann", 7], r'^"names" must be a list of strings$'),
+        (("names",), [], r"^its header does not make a game: "),
+        (("board",), None, r"^'board' must be a str, not NoneType$"),
+        (("rules", "opening_bid"), [1, 2], r'^its header does not make a game: rule option "opening_bid" takes a int'),
+        (("rules", "max_players"), 10**6, r"^its header does not make a game: rule option 'max_players' cannot be"),
+        (("rules",), "official", r"^'rules' must be a dict, not str$"),
+        (("steps",), {}, r"^'steps' must be a list, not dict$"),
+        (("steps", 4), 4, r'^step 5 is not \{"input"'),
+        (("steps", 4, "hash"), 1.5, r'^step 5 is not \{"input"'),
+        (("steps", 4, "hash"), "abc", r'^step 5 is not \{"input"'),
+        (("steps", 4, "input"), None, r'^step 5 is not \{"input"'),
+        (("table",), [1], r'^"table" must be an object$'),
+    ],
+)
+def test_a_damaged_log_is_refused_with_what_is_wrong(logged, path, value, message):
+    """A log is a file anyone may edit: every member is checked when it is read, and a damaged
+    one raises LogError (a ValueError) saying what is wrong, never an error from deep inside."""
+    text = _damaged(logged[0].to_json(), path, value)
+    with pytest.raises(lanopoly.LogError, match=message):
+        GameLog.from_json(text)
+
+
+def test_any_damage_to_a_log_is_a_log_error_or_a_replay_mismatch(logged):
+    """Seeded damage to a real log (one to three members replaced by values of other types,
+    huge numbers, escapes): reading and replaying it ends in LogError, ReplayMismatch or a
+    replay that matches, never another exception (a crash of ``replay``, ``verify`` or the
+    start screen, which reads every saved game)."""
+    weird = [None, True, -1, 2**70, 1.5, "x", "\x1b]0;t\x07", [], {}, [1, 2], {"type": "roll"}]
+    text = logged[0].to_json()
+    outcomes = {"LogError": 0, "ReplayMismatch": 0, "replayed": 0}
+    for seed in range(300):
+        rng = random.Random(seed)
+        data = json.loads(text)
+        for _ in range(rng.choice([1, 2, 3])):
+            path = rng.choice(list(_members(data)))
+            _set(data, path, rng.choice(weird))
+        try:
+            GameLog.from_json(json.dumps(data)).replay()
+            outcomes["replayed"] += 1
+        except lanopoly.LogError:
+            outcomes["LogError"] += 1
+        except ReplayMismatch:
+            outcomes["ReplayMismatch"] += 1
+    assert outcomes["LogError"] > 50 and outcomes["ReplayMismatch"] > 50, outcomes
+
+
+def _members(data: object, path: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
+    """The path of every member inside ``data`` (a JSON value)."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        yield (*path, key)
+        yield from _members(value, (*path, key))
+
+
+def _set(data: Any, path: tuple[object, ...], value: object) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+def test_cli_verify_and_replay_of_a_damaged_log_say_why_in_one_line(tmp_path, logged):
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(_damaged(logged[0].to_json(), ("rules", "houses"), None))
+    for command, code in (("replay", 2), ("verify", 1)):
+        result = run("-m", "lanopoly", command, *(["--verify-only"] if command == "replay" else []), str(damaged))
+        assert result.returncode == code, result
+        assert "Traceback" not in result.stderr + result.stdout
+        assert 'rule option "houses" takes a int, not None' in result.stderr + result.stdout
 
 
 # --- determinism across processes -----------------------------------------------------------------

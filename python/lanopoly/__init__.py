@@ -27,7 +27,7 @@ from lanopoly._core import bots as bot_names
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.envs.registration import register_when_imported
-from lanopoly.log import GameLog, ReplayMismatch
+from lanopoly.log import GameLog, LogError, ReplayMismatch
 from lanopoly.simulate import SimulationResult, simulate
 
 IllegalAction.__module__ = "lanopoly"
@@ -44,6 +44,7 @@ __all__ = [
     "Game",
     "GameLog",
     "IllegalAction",
+    "LogError",
     "Policy",
     "ReplayMismatch",
     "Rules",

@@ -18,6 +18,11 @@ from lanopoly._core import Game, Rules
 LOG_FORMAT = 1
 
 
+class LogError(ValueError):
+    """A file that is not a well-formed game log: it says what is wrong, and nothing was replayed.
+    A log comes from a file anyone may have edited, so every field is checked before it is used."""
+
+
 class ReplayMismatch(Exception):
     """A replayed step did not reproduce the recorded state hash (or was refused)."""
 
@@ -88,18 +93,37 @@ class GameLog:
 
     @classmethod
     def from_json(cls, text: str) -> GameLog:
-        data = json.loads(text)
+        """The log in ``text``. Raises :class:`LogError` for anything but a well-formed log whose
+        header makes a game (its inputs are checked when replayed)."""
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise LogError(f"not JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise LogError("not a JSON object")
         if data.get("format") != LOG_FORMAT:
-            raise ValueError(f"unsupported log format {data.get('format')!r}")
-        steps = data["steps"]
-        return cls(
-            names=list(data["names"]),
-            board=str(data["board"]),
-            rules=dict(data["rules"]),
-            inputs=[s["input"] for s in steps],
-            hashes=[bytes.fromhex(s["hash"]) for s in steps],
-            table=dict(data["table"]) if isinstance(data.get("table"), dict) else None,
+            raise LogError(f"unsupported log format {data.get('format')!r}")
+        names = _member(data, "names", list)
+        if not all(isinstance(name, str) for name in names):
+            raise LogError('"names" must be a list of strings')
+        table = data.get("table")
+        if table is not None and not isinstance(table, dict):
+            raise LogError('"table" must be an object')
+        log = cls(
+            names=names,
+            board=_member(data, "board", str),
+            rules=_member(data, "rules", dict),
+            table=table,
         )
+        for number, step in enumerate(_member(data, "steps", list), 1):
+            action, digest = _step(number, step)
+            log.inputs.append(action)
+            log.hashes.append(digest)
+        try:
+            log.new_game()
+        except (TypeError, ValueError) as e:
+            raise LogError(f"its header does not make a game: {e}") from None
+        return log
 
     def save(self, path: str | Path) -> None:
         """Write the log atomically (a partial file never replaces a good one)."""
@@ -111,3 +135,23 @@ class GameLog:
     @classmethod
     def load(cls, path: str | Path) -> GameLog:
         return cls.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def _member(data: dict[str, Any], name: str, kind: type) -> Any:
+    """``data[name]``, which must be of type ``kind`` (a LogError otherwise)."""
+    value = data.get(name)
+    if not isinstance(value, kind):
+        raise LogError(f"{name!r} must be a {kind.__name__}, not {type(value).__name__}")
+    return value
+
+
+def _step(number: int, step: object) -> tuple[dict[str, Any], bytes]:
+    """One ``{"input": {...}, "hash": "<64 hex digits>"}`` of the steps list."""
+    if isinstance(step, dict) and isinstance(step.get("input"), dict) and isinstance(step.get("hash"), str):
+        try:
+            digest = bytes.fromhex(step["hash"])
+        except ValueError:
+            digest = b""
+        if len(digest) == 32:
+            return step["input"], digest
+    raise LogError(f'step {number} is not {{"input": {{...}}, "hash": "<64 hex digits>"}}')

@@ -100,7 +100,7 @@ def read_local(path: Path) -> GameLog:
     does not load or is not a console game."""
     try:
         log = GameLog.load(path)
-    except (OSError, KeyError, TypeError) as e:
+    except (OSError, ValueError) as e:
         raise ValueError(f"{path} is not a saved game: {e}") from e
     me = None if log.table is None else log.table.get("me")
     if not isinstance(me, int) or not 0 <= me < len(log.names):
