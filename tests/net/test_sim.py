@@ -14,9 +14,12 @@ import os
 
 import pytest
 
+from lanopoly.net.core import effects as fx
+
 from .sim.batch import run_batch
 from .sim.behaviours import CATALOGUE
 from .sim.run import run_game
+from .sim.world import World
 
 
 def test_replay_one_game(request: pytest.FixtureRequest) -> None:
@@ -140,6 +143,23 @@ def test_a_bot_whose_move_waits_on_a_vote_does_not_spin_the_timer() -> None:
     ``timer`` for ever (the simulated world now fails any such deadline, in every game)."""
     report = run_game(17911)
     assert report.ok, report.text()
+
+
+def test_a_peer_cut_off_from_everyone_by_two_crashes_is_replaced_and_told_so() -> None:
+    """Found by the soak (seed 45300): two of three peers crashed in turn and came back reaching
+    each other before the third, which was cut off from both for longer than ``replace_after``:
+    they voted it out, as they should, and it froze on learning so. The checker took that for an
+    honest game left unfinished; a peer removed while cut off from every other peer that long is
+    now counted as replaced (the world checks its links), as a crashed one is."""
+    removed: list[tuple[int, ...]] = []
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.PeersRemoved):
+            removed.append(item.removed)
+
+    report = run_game(45300, watch=watch)
+    assert report.ok, report.text()
+    assert removed and all(r == (2,) for r in removed) and report.outcomes[2] == "frozen", report.text()
 
 
 def test_a_bot_that_moves_at_once_nests_its_move_in_its_ack_so_a_step_costs_one_round_trip() -> None:

@@ -66,6 +66,9 @@ def run_batch(start: int, games: int, jobs: int | None = None, progress: bool = 
     with ProcessPoolExecutor(jobs) as pool:
         for done in pool.map(run_chunk, *zip(*chunks, strict=True)):
             total.add(done)
+            if progress:  # a failure is told when found, so a soak stopped early keeps it
+                for failure in done.failures:
+                    print(f"FAILING {failure}\n", file=sys.stderr, flush=True)
             if progress and time.monotonic() - last >= 60:
                 last = time.monotonic()
                 rate = total.games / (last - began)

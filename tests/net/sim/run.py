@@ -11,7 +11,9 @@ misbehaving peer from ``behaviours.CATALOGUE``. The invariants:
 3. Every proof an honest peer holds checks offline against the genesis and names a cheater; an
    honest peer that froze over a provable misbehaviour holds its proof.
 4. An honest game (no cheater, every killed peer back in time) ends with every live peer over and
-   agreeing on the final hash; any game ends (no hang) within the simulated time allowed.
+   agreeing on the final hash, but for a peer replaced after it was down, or cut off from every
+   other peer, for ``replace_after`` (it is told so); any game ends (no hang) within the
+   simulated time allowed.
 5. Every honest peer's journal rebuilds its session to the last step it recorded.
 """
 
@@ -172,6 +174,7 @@ class Checker:
         self.scenario = scenario
         self.cheaters = {scenario.cheater} if scenario.cheater is not None else set()
         self.violations: list[str] = []
+        self.isolated: set[int] = set()  # peers removed while cut off from everyone long enough
 
     def honest(self, peer: int) -> bool:
         return peer not in self.cheaters
@@ -185,6 +188,9 @@ class Checker:
                 self.violations.append(f"peer {peer} blamed honest peer {fault.peer}: {fault.kind}: {fault.detail}")
         elif isinstance(item, fx.Frozen):
             self.check_freeze(world, peer, item)
+        elif isinstance(item, fx.PeersRemoved) and self.scenario.config.replace_after is not None:
+            since = world.now - self.scenario.config.replace_after
+            self.isolated.update(r for r in item.removed if world.cut_off(r, since))
 
     def check_freeze(self, world: World, peer: int, frozen: fx.Frozen) -> None:
         info = frozen.info
@@ -286,11 +292,11 @@ class Checker:
                 replaced = result is not None and result.freeze is not None and result.freeze.cause == "remote"
                 replaced = (
                     replaced
-                    and p.index in world.killed
+                    and (p.index in world.killed or p.index in self.isolated)
                     and "removed" in (result.freeze.reason if result.freeze else "")
                 )
                 if replaced:
-                    continue  # it was down long enough to be replaced: it is told so when it comes back
+                    continue  # it was down or cut off long enough to be replaced: it is told so when back
                 if result is None or result.outcome != "over":
                     reason = result.freeze.reason if result is not None and result.freeze is not None else "no result"
                     self.violations.append(f"honest game: peer {p.index} did not finish: {reason}")

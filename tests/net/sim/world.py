@@ -36,6 +36,7 @@ MAX_SPINS = 1000
 class Link:
     up: bool = False
     epoch: int = 0
+    down_since: float = 0.0
 
 
 @dataclass
@@ -225,6 +226,7 @@ class World:
             return
         link.up = False
         link.epoch += 1
+        link.down_since = self.now
         self.cut.update((a, b))
         for me, other in ((a, b), (b, a)):
             self.at(self.now + self.rng.uniform(0, 0.01), self._tell_down, me, other, link.epoch, reason)
@@ -235,6 +237,11 @@ class World:
         peer = self.peers[me]
         if peer.core is not None and self.links[frozenset((me, other))].epoch == epoch:
             self.process(peer, peer.core.link_down(other, reason, self.now))
+
+    def cut_off(self, index: int, since: float) -> bool:
+        """Has peer ``index`` had no link up to any other peer since time ``since`` or earlier?"""
+        links = [self.links[frozenset((index, other))] for other in range(len(self.peers)) if other != index]
+        return all(not link.up and link.down_since <= since for link in links)
 
     def connect(self, a: int, b: int) -> None:
         link = self.links[frozenset((a, b))]
