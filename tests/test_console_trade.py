@@ -216,3 +216,38 @@ def test_a_deed_chosen_in_the_panel_stays_chosen_when_its_label_changes() -> Non
     assert draft.action()["give"]["properties"] == [8]
     draft.toggle(table.game, "en")
     assert draft.action()["give"]["properties"] == []
+
+
+def test_a_bare_accept_or_reject_answers_the_only_offer_and_asks_whose_when_there_are_more():
+    """Found playing as a newcomer: a bare ``reject`` with one offer waiting said "no single
+    player called ''". With one offer waiting it answers that one; with two it names the players
+    and changes nothing; with none it says no offer waits."""
+    table = LocalTable(["ada", BEA, "cy"], me=0, seed=0)
+    for outcome in (dice(6, 6), dice(1, 2), dice(1, 3)):
+        table.act(outcome)
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 4))
+    table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+    for offerer, cash in ((1, 300), (2, 250)):
+        offer = {
+            "type": "propose_trade",
+            "player": offerer,
+            "to": 0,
+            "give": {"cash": cash},
+            "get": {"properties": [5]},
+        }
+        table.act(offer)
+    screens = _run(
+        table,
+        [
+            ("reject", lambda lines: any("say whose" in line for line in lines)),
+            ("reject cy", lambda lines: len(table.game.offers) == 1),
+            ("accept", lambda lines: table.game.square(5)["owner"] == 1),
+            ("reject", lambda lines: any("no trade offer is waiting" in line for line in lines)),
+        ],
+    )
+    asked = " ".join(line.strip() for line in screens[1])
+    assert f"offers from {BEA}, cy: say whose, e.g. 'reject {BEA}'" in asked, "\n".join(screens[1])
+    assert "ada accepts the trade offered by" in " ".join(table.lines), table.lines[-4:]
+    assert any("no trade offer is waiting for your answer" in line for line in screens[4])

@@ -55,8 +55,8 @@ COMMANDS: list[tuple[str, tuple[str, ...], str]] = [
     ("bankrupt", (), ""),
     ("claim", (), "[PROPERTY]"),
     ("trade", (), "PLAYER give ITEMS for ITEMS"),
-    ("accept", (), "PLAYER"),
-    ("reject", (), "PLAYER"),
+    ("accept", (), "[PLAYER]"),
+    ("reject", (), "[PLAYER]"),
     ("cancel", (), ""),
     ("end", ("e",), ""),
     ("endgame", (), ""),
@@ -197,7 +197,7 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
     if name == "selldown":
         return _selldown(game, seat, rest, lang)
     if name in ("accept", "reject"):
-        return {"type": f"{name}_trade", "player": seat, "from": one_player(game, rest, lang)}
+        return {"type": f"{name}_trade", "player": seat, "from": _offer_from(game, seat, name, rest, lang)}
     assert name == "trade"
     if rest and not re.search(r"\bgive\b", rest, flags=re.IGNORECASE):
         try:
@@ -207,6 +207,20 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
         else:
             return Local("trade", rest)  # the trade panel, with that player
     return _trade(game, seat, rest, lang)
+
+
+def _offer_from(game: Game, seat: int, name: str, rest: str, lang: str) -> int:
+    """Whose offer ``accept``/``reject`` answers: the player named, or with no name the only
+    offer waiting for ``seat``'s answer (several: the reply names them)."""
+    if rest.strip():
+        return one_player(game, rest, lang)
+    senders = [int(offer["from"]) for offer in game.offers if offer["to"] == seat]
+    if not senders:
+        raise CommandError(t(lang, "err.no_offer"))
+    if len(senders) > 1:
+        names = ", ".join(game.names[s] for s in senders)
+        raise CommandError(t(lang, "err.which_offer", names=names, name=name, example=game.names[senders[0]]))
+    return senders[0]
 
 
 def _oldest_claim(game: Game, seat: int, lang: str, sent: Sequence[Action]) -> Action:
