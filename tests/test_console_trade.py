@@ -6,14 +6,15 @@ decision waits (an auction); the log records every term of an offer and of a dea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import dice
-from lanopoly import Game
+from lanopoly import Game, Policy, SimpleBot
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.describe import describe
+from lanopoly.types import Action
 from screen import Terminal, wait_for
 
 PAUSE = 30.0  # seconds a bot waits after each move: longer than the test
@@ -116,9 +117,9 @@ def test_a_bot_answers_an_offer_at_once_not_on_its_own_turn() -> None:
 F9, DOWN, RIGHT, PAGE_UP, TAB, ESC = "\x1b[20~", "\x1b[B", "\x1b[C", "\x1b[5~", "\t", "\x1b"
 
 
-def _ann_and_bea_each_hold_a_deed() -> LocalTable:
+def _ann_and_bea_each_hold_a_deed(bot: Callable[[], Policy] = SimpleBot) -> LocalTable:
     """ann (the person) buys Vermont Avenue, bea Baltic Avenue; ann's turn again (cy holds nothing)."""
-    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0)
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0, bot=bot)
     for outcome in (dice(6, 6), dice(1, 2), dice(1, 1)):
         table.act(outcome)
     table.act({"type": "roll", "player": 0})
@@ -183,7 +184,41 @@ def test_the_trade_panel_composes_an_offer_with_keys_and_sends_it() -> None:
     assert panel[-1].startswith("↑↓←→: move  Space: take")
     assert "ann offers a trade to bea: Vermont Avenue, $30 for Baltic Avenue." in table.lines
     assert table.lines[-1] == "bea rejects the trade offered by ann."
-    assert "Offer sent to bea." in screens[3]
+    assert not any("Offer sent to bea." in line for line in screens[3])  # answered: the line is cleared
+
+
+class _AnswersOnItsTurn(SimpleBot):
+    """The easy bot, but it answers offers on its own turn only (as a person may)."""
+
+    def interject(self, game: Game, seat: int, legal: Sequence[Action]) -> Action | None:
+        return None
+
+
+def test_offer_sent_stays_on_the_message_line_until_the_offer_is_answered() -> None:
+    """Found in a LAN game of two consoles: "Offer sent to Joe." stayed after Joe accepted. It
+    now stays while the offer is open, and goes once it is answered (here bea rejects it)."""
+    table = _ann_and_bea_each_hold_a_deed(bot=_AnswersOnItsTurn)
+
+    async def session() -> tuple[list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ann" in line for line in lines))
+            pipe.send_text("trade bea\r")
+            await wait_for(app.app, lambda lines: any("Trade with bea" in line for line in lines))
+            pipe.send_text(" " + RIGHT + " \r")  # Vermont Avenue for Baltic Avenue
+            sent = await wait_for(app.app, lambda lines: any("Offer sent to bea." in line for line in lines))
+            assert table.game.offers and table.game.offers[0]["from"] == 0
+            table.act({"type": "reject_trade", "player": 1, "from": 0})
+            app.app.invalidate()
+            answered = await wait_for(app.app, lambda lines: not any("Offer sent" in line for line in lines))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return sent, answered
+
+    sent, answered = asyncio.run(session())
+    assert any("Offer sent to bea." in line for line in sent)
+    assert not any("Offer sent" in line for line in answered), "\n".join(answered)
 
 
 def test_an_offer_the_engine_refuses_keeps_the_panel_open_and_says_why() -> None:

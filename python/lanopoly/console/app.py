@@ -431,7 +431,9 @@ class ConsoleApp:
         self.draft = None
         self.close_card()
         self.log_view.follow()
-        self.say("class:hint", t(self.table.lang, "trade.sent", partner=self.table.game.names[action["to"]]))
+        self.say(
+            "class:hint", t(self.table.lang, "trade.sent", partner=self.table.game.names[action["to"]]), queued=action
+        )
 
     def open_card(self, kind: str, index: int) -> None:
         """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
@@ -543,13 +545,16 @@ class ConsoleApp:
 
     def _freshen(self) -> None:
         """Clear the message line once what it says is over: the LAN move it tells is queued was
-        taken (or the log told it was not), or the game came back to the person since it was said
+        taken (or the log told it was not), the offer it tells was sent is answered or withdrawn,
+        or the game came back to the person since it was said
         ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
         if self._said is None or self._confirm is not None:
             return
         step, mine, queued = self._said
         table = self.table
-        if queued is not None:
+        if queued is not None and queued["type"] == "propose_trade":  # "Offer sent": until it is answered
+            over = queued not in table.queued() and not any(o["from"] == table.me for o in table.game.offers)
+        elif queued is not None:
             over = queued not in table.queued()
         else:
             over = table.my_move and not mine and table.game.step != step
