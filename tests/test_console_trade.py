@@ -217,7 +217,7 @@ def test_offer_sent_stays_on_the_message_line_until_the_offer_is_answered() -> N
             return sent, answered
 
     sent, answered = asyncio.run(session())
-    assert any("Offer sent to bea." in line for line in sent)
+    assert any("Offer sent to bea." in line for line in sent), "\n".join(sent)
     assert not any("Offer sent" in line for line in answered), "\n".join(answered)
 
 

@@ -196,7 +196,7 @@ class ConsoleApp:
         self.table = table
         self.delay = delay
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
-        self._said: tuple[int, bool, Action | None] | None = None
+        self._said: tuple[int, bool, Action | None, bool] | None = None
         """When the message line was last set by a command (``say``): the game's step, whether it
         was the person's move, and the LAN move it tells is queued, if any."""
         self._confirm: Callable[[], None] | None = None
@@ -431,9 +431,8 @@ class ConsoleApp:
         self.draft = None
         self.close_card()
         self.log_view.follow()
-        self.say(
-            "class:hint", t(self.table.lang, "trade.sent", partner=self.table.game.names[action["to"]]), queued=action
-        )
+        partner = self.table.game.names[action["to"]]
+        self.say("class:hint", t(self.table.lang, "trade.sent", partner=partner), queued=action, offer=True)
 
     def open_card(self, kind: str, index: int) -> None:
         """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
@@ -538,10 +537,11 @@ class ConsoleApp:
         """Leaving is asked first in a LAN game still played (the others are left waiting)."""
         return isinstance(self.table, NetTable) and not self.table.game.is_over
 
-    def say(self, style: str, text: str, *, queued: Action | None = None) -> None:
-        """Answer a command on the message line; it stays until it no longer holds (``_freshen``)."""
+    def say(self, style: str, text: str, *, queued: Action | None = None, offer: bool = False) -> None:
+        """Answer a command on the message line; it stays until it no longer holds (``_freshen``):
+        with ``offer``, until the trade offer ``queued`` is answered or withdrawn."""
         self.feedback = (style, text)
-        self._said = (self.table.game.step, self.table.my_move, queued)
+        self._said = (self.table.game.step, self.table.my_move, queued, offer)
 
     def _freshen(self) -> None:
         """Clear the message line once what it says is over: the LAN move it tells is queued was
@@ -550,9 +550,9 @@ class ConsoleApp:
         ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
         if self._said is None or self._confirm is not None:
             return
-        step, mine, queued = self._said
+        step, mine, queued, offer = self._said
         table = self.table
-        if queued is not None and queued["type"] == "propose_trade":  # "Offer sent": until it is answered
+        if offer:
             over = queued not in table.queued() and not any(o["from"] == table.me for o in table.game.offers)
         elif queued is not None:
             over = queued not in table.queued()
