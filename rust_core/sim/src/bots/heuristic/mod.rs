@@ -23,11 +23,13 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 mod overlays;
+mod picture;
 mod reading;
 mod trades;
 mod turn;
 
 use overlays::*;
+use picture::*;
 use reading::*;
 
 /// What to do when the turn starts in jail.
@@ -115,8 +117,8 @@ impl Default for HeuristicBot {
 }
 
 /// What the bot remembers between calls: its trade proposals, so that it does not repeat one,
-/// and the group it sold down this turn. The danger caches are not saved (`save`): they are
-/// computed again from the game, with the same values.
+/// and the group it sold down this turn. The danger caches and the picture of the owners are
+/// not saved (`save`): they are read again from the game, the same.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Memory {
     /// Last `game.turn` seen, to notice a new game.
@@ -139,6 +141,10 @@ pub struct Memory {
     /// leave the board as it was, so most decisions reuse it instead of 28 rent lookups.
     #[serde(skip)]
     danger_seen: Option<(DangerKey, u32)>,
+    /// The bot's picture of the owners (its deeds, whole groups, trade candidates), read again
+    /// only when they change.
+    #[serde(skip)]
+    picture: Option<Picture>,
 }
 
 /// A number worked out at most once per decision, through `&self`. A relaxed atomic (one thread
@@ -218,6 +224,7 @@ impl Policy for HeuristicBot {
         self.remember_game(game);
         self.memory.deciding = Some((game.step, me));
         self.memory.danger_now = Memo::default();
+        Picture::refresh(&mut self.memory.picture, game, me);
         let action = if game.auction.is_some() {
             self.bid_or_pass(game, me)
         } else if game.placing.is_some() {
@@ -232,10 +239,11 @@ impl Policy for HeuristicBot {
         if let Some(value) = self.memory.danger_now.get() {
             self.memory.danger_seen = Some((DangerKey::of(game, me), value));
         }
-        self.memory.deciding = None; // the danger is valid for this decision only
-                                     // Each situation's answer is legal by construction or already asked of the engine, and
-                                     // whoever applies it checks it again (`Game::apply`): a second check here cost about 8 %
-                                     // of a heuristic turn. Debug builds (every test) still check, so a bot bug panics there.
+        // The danger (and the picture) are known to be this board's during the decision only.
+        self.memory.deciding = None;
+        // Each situation's answer is legal by construction or already asked of the engine, and
+        // whoever applies it checks it again (`Game::apply`): a second check here cost about 8 %
+        // of a heuristic turn. Debug builds (every test) still check, so a bot bug panics there.
         let action = action.unwrap_or_else(|| fallback(game, me));
         debug_assert!(legal(game, me, action), "the heuristic bot chose an illegal move {action:?} for seat {me}");
         action

@@ -96,26 +96,43 @@ impl HeuristicBot {
 /// One step toward paying a debt, cheapest loss first: mortgage deeds outside complete groups
 /// (they earn little), then sell houses where a level loses the least rent, then mortgage the
 /// streets of complete groups. Candidates go in property order, as `legal_actions` lists them
-/// (the first of equal losses wins), but only mortgages and sales are checked.
+/// (the first of equal losses wins); the engine is asked about them cheapest first, only until
+/// one is legal ([`least_legal`]).
 fn raise_money(game: &Game, me: u8) -> Option<Action> {
     let held = game.holdings(me);
     let mortgage = |in_group: bool| {
-        board::bits(held & !game.mortgaged)
+        let candidates = board::bits(held & !game.mortgaged)
             .filter(|&p| in_complete_group(game, p) == in_group)
-            .map(|p| (p, Action::Mortgage(DEEDS[p as usize].square)))
-            .filter(|&(_, a)| legal(game, me, a))
-            .min_by_key(|&(p, _)| (income(game, p), DEEDS[p as usize].price))
-            .map(|(_, a)| a)
+            .map(|p| ((income(game, p), DEEDS[p as usize].price), Action::Mortgage(DEEDS[p as usize].square)));
+        least_legal(game, me, candidates)
     };
     let sell = || {
-        board::bits(held)
+        let candidates = board::bits(held)
             .filter(|&p| game.level[p as usize] > 0)
-            .map(|p| (rent_loss(game, p), Action::Sell(DEEDS[p as usize].square)))
-            .filter(|&(_, a)| legal(game, me, a))
-            .min_by_key(|&(loss, _)| loss)
-            .map(|(_, a)| a)
+            .map(|p| (rent_loss(game, p), Action::Sell(DEEDS[p as usize].square)));
+        least_legal(game, me, candidates)
     };
     mortgage(false).or_else(sell).or_else(|| sell_down_hotels(game, me)).or_else(|| mortgage(true))
+}
+
+/// The legal action of least key among `candidates` (at most one per deed), the earliest of
+/// equal keys: the same as filtering the legal ones and taking the least, but the engine is
+/// asked in order of key and only until one is legal (a debtor's every deed was checked at each
+/// step of raising money).
+fn least_legal<K: Ord + Copy + Default>(
+    game: &Game,
+    me: u8,
+    candidates: impl Iterator<Item = (K, Action)>,
+) -> Option<Action> {
+    let mut list = [(K::default(), Action::Pass); PROPERTIES];
+    let mut count = 0;
+    for candidate in candidates {
+        list[count] = candidate;
+        count += 1;
+    }
+    let list = &mut list[..count];
+    list.sort_by_key(|&(key, _)| key); // stable: equal keys keep their order
+    list.iter().map(|&(_, action)| action).find(|&action| legal(game, me, action))
 }
 
 /// Hotels that cannot come down one level (the bank lacks houses): sell the group down to the

@@ -19,7 +19,7 @@ impl HeuristicBot {
         if !legal(game, me, Action::AcceptTrade { from }) {
             return Some(Action::RejectTrade { from });
         }
-        let held = (game.holdings(me), game.holdings(from));
+        let held = (self.picture().held, game.holdings(from));
         let (mine, theirs) = self.trade_gains(game, held, &offer.get, &offer.give);
         let fair = mine >= 0 && mine >= theirs;
         Some(if fair { Action::AcceptTrade { from } } else { Action::RejectTrade { from } })
@@ -59,11 +59,12 @@ impl HeuristicBot {
     }
 
     /// The most valuable proposal worth making now: (to, deeds wanted, what the bot gives, earlier
-    /// tries for the same deeds).
+    /// tries for the same deeds). The candidates (groups missing streets held by one opponent)
+    /// come from the bot's picture of the board: none on most decisions.
     fn best_trade(&self, game: &Game, me: u8, held: u32) -> Option<(u8, u32, Bundle, u32)> {
         let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
-        for group in 0..COLOUR_GROUPS as u8 {
-            let Some((holder, want)) = missing_from_one_opponent(game, me, held, group) else { continue };
+        let picture = self.picture();
+        for &(holder, want) in picture.wants() {
             let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);
             if earlier.is_some_and(|p| game.turn < p.turn + self.trade_retry_turns) {
                 continue;
@@ -201,19 +202,6 @@ const GROUP_PRINTED: [u32; COLOUR_GROUPS] = {
 const JAIL_CARD_VALUE: i64 = 30;
 /// Extra value of holding 0..=4 railways together (their rent doubles with each one).
 const RAILWAY_SET_BONUS: [i64; 5] = [0, 0, 50, 150, 300];
-
-/// If `seat` (holding the deeds in `held`) owns some of `group` and all the rest belongs to one
-/// active opponent (at most two streets), that opponent and the mask of the missing streets.
-fn missing_from_one_opponent(game: &Game, seat: u8, held: u32, group: u8) -> Option<(u8, u32)> {
-    let mask = GROUP_MASKS[group as usize];
-    let missing = mask & !held;
-    if missing == 0 || missing == mask || missing.count_ones() > 2 {
-        return None;
-    }
-    let holder = game.owner[missing.trailing_zeros() as usize];
-    let one_holder = board::bits(missing).all(|p| game.owner[p as usize] == holder);
-    (holder != NOBODY && holder != seat && one_holder && !game.player(holder).bankrupt).then_some((holder, missing))
-}
 
 /// Does a player holding the deeds in `held` own all but one street of `group`?
 fn nearly_own(held: u32, group: u8) -> bool {

@@ -5,9 +5,53 @@ use super::*;
 
 impl HeuristicBot {
     /// The game waits for the bot outside any overlay: it is the bot's turn. First the
-    /// housekeeping (offers, rent claims, stale offers, mortgages, trades, building), then the
-    /// move itself.
+    /// housekeeping (offers, rent claims, stale offers, mortgages, trades, building), unless
+    /// there is plainly none to do, then the move itself.
     pub(super) fn play_turn(&mut self, game: &Game, me: u8) -> Option<Action> {
+        // The bot's deeds and whole groups, from its picture of the board.
+        let (held, whole) = (self.picture().held, self.picture().whole);
+        if self.may_manage(game, me, held, whole) {
+            if let Some(a) = self.manage(game, me, held, whole) {
+                return Some(a);
+            }
+        } else {
+            debug_assert!(self.clone().manage(game, me, held, whole).is_none(), "housekeeping skipped wrongly");
+        }
+        match game.phase {
+            Phase::AwaitRoll => Some(self.before_roll(game, me)),
+            Phase::BuyDecision { property } => self.buy_or_decline(game, me, property),
+            _ => Some(Action::EndTurn),
+        }
+    }
+
+    /// The fast path of most decisions: is there possibly some housekeeping to do? `false` only
+    /// when each step of [`HeuristicBot::manage`] would plainly find nothing: no offer, no rent
+    /// owed to the bot, no mortgage, no trade candidate, no building possible.
+    fn may_manage(&self, game: &Game, me: u8, held: u32, whole: u8) -> bool {
+        !game.offers.is_empty()
+            || game.claims.iter().any(|c| c.owner == me)
+            || held & game.mortgaged != 0
+            || (self.trade_willingness != 0 && !self.picture().wants().is_empty())
+            || (whole != 0 && !self.no_building(game, me, whole))
+    }
+
+    /// Plainly no building nor freeing of houses for the bot's whole groups `whole`: the bank has
+    /// no house and no hotel left (every building is refused), and the bot cannot be rich enough
+    /// to break the shortage ([`HeuristicBot::free_houses`]) even above the smallest reserve.
+    fn no_building(&self, game: &Game, me: u8, whole: u8) -> bool {
+        let cheapest = board::bits(whole as u32)
+            .map(|g| DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost)
+            .min()
+            .unwrap_or(0);
+        game.rules.limited_buildings
+            && game.houses_left == 0
+            && game.hotels_left == 0
+            && game.player(me).cash < cheapest + self.reserve_floor() + self.rich_cash
+    }
+
+    /// The housekeeping of the bot's turn, first step that applies: answer an offer, claim rent,
+    /// withdraw a stale offer, lift a mortgage, propose a trade, build, free houses.
+    fn manage(&mut self, game: &Game, me: u8, held: u32, whole: u8) -> Option<Action> {
         if let Some(a) = self.answer_offer(game, me) {
             return Some(a);
         }
@@ -17,9 +61,6 @@ impl HeuristicBot {
         if let Some(a) = self.cancel_stale_offer(game, me) {
             return Some(a);
         }
-        // The bot's deeds and whole groups, read once for the helpers below (none changes them).
-        let held = game.holdings(me);
-        let whole = board::whole_groups(held);
         if let Some(a) = self.lift_mortgage(game, me, held) {
             return Some(a);
         }
@@ -29,14 +70,7 @@ impl HeuristicBot {
         if let Some(a) = self.build(game, me, whole) {
             return Some(a);
         }
-        if let Some(a) = self.free_houses(game, me, whole) {
-            return Some(a);
-        }
-        match game.phase {
-            Phase::AwaitRoll => Some(self.before_roll(game, me)),
-            Phase::BuyDecision { property } => self.buy_or_decline(game, me, property),
-            _ => Some(Action::EndTurn),
-        }
+        self.free_houses(game, me, whole)
     }
 
     /// In jail before rolling: leave at once (card, then fine) or roll for a double, by strategy.
@@ -213,6 +247,11 @@ impl HeuristicBot {
             Some((step, seat)) if step == game.step && seat == me => self.memory.danger_now.get_or_init(fresh),
             _ => fresh(),
         }
+    }
+
+    /// The bot's picture of the owners, read at the start of the decision being made.
+    pub(super) fn picture(&self) -> &Picture {
+        self.memory.picture.as_ref().expect("read at the start of each decision")
     }
 }
 

@@ -1,0 +1,115 @@
+//! The heuristic bot's picture of the board: what it reads from who owns what (its deeds, the
+//! groups it owns whole, the streets it could trade for), read again only when that changes.
+//!
+//! A game has about a thousand decisions and a few dozen changes of ownership, so reading the
+//! owners once per change instead of once per decision (eight groups scanned for trades at each
+//! decision of a trading bot) saves most of that work, and lets most decisions see at once that
+//! there is nothing to manage ([`HeuristicBot::play_turn`]). The picture is keyed on a copy of
+//! what it was read from ([`OwnersKey`]: 32 bytes, compared at each decision), not on events or
+//! a counter in the engine: nothing in the game's state, hash or snapshots changes, and a bot
+//! handed any game (a search bot's copies, a game loaded from a snapshot) sees a true picture.
+
+use super::*;
+
+/// Everything the picture is read from: the owner of each deed, the seat it is for and who is
+/// still in. Equal keys give equal pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OwnersKey([u8; 32]);
+
+impl OwnersKey {
+    fn of(game: &Game, seat: u8) -> OwnersKey {
+        let mut key = [0; 32];
+        key[..PROPERTIES].copy_from_slice(&game.owner);
+        key[PROPERTIES] = seat;
+        key[PROPERTIES + 1] = game.active_mask();
+        OwnersKey(key)
+    }
+}
+
+/// What the bot knows of the owners between two changes of them, for one seat (`me`).
+#[derive(Clone, Debug)]
+pub(super) struct Picture {
+    key: OwnersKey,
+    /// The deeds of `me` ([`Game::holdings`]).
+    pub held: u32,
+    /// The colour groups `me` owns whole.
+    pub whole: u8,
+    /// The trade candidates of `me`, by colour group: the one active opponent holding all the
+    /// group's missing streets, and those streets (see [`missing_from_one_opponent`]).
+    wants: [(u8, u32); COLOUR_GROUPS],
+    wants_len: u8,
+}
+
+impl Picture {
+    /// Make `kept` the picture of `game` for `me`: kept as it is if the owners are still the
+    /// ones it was read from, else read again.
+    pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8) {
+        let key = OwnersKey::of(game, me);
+        if !matches!(kept, Some(picture) if picture.key == key) {
+            *kept = Some(Picture::read(key, game, me));
+        }
+    }
+
+    /// Read the owners: the bot's deeds, then its groups.
+    fn read(key: OwnersKey, game: &Game, me: u8) -> Picture {
+        let held = game.holdings(me);
+        let mut wants = [(NOBODY, 0); COLOUR_GROUPS];
+        let mut wants_len = 0;
+        for group in 0..COLOUR_GROUPS as u8 {
+            if let Some(want) = missing_from_one_opponent(game, me, held, group) {
+                wants[wants_len] = want;
+                wants_len += 1;
+            }
+        }
+        Picture { key, held, whole: board::whole_groups(held), wants, wants_len: wants_len as u8 }
+    }
+
+    /// The trade candidates of `me`, by colour group: (holder, missing streets).
+    pub(super) fn wants(&self) -> &[(u8, u32)] {
+        &self.wants[..self.wants_len as usize]
+    }
+}
+
+/// If `seat` (holding the deeds in `held`) owns some of `group` and all the rest belongs to one
+/// active opponent (at most two streets), that opponent and the mask of the missing streets.
+pub(super) fn missing_from_one_opponent(game: &Game, seat: u8, held: u32, group: u8) -> Option<(u8, u32)> {
+    let mask = GROUP_MASKS[group as usize];
+    let missing = mask & !held;
+    if missing == 0 || missing == mask || missing.count_ones() > 2 {
+        return None;
+    }
+    let holder = game.owner[missing.trailing_zeros() as usize];
+    let one_holder = board::bits(missing).all(|p| game.owner[p as usize] == holder);
+    (holder != NOBODY && holder != seat && one_holder && !game.player(holder).bankrupt).then_some((holder, missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{play, Streams};
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// A picture kept from input to input is the picture read afresh, at every step of full
+    /// games with trades, building, mortgages and bankruptcies.
+    #[test]
+    fn a_kept_picture_is_the_board_read_afresh() {
+        for seed in 0..4 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            let mut bots: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            let mut kept: [Option<Picture>; 4] = Default::default();
+            play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
+                for seat in game.seats() {
+                    Picture::refresh(&mut kept[seat as usize], game, seat);
+                    let picture = kept[seat as usize].as_ref().expect("just refreshed");
+                    assert_eq!(picture.held, game.holdings(seat));
+                    assert_eq!(picture.whole, board::whole_groups(game.holdings(seat)));
+                    let wants: Vec<_> = (0..COLOUR_GROUPS as u8)
+                        .filter_map(|g| missing_from_one_opponent(game, seat, game.holdings(seat), g))
+                        .collect();
+                    assert_eq!(picture.wants(), &wants[..], "seat {seat} at step {}", game.step);
+                }
+            });
+        }
+    }
+}
