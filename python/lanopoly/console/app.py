@@ -29,7 +29,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
-from lanopoly.console import board_view, deed_card
+from lanopoly.console import big_board, board_view, deed_card
 from lanopoly.console.claims import KEY as CLAIM_KEY
 from lanopoly.console.claims import WAIT as CLAIM_WAIT
 from lanopoly.console.claims import claim_hint, ending_now
@@ -167,10 +167,13 @@ OFFER_ROWS = 4
 """The most rows the trades offered to the person take, under the log (while there are any)."""
 
 LARGE = 120
-"""Columns from which the screen has a side panel right of the board and the log: every player's
-holdings in short, or the card asked for (the board stays in view)."""
+"""Columns from which the screen has a side panel right of the small board and the log: every
+player's holdings in short, or the card asked for (the board stays in view)."""
 LEFT = board_view.CELL * 11 + 2
 """Columns of the board and log column beside the side panel (the board and a margin)."""
+PANEL = 36
+"""The fewest columns of a side panel beside the large board (from 120x40, :mod:`big_board`):
+at 120 columns the large board takes them all, and the card asked for shows in its middle."""
 
 CARD_KEY = "f7"
 """Opens the card of the square the person stands on (the deed to buy, while deciding)."""
@@ -209,17 +212,18 @@ class ConsoleApp:
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         wide = Condition(self._wide)
-        showing = Condition(lambda: self.shown is not None) & ~wide  # the card in place of the board
+        # the card in place of the board (the large board shows it in its middle)
+        showing = Condition(lambda: self.shown is not None) & ~wide & ~Condition(self._large)
         main = HSplit(
             [
                 ConditionalContainer(
-                    Window(FormattedTextControl(self._board), height=board_view.ROWS), filter=~showing
+                    Window(FormattedTextControl(self._board), height=self._board_rows), filter=~showing
                 ),
                 ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
                 ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
             ]
         )
-        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - LEFT)
+        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - self._left())
         body = HSplit(
             [
                 VSplit([main, ConditionalContainer(panel, filter=wide)]),
@@ -594,34 +598,69 @@ class ConsoleApp:
     # -- drawing ---------------------------------------------------------------------------------
 
     def _board(self) -> board_view.Fragments:
-        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang, self._clicks)
+        game, me = self.table.game, self.table.me
+        if self._large():
+            ring = self._ring()
+            middle = self._card_lines(ring.middle) if self.shown is not None and not self._wide() else None
+            if middle is None:
+                middle = self._middle(ring.middle, big_board.MIDDLE_ROWS)
+            return big_board.render(game, me, middle, ring, self._clicks)
+        return board_view.render(game, me, self._middle(), self.table.lang, self._clicks)
+
+    def _large(self) -> bool:
+        """Whether the terminal has room for the large board (:mod:`big_board`)."""
+        if not self.app.is_running:
+            return False
+        size = self.app.output.get_size()
+        return size.columns >= big_board.COLUMNS and size.rows >= big_board.ROWS_NEEDED
+
+    def _ring(self) -> big_board.Ring:
+        return big_board.ring(self.table.game, self.table.lang, self._width())
+
+    def _board_rows(self) -> int:
+        return big_board.ROWS if self._large() else board_view.ROWS
 
     def _wide(self) -> bool:
-        """Whether the terminal is wide enough for the side panel."""
+        """Whether the terminal is wide enough for the side panel: 120 columns beside the small
+        board, :data:`PANEL` columns beside the large one."""
+        if self._large():
+            return self._width() - self._ring().width - 1 >= PANEL
         return self._width() >= LARGE
+
+    def _left(self) -> int:
+        """Columns of the board and the log: the whole width, or the board's beside a side panel."""
+        if not self._wide():
+            return self._width()
+        return self._ring().width + 1 if self._large() else LEFT
 
     def _panel(self) -> board_view.Fragments:
         """The side panel of a large terminal: the card asked for, else every player in short."""
         if self.shown is not None:
             return self._card()
-        width = self._width() - LEFT
+        width = self._width() - self._left()
         return self._clickable(players_lines(self.table.game, self.table.me, self.table.lang, width), None)
 
     def _card(self) -> board_view.Fragments:
         """The card shown in place of the board and the log (or in the side panel), each line
         clickable to close it."""
+        lines = self._card_lines(self._width() - self._left() if self._wide() else self._width())
+        closes = self.shown is not None and self.shown[0] != "trade"
+        return self._clickable(lines, self._click_closes if closes else None)
+
+    def _card_lines(self, width: int) -> list[board_view.Fragments]:
+        """The card asked for in ``width`` columns, as lines; a deed's or a portfolio's lines
+        close it when clicked (the trade panel's do not)."""
         if self.shown is None:
             return []
         kind, index = self.shown
         game, lang = self.table.game, self.table.lang
-        width = self._width() - LEFT if self._wide() else self._width()
+        if kind == "trade" and self.draft is not None:
+            return [[line] for line in panel_lines(game, self.draft, lang, width)]
         if kind == "deed":
             lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
-        elif kind == "trade" and self.draft is not None:
-            return self._clickable([[line] for line in panel_lines(game, self.draft, lang, width)], None)
         else:
             lines = portfolio_lines(game, index, lang, width)
-        return self._clickable(lines, self._click_closes)
+        return [board_view.clickable(line, self._click_closes) for line in lines]
 
     def _clickable(
         self, lines: list[board_view.Fragments], handler: Callable[[MouseEvent], object] | None
@@ -634,7 +673,9 @@ class ConsoleApp:
             out.extend(line if handler is None else [(fragment[0], fragment[1], handler) for fragment in line])
         return out
 
-    def _middle(self) -> list[board_view.Fragments]:
+    def _middle(self, width: int = board_view.MIDDLE, rows: int = 9) -> list[board_view.Fragments]:
+        """The middle of the board, ``width`` x ``rows``: each player's line, then the game's
+        status, and at the bottom the decision in front of the person."""
         game, me, lang = self.table.game, self.table.me, self.table.lang
         lines: list[board_view.Fragments] = []
         summary = self.table.summary() if game.is_over else None
@@ -655,17 +696,17 @@ class ConsoleApp:
             role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
             style = board_view.player_style(seat) + role
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
-            lines.append([(style, text[: board_view.MIDDLE])])
+            lines.append([(style, text[:width])])
         lines = lines[:8]
         # The decision at the bottom, on two rows when it is too long for one and there is room
         # (a French "buy" question with its keys is); then the status, as much of it as fits.
-        decision = wrap(self.decision(), board_view.MIDDLE - 2)[: max(1, 9 - len(lines))]
-        room = 9 - len(lines) - len(decision)
+        decision = wrap(self.decision(), width - 2)[: max(1, rows - len(lines))]
+        room = rows - len(lines) - len(decision)
         told = auction_lines(game, me, lang) or status_lines(game, self.table.ledger.last_roll, lang)
         told = told[-room:] if room > 0 else []
         lines += [[]] * (room - len(told))
-        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told]
-        lines += [board_view.fit([("class:decision", " " + row + " ")], board_view.MIDDLE) for row in decision]
+        lines += [board_view.fit([("class:hint", " " + text)], width) for text in told]
+        lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
         return lines
 
     def _final(self, seat: int) -> str:
@@ -749,7 +790,8 @@ class ConsoleApp:
                 player = game.names[offer["from"]]
                 give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
                 text = t(lang, "dec.offer", player=player, give=give, get=get)
-                return text if len(text) <= board_view.CELL * 9 - 2 else t(lang, "dec.offer_below", player=player)
+                room = self._ring().middle if self._large() else board_view.MIDDLE
+                return text if len(text) <= room - 1 else t(lang, "dec.offer_below", player=player)
         return None
 
     def offer_lines(self) -> list[str]:
@@ -790,8 +832,8 @@ class ConsoleApp:
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
-        columns = LEFT if self._wide() else size.columns
-        fixed = board_view.ROWS + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
+        columns = self._left()
+        fixed = self._board_rows() + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
         fixed += len(self.offer_lines())
         return max(1, size.rows - fixed), columns
 
