@@ -51,7 +51,16 @@ from lanopoly.console.net_session import NetTable
 from lanopoly.console.portfolio import auction_lines, player_status, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
-from lanopoly.console.trade_panel import CASH_PAGE, CASH_STEP, Draft, first_partner, panel_lines
+from lanopoly.console.trade_panel import (
+    CASH_PAGE,
+    CASH_STEP,
+    Draft,
+    countered,
+    first_partner,
+    offer_lines,
+    offers_to,
+    panel_lines,
+)
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
@@ -180,7 +189,8 @@ CARD_KEY = "f7"
 PORTFOLIO_KEY = "f8"
 """Opens the person's portfolio."""
 TRADE_KEY = "f9"
-"""Opens the trade panel (the first other player still in, Tab for the next)."""
+"""Opens the trade panel: the offers made to the person first, if any (to accept, reject or
+counter); else the composer, with the first other player still in (Tab for the next)."""
 CLOSING_KEYS = ("up", "down", "home", "end", "backspace", "delete", "c-a", "c-e", "c-k", "c-u", "c-w")
 """Keys the input line would take for itself that close a card first (any key closes it)."""
 
@@ -206,8 +216,9 @@ class ConsoleApp:
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
         self.shown: tuple[str, int] | None = None
-        """The card in place of the board and log: ("deed", square), ("portfolio", seat) or
-        ("trade", partner), the trade panel, whose offer is ``draft``."""
+        """The card in place of the board and log: ("deed", square), ("portfolio", seat),
+        ("trade", partner), the trade panel, whose offer is ``draft``, or ("offer", index), the
+        offer made to the person shown with its terms (its index among them)."""
         self.draft: Draft | None = None
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
@@ -339,12 +350,16 @@ class ConsoleApp:
 
         @keys.add(TRADE_KEY)
         def _trade(event: KeyPressEvent) -> None:
+            if offers_to(self.table.game, self.table.me):
+                self.open_card("offer", 0)
+                return
             partner = first_partner(self.table.game, self.table.me)
             if partner is not None:
                 self.open_trade(partner)
 
         self._card_keys(keys)
         self._trade_keys(keys)
+        self._offer_keys(keys)
 
         @keys.add("pageup")
         def _page_up(event: KeyPressEvent) -> None:
@@ -359,7 +374,7 @@ class ConsoleApp:
     def _card_keys(self, keys: KeyBindings) -> None:
         """While a card is shown: Left/Right (Tab, Shift-Tab) show the next ones, Esc closes it,
         and any other key closes it and does what it does on the input line (a letter is typed)."""
-        showing = Condition(lambda: self.shown is not None and self.shown[0] != "trade")
+        showing = Condition(lambda: self.shown is not None and self.shown[0] not in ("trade", "offer"))
         for key, step in (("left", -1), ("right", 1), ("s-tab", -1), ("tab", 1)):
 
             def turn(event: KeyPressEvent, step: int = step) -> None:
@@ -414,6 +429,65 @@ class ConsoleApp:
         def _close(event: KeyPressEvent) -> None:
             self.close_card()
 
+    def _offer_keys(self, keys: KeyBindings) -> None:
+        """While an offer made to the person is shown: a accepts it, r rejects it, c counters it
+        (the composer, pre-filled), Tab shows the next offer, Esc closes; other keys type on."""
+        offering = Condition(lambda: self.shown is not None and self.shown[0] == "offer")
+        answers = (("a", "accept_trade"), ("r", "reject_trade"))
+        for key, kind in answers:
+
+            def answer(event: KeyPressEvent, kind: str = kind) -> None:
+                self.answer_offer(kind)
+
+            keys.add(key, filter=offering, eager=True)(answer)
+
+        @keys.add("c", filter=offering, eager=True)
+        def _counter(event: KeyPressEvent) -> None:
+            offer = self.shown_offer()
+            if offer is None:
+                self.close_card()
+                return
+            self.draft = countered(offer)
+            self.open_card("trade", offer["from"])
+
+        @keys.add("tab", filter=offering, eager=True)
+        def _next(event: KeyPressEvent) -> None:
+            count = len(offers_to(self.table.game, self.table.me))
+            if self.shown is not None and count:
+                self.open_card("offer", (self.shown[1] + 1) % count)
+
+        @keys.add("escape", filter=offering, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.close_card()
+
+    def shown_offer(self) -> dict[str, Any] | None:
+        """The offer made to the person that the panel shows (the first one if the shown one was
+        answered or withdrawn meanwhile), or None when none is left."""
+        offers = offers_to(self.table.game, self.table.me)
+        if self.shown is None or self.shown[0] != "offer" or not offers:
+            return None
+        return offers[self.shown[1]] if self.shown[1] < len(offers) else offers[0]
+
+    def answer_offer(self, kind: str) -> None:
+        """Accept (``accept_trade``) or reject (``reject_trade``) the offer shown; a refusal (an
+        offer that no longer holds) is told and the panel stays."""
+        offer = self.shown_offer()
+        lang = self.table.lang
+        if offer is None:
+            self.close_card()
+            self.say("class:hint", t(lang, "offer.gone"))
+            return
+        try:
+            note = self.table.act({"type": kind, "player": self.table.me, "from": offer["from"]})
+        except IllegalAction as e:
+            self.say("class:error", explain(e, self.table.game, lang))
+            self.app.invalidate()
+            return
+        self.close_card()
+        self.log_view.follow()
+        key = "offer.accepted" if kind == "accept_trade" else "offer.rejected"
+        self.say("class:hint", note or t(lang, key, player=self.table.game.names[offer["from"]]))
+
     def open_trade(self, partner: int) -> None:
         """The trade panel with ``partner``: the draft kept if it is the same partner's."""
         if self.draft is None or self.draft.partner != partner:
@@ -426,16 +500,22 @@ class ConsoleApp:
         if draft is None:
             return
         action = draft.action()
+        table = self.table
+        answered = draft.answers and any(o["from"] == draft.partner for o in offers_to(table.game, table.me))
         try:
-            self.table.act(action)
+            if answered:
+                table.game.check(action)  # a counter-offer refused rejects nothing
+                table.act({"type": "reject_trade", "player": table.me, "from": draft.partner})
+            table.act(action)
         except IllegalAction as e:
-            self.say("class:error", explain(e, self.table.game, self.table.lang))
+            self.say("class:error", explain(e, table.game, table.lang))
             self.app.invalidate()
             return
         self.draft = None
         self.close_card()
         self.log_view.follow()
-        self.say("class:hint", t(self.table.lang, "trade.sent", partner=self.table.game.names[action["to"]]))
+        key = "trade.countered" if answered else "trade.sent"
+        self.say("class:hint", t(table.lang, key, partner=table.game.names[action["to"]]))
 
     def open_card(self, kind: str, index: int) -> None:
         """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
@@ -644,7 +724,7 @@ class ConsoleApp:
         """The card shown in place of the board and the log (or in the side panel), each line
         clickable to close it."""
         lines = self._card_lines(self._width() - self._left() if self._wide() else self._width())
-        closes = self.shown is not None and self.shown[0] != "trade"
+        closes = self.shown is not None and self.shown[0] not in ("trade", "offer")
         return self._clickable(lines, self._click_closes if closes else None)
 
     def _card_lines(self, width: int) -> list[board_view.Fragments]:
@@ -656,6 +736,12 @@ class ConsoleApp:
         game, lang = self.table.game, self.table.lang
         if kind == "trade" and self.draft is not None:
             return [[line] for line in panel_lines(game, self.draft, lang, width)]
+        if kind == "offer":
+            offers = offers_to(game, self.table.me)
+            if not offers:
+                return [[("class:hint", " " + t(lang, "offer.gone"))]]
+            rows = offer_lines(game, offers, index if index < len(offers) else 0, lang)
+            return [[(style, text[:width])] for style, text in rows]
         if kind == "deed":
             lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
         else:
@@ -870,7 +956,7 @@ class ConsoleApp:
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
         if self.shown is not None:
-            keys = {"deed": "card.keys", "trade": "trade.keys"}.get(self.shown[0], "pf.keys")
+            keys = {"deed": "card.keys", "trade": "trade.keys", "offer": "offer.keys"}.get(self.shown[0], "pf.keys")
             return [("class:hint", t(lang, keys))]
         claim = self.claim_line()
         if claim:
