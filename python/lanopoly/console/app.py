@@ -220,6 +220,9 @@ class ConsoleApp:
         ("trade", partner), the trade panel, whose offer is ``draft``, or ("offer", index), the
         offer made to the person shown with its terms (its index among them)."""
         self.draft: Draft | None = None
+        self._then: Action | None = None
+        """A counter-offer to propose once the rejection sent before it is played (on the LAN a
+        move in turn is sent one at a time): ``_follow`` sends it."""
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         wide = Condition(self._wide)
@@ -306,11 +309,25 @@ class ConsoleApp:
             else:
                 await asyncio.sleep(0.02)
 
+    def _send_then(self, table: NetTable) -> None:
+        """Propose the counter-offer kept until its rejection was played; a refusal is told."""
+        action, self._then = self._then, None
+        if action is None:
+            return
+        try:
+            table.act(action)
+        except IllegalAction as e:
+            self.say("class:error", explain(e, table.game, table.lang))
+        except CommandError as e:
+            self.say("class:error", str(e))
+
     async def _follow(self, table: NetTable) -> None:
         """Run the LAN table's session and redraw whenever it tells of an event; while a peer is
         away, also every second (its clock on the screen). Nothing is polled otherwise."""
         table.start()
         while True:
+            if self._then is not None and not table.move_pending:
+                self._send_then(table)
             self.app.invalidate()
             wake = asyncio.ensure_future(table.changed.wait())
             try:
@@ -483,6 +500,10 @@ class ConsoleApp:
             self.say("class:error", explain(e, self.table.game, lang))
             self.app.invalidate()
             return
+        except CommandError as e:  # a LAN game frozen, or a move still being sent
+            self.say("class:error", str(e))
+            self.app.invalidate()
+            return
         self.close_card()
         self.log_view.follow()
         key = "offer.accepted" if kind == "accept_trade" else "offer.rejected"
@@ -506,9 +527,16 @@ class ConsoleApp:
             if answered:
                 table.game.check(action)  # a counter-offer refused rejects nothing
                 table.act({"type": "reject_trade", "player": table.me, "from": draft.partner})
-            table.act(action)
+            if answered and isinstance(table, NetTable) and table.move_pending:
+                self._then = action  # the rejection is being sent, in turn: the offer follows it
+            else:
+                table.act(action)
         except IllegalAction as e:
             self.say("class:error", explain(e, table.game, table.lang))
+            self.app.invalidate()
+            return
+        except CommandError as e:  # a LAN game frozen, or a move still being sent
+            self.say("class:error", str(e))
             self.app.invalidate()
             return
         self.draft = None
