@@ -13,6 +13,7 @@ import pytest
 from lanopoly import Game
 from lanopoly.console import big_board
 from lanopoly.console.big_board import name_rows, ring
+from lanopoly.console.board_view import grid_position
 from lanopoly.i18n import LANGUAGES, default_board
 from test_console_deeds import click, drive, forced, shows
 
@@ -60,7 +61,8 @@ def test_the_ring_fits_its_width_and_its_lines_meet_in_every_language(lang: str,
     for line in lines[big_board.EDGE_ROWS : -big_board.EDGE_ROWS]:
         assert line[shape.start(10) - 1] == " " and line[shape.start(1) - 1] == " "
     for square in range(40):
-        assert 1 <= len(name_rows(shape.names[square], shape.widths[0])) <= big_board.NAME_ROWS
+        rows = name_rows(shape.names[square], shape.widths[grid_position(square)[1]])
+        assert 1 <= len(rows) <= big_board.NAME_ROWS and all(rows), (lang, shape.names[square])
 
 
 def test_the_longer_names_wrap_between_words_and_after_hyphens() -> None:
