@@ -1387,3 +1387,50 @@ def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Pa
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
         _show_errors(tmp_path)
+
+
+def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_peers_agree():
+    """Issue 14, counter-offers: ann (the host) offers bob $1 while he is to roll; in his console
+    F9 shows it, c opens the composer with it reversed and Enter counters it. In turn a peer
+    sends one move at a time: the rejection first, then, once it is played, the counter-offer
+    (sent at once, it was refused: "a move is being sent"); both peers play both and agree."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+
+            def to_roll() -> bool:
+                return guest.waiting_for_you and "roll" in {a["type"] for a in guest.legal()}
+
+            await _until(to_roll, tables, 30, players=(host,))
+            offer = {"type": "propose_trade", "player": 0, "to": 1, "give": {"cash": 1}, "get": {}}
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(guest, delay=0, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                host.act(offer)
+                await _until(lambda: bool(guest.game.offers), tables, 20, play=False)
+                step = guest.game.step
+                # F9, c and Enter at once, as soon as the offer is played: bob's session has not
+                # asked for his next move yet, so his rejection waits to be sent in turn.
+                pipe.send_text("\x1b[20~c\r")
+
+                def countered() -> bool:
+                    return all([(o["from"], o["to"]) for o in t.game.offers] == [(1, 0)] for t in tables)
+
+                await _until(countered, tables, 30, play=False)
+                await _until(lambda: host.game.step == guest.game.step, tables, 30, play=False)
+                assert app.feedback[0] != "class:error", app.feedback
+                pipe.send_text("quit\ry\r")
+                assert await asyncio.wait_for(running, 30) == 0
+            moves = [(i["type"], i.get("player")) for i in guest.core.log.inputs[step:]]
+            assert moves[:2] == [("reject_trade", 1), ("propose_trade", 1)], moves
+            assert guest.core.log.inputs[step + 1]["give"] == {"cash": 0, "properties": [], "jail_cards": []}
+            assert guest.core.log.inputs[step + 1]["get"]["cash"] == 1
+            assert host.game.state_hash() == guest.game.state_hash()
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))

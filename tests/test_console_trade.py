@@ -60,7 +60,7 @@ def _run(table: LocalTable, typed: list[tuple[str, Callable[[list[str]], bool]]]
 
 def test_an_offer_shows_in_full_while_an_auction_waits_and_the_deal_is_logged_with_its_cash():
     table = _offer_during_an_auction()
-    full = f"{BEA} offers you $1234 for Reading Railroad. Type 'accept {BEA}' or 'reject {BEA}'."
+    full = f"{BEA} offers you $1234 for Reading Railroad. Type 'accept {BEA}' or 'reject {BEA}', or F9 to counter."
     assert f"{BEA} offers a trade to ada: $1234 for Reading Railroad." in table.lines
     refusal = "an auction is running: bid or pass"
     first, refused = _run(table, [(f"accept {BEA}", lambda lines: any(refusal in line for line in lines))])
@@ -286,3 +286,90 @@ def test_a_bare_accept_or_reject_answers_the_only_offer_and_asks_whose_when_ther
     assert f"offers from {BEA}, cy: say whose, e.g. 'reject {BEA}'" in asked, "\n".join(screens[1])
     assert "ada accepts the trade offered by" in " ".join(table.lines), table.lines[-4:]
     assert any("no trade offer is waiting for your answer" in line for line in screens[4])
+
+
+def _offered(table: LocalTable, seat: int, cash: int) -> LocalTable:
+    """``seat`` offers ann ``cash`` for Vermont Avenue."""
+    table.act({"type": "propose_trade", "player": seat, "to": 0, "give": {"cash": cash}, "get": {"properties": [8]}})
+    return table
+
+
+def test_f9_shows_an_offer_made_to_the_person_and_a_counter_offer_rejects_it_and_is_answered() -> None:
+    """Issue 14, "see incoming offers at any time with their full terms, accept, reject or
+    counter": bea offers $50 for Vermont Avenue; F9 shows every term; c opens the composer with
+    the offer reversed (ann gives Vermont Avenue, gets $50); ann keeps Vermont and offers $100 for
+    Baltic Avenue instead; Enter rejects bea's offer and proposes the new one, which bea (the easy
+    bot) accepts at once: every step in the log."""
+    table = _offered(_ann_and_bea_each_hold_a_deed(), 1, 50)
+    steps: list[tuple[str, Callable[[ConsoleApp, list[str]], bool]]] = [
+        (F9, lambda app, lines: "Offer from bea" in "\n".join(lines)),
+        ("c", lambda app, lines: "Counter-offer to bea" in "\n".join(lines)),
+        (" " + DOWN + "+" * 10 + RIGHT + " " + DOWN + "-----", lambda app, lines: "[x] Baltic" in "\n".join(lines)),
+        ("\r", lambda app, lines: table.game.square(3)["owner"] == 0),
+    ]
+    screens = _keys(table, steps)
+    for (_, check), screen in zip(steps, screens, strict=True):
+        assert check(None, screen), "\n".join(screen)  # type: ignore[arg-type]
+    offer, composer, changed, sent = screens
+    assert offer[:5] == [" Offer from bea", "bea gives you:", "    cash: $50", "bea asks of you:", "    Vermont Avenue"]
+    assert offer[-1] == "a: accept  r: reject  c: counter  Tab: next offer  Esc: close"
+    assert composer[:7] == [
+        " Counter-offer to bea",
+        "You give (ann, cash $1400):",
+        "  > [x] Vermont Avenue",
+        "        cash: $0",
+        "You get from bea (cash $1440):",
+        "    [ ] Baltic Avenue",
+        "        cash: $50",
+    ], composer[:7]
+    assert changed[2:7] == [
+        "    [ ] Vermont Avenue",
+        "        cash: $100",
+        "You get from bea (cash $1440):",
+        "    [x] Baltic Avenue",
+        "  >     cash: $0",
+    ], changed[:7]
+    start = table.lines.index("bea offers a trade to ann: $50 for Vermont Avenue.")
+    assert table.lines[start + 1 : start + 4] == [
+        "ann rejects the trade offered by bea.",
+        "ann offers a trade to bea: $100 for Baltic Avenue.",
+        "bea accepts the trade offered by ann: $100 for Baltic Avenue.",
+    ], table.lines[start:]
+    assert table.game.square(8)["owner"] == 0 and table.game.offers == []
+    assert any("bea's offer rejected; your counter-offer sent." in line for line in sent), "\n".join(sent)
+
+
+def test_offers_from_two_players_are_answered_one_by_one_with_keys() -> None:
+    """bea and cy each offer for Vermont Avenue: F9 shows bea's (1 of 2), Tab cy's; r rejects
+    cy's; F9 then shows bea's alone, a accepts it."""
+    table = _offered(_offered(_ann_and_bea_each_hold_a_deed(), 1, 50), 2, 300)
+    cash = table.game.player(0)["cash"]
+    steps: list[tuple[str, Callable[[ConsoleApp, list[str]], bool]]] = [
+        (F9, lambda app, lines: "offer 1 of 2 made to you (Tab: the next one)" in lines),
+        (TAB, lambda app, lines: "Offer from cy" in "\n".join(lines)),
+        ("r", lambda app, lines: "You rejected cy's offer." in lines),
+        (F9, lambda app, lines: "Offer from bea" in "\n".join(lines)),
+        ("a", lambda app, lines: table.game.square(8)["owner"] == 1),
+    ]
+    screens = _keys(table, steps)
+    for (_, check), screen in zip(steps, screens, strict=True):
+        assert check(None, screen), "\n".join(screen)  # type: ignore[arg-type]
+    assert "    cash: $300" in screens[1] and not any("of 2" in line for line in screens[3])
+    assert "ann rejects the trade offered by cy." in table.lines
+    assert "ann accepts the trade offered by bea: $50 for Vermont Avenue." in table.lines
+    assert table.game.player(0)["cash"] == cash + 50 and table.game.offers == []
+
+
+def test_a_counter_offer_the_engine_refuses_rejects_nothing() -> None:
+    """Countering bea's offer by asking her $2000 she does not have: the engine's reason is told,
+    the composer stays, and bea's offer still stands."""
+    table = _offered(_ann_and_bea_each_hold_a_deed(), 1, 50)
+    _keys(
+        table,
+        [
+            (F9 + "c", lambda app, lines: "Counter-offer to bea" in "\n".join(lines)),
+            (RIGHT + DOWN + PAGE_UP * 20 + "\r", lambda app, lines: app.feedback[0] == "class:error"),
+        ],
+    )
+    assert [(o["from"], o["to"]) for o in table.game.offers] == [(1, 0)]
+    assert not any("rejects" in line for line in table.lines)

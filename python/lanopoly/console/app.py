@@ -29,7 +29,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from lanopoly._core import IllegalAction
-from lanopoly.console import board_view, deed_card
+from lanopoly.console import big_board, board_view, deed_card
 from lanopoly.console.claims import KEY as CLAIM_KEY
 from lanopoly.console.claims import WAIT as CLAIM_WAIT
 from lanopoly.console.claims import claim_hint, ending_now
@@ -51,7 +51,16 @@ from lanopoly.console.net_session import NetTable
 from lanopoly.console.portfolio import auction_lines, player_status, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import Action, LocalTable, Table, summary_lines
 from lanopoly.console.small import guarded
-from lanopoly.console.trade_panel import CASH_PAGE, CASH_STEP, Draft, first_partner, panel_lines
+from lanopoly.console.trade_panel import (
+    CASH_PAGE,
+    CASH_STEP,
+    Draft,
+    countered,
+    first_partner,
+    offer_lines,
+    offers_to,
+    panel_lines,
+)
 from lanopoly.describe import bundle_text
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
@@ -167,17 +176,21 @@ OFFER_ROWS = 4
 """The most rows the trades offered to the person take, under the log (while there are any)."""
 
 LARGE = 120
-"""Columns from which the screen has a side panel right of the board and the log: every player's
-holdings in short, or the card asked for (the board stays in view)."""
+"""Columns from which the screen has a side panel right of the small board and the log: every
+player's holdings in short, or the card asked for (the board stays in view)."""
 LEFT = board_view.CELL * 11 + 2
 """Columns of the board and log column beside the side panel (the board and a margin)."""
+PANEL = 36
+"""The fewest columns of a side panel beside the large board (from 120x40, :mod:`big_board`):
+at 120 columns the large board takes them all, and the card asked for shows in its middle."""
 
 CARD_KEY = "f7"
 """Opens the card of the square the person stands on (the deed to buy, while deciding)."""
 PORTFOLIO_KEY = "f8"
 """Opens the person's portfolio."""
 TRADE_KEY = "f9"
-"""Opens the trade panel (the first other player still in, Tab for the next)."""
+"""Opens the trade panel: the offers made to the person first, if any (to accept, reject or
+counter); else the composer, with the first other player still in (Tab for the next)."""
 CLOSING_KEYS = ("up", "down", "home", "end", "backspace", "delete", "c-a", "c-e", "c-k", "c-u", "c-w")
 """Keys the input line would take for itself that close a card first (any key closes it)."""
 
@@ -203,23 +216,28 @@ class ConsoleApp:
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
         self.shown: tuple[str, int] | None = None
-        """The card in place of the board and log: ("deed", square), ("portfolio", seat) or
-        ("trade", partner), the trade panel, whose offer is ``draft``."""
+        """The card in place of the board and log: ("deed", square), ("portfolio", seat),
+        ("trade", partner), the trade panel, whose offer is ``draft``, or ("offer", index), the
+        offer made to the person shown with its terms (its index among them)."""
         self.draft: Draft | None = None
+        self._then: Action | None = None
+        """A counter-offer to propose once the rejection sent before it is played (on the LAN a
+        move in turn is sent one at a time): ``_follow`` sends it."""
         self.summary_anchored = False
         self.buffer = Buffer(multiline=False, completer=CommandCompleter(table), accept_handler=self._accept)
         wide = Condition(self._wide)
-        showing = Condition(lambda: self.shown is not None) & ~wide  # the card in place of the board
+        # the card in place of the board (the large board shows it in its middle)
+        showing = Condition(lambda: self.shown is not None) & ~wide & ~Condition(self._large)
         main = HSplit(
             [
                 ConditionalContainer(
-                    Window(FormattedTextControl(self._board), height=board_view.ROWS), filter=~showing
+                    Window(FormattedTextControl(self._board), height=self._board_rows), filter=~showing
                 ),
                 ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
                 ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
             ]
         )
-        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - LEFT)
+        panel = Window(FormattedTextControl(self._panel), width=lambda: self._width() - self._left())
         body = HSplit(
             [
                 VSplit([main, ConditionalContainer(panel, filter=wide)]),
@@ -291,11 +309,25 @@ class ConsoleApp:
             else:
                 await asyncio.sleep(0.02)
 
+    def _send_then(self, table: NetTable) -> None:
+        """Propose the counter-offer kept until its rejection was played; a refusal is told."""
+        action, self._then = self._then, None
+        if action is None:
+            return
+        try:
+            table.act(action)
+        except IllegalAction as e:
+            self.say("class:error", explain(e, table.game, table.lang))
+        except CommandError as e:
+            self.say("class:error", str(e))
+
     async def _follow(self, table: NetTable) -> None:
         """Run the LAN table's session and redraw whenever it tells of an event; while a peer is
         away, also every second (its clock on the screen). Nothing is polled otherwise."""
         table.start()
         while True:
+            if self._then is not None and not table.move_pending:
+                self._send_then(table)
             self.app.invalidate()
             wake = asyncio.ensure_future(table.changed.wait())
             try:
@@ -335,12 +367,16 @@ class ConsoleApp:
 
         @keys.add(TRADE_KEY)
         def _trade(event: KeyPressEvent) -> None:
+            if offers_to(self.table.game, self.table.me):
+                self.open_card("offer", 0)
+                return
             partner = first_partner(self.table.game, self.table.me)
             if partner is not None:
                 self.open_trade(partner)
 
         self._card_keys(keys)
         self._trade_keys(keys)
+        self._offer_keys(keys)
 
         @keys.add("pageup")
         def _page_up(event: KeyPressEvent) -> None:
@@ -355,7 +391,7 @@ class ConsoleApp:
     def _card_keys(self, keys: KeyBindings) -> None:
         """While a card is shown: Left/Right (Tab, Shift-Tab) show the next ones, Esc closes it,
         and any other key closes it and does what it does on the input line (a letter is typed)."""
-        showing = Condition(lambda: self.shown is not None and self.shown[0] != "trade")
+        showing = Condition(lambda: self.shown is not None and self.shown[0] not in ("trade", "offer"))
         for key, step in (("left", -1), ("right", 1), ("s-tab", -1), ("tab", 1)):
 
             def turn(event: KeyPressEvent, step: int = step) -> None:
@@ -410,6 +446,69 @@ class ConsoleApp:
         def _close(event: KeyPressEvent) -> None:
             self.close_card()
 
+    def _offer_keys(self, keys: KeyBindings) -> None:
+        """While an offer made to the person is shown: a accepts it, r rejects it, c counters it
+        (the composer, pre-filled), Tab shows the next offer, Esc closes; other keys type on."""
+        offering = Condition(lambda: self.shown is not None and self.shown[0] == "offer")
+        answers = (("a", "accept_trade"), ("r", "reject_trade"))
+        for key, kind in answers:
+
+            def answer(event: KeyPressEvent, kind: str = kind) -> None:
+                self.answer_offer(kind)
+
+            keys.add(key, filter=offering, eager=True)(answer)
+
+        @keys.add("c", filter=offering, eager=True)
+        def _counter(event: KeyPressEvent) -> None:
+            offer = self.shown_offer()
+            if offer is None:
+                self.close_card()
+                return
+            self.draft = countered(offer)
+            self.open_card("trade", offer["from"])
+
+        @keys.add("tab", filter=offering, eager=True)
+        def _next(event: KeyPressEvent) -> None:
+            count = len(offers_to(self.table.game, self.table.me))
+            if self.shown is not None and count:
+                self.open_card("offer", (self.shown[1] + 1) % count)
+
+        @keys.add("escape", filter=offering, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.close_card()
+
+    def shown_offer(self) -> dict[str, Any] | None:
+        """The offer made to the person that the panel shows (the first one if the shown one was
+        answered or withdrawn meanwhile), or None when none is left."""
+        offers = offers_to(self.table.game, self.table.me)
+        if self.shown is None or self.shown[0] != "offer" or not offers:
+            return None
+        return offers[self.shown[1]] if self.shown[1] < len(offers) else offers[0]
+
+    def answer_offer(self, kind: str) -> None:
+        """Accept (``accept_trade``) or reject (``reject_trade``) the offer shown; a refusal (an
+        offer that no longer holds) is told and the panel stays."""
+        offer = self.shown_offer()
+        lang = self.table.lang
+        if offer is None:
+            self.close_card()
+            self.say("class:hint", t(lang, "offer.gone"))
+            return
+        try:
+            note = self.table.act({"type": kind, "player": self.table.me, "from": offer["from"]})
+        except IllegalAction as e:
+            self.say("class:error", explain(e, self.table.game, lang))
+            self.app.invalidate()
+            return
+        except CommandError as e:  # a LAN game frozen, or a move still being sent
+            self.say("class:error", str(e))
+            self.app.invalidate()
+            return
+        self.close_card()
+        self.log_view.follow()
+        key = "offer.accepted" if kind == "accept_trade" else "offer.rejected"
+        self.say("class:hint", note or t(lang, key, player=self.table.game.names[offer["from"]]))
+
     def open_trade(self, partner: int) -> None:
         """The trade panel with ``partner``: the draft kept if it is the same partner's."""
         if self.draft is None or self.draft.partner != partner:
@@ -422,17 +521,30 @@ class ConsoleApp:
         if draft is None:
             return
         action = draft.action()
+        table = self.table
+        answered = draft.answers and any(o["from"] == draft.partner for o in offers_to(table.game, table.me))
         try:
-            self.table.act(action)
+            if answered:
+                table.game.check(action)  # a counter-offer refused rejects nothing
+                table.act({"type": "reject_trade", "player": table.me, "from": draft.partner})
+            if answered and isinstance(table, NetTable) and table.move_pending:
+                self._then = action  # the rejection is being sent, in turn: the offer follows it
+            else:
+                table.act(action)
         except IllegalAction as e:
-            self.say("class:error", explain(e, self.table.game, self.table.lang))
+            self.say("class:error", explain(e, table.game, table.lang))
+            self.app.invalidate()
+            return
+        except CommandError as e:  # a LAN game frozen, or a move still being sent
+            self.say("class:error", str(e))
             self.app.invalidate()
             return
         self.draft = None
         self.close_card()
         self.log_view.follow()
-        partner = self.table.game.names[action["to"]]
-        self.say("class:hint", t(self.table.lang, "trade.sent", partner=partner), queued=action, offer=True)
+        key = "trade.countered" if answered else "trade.sent"
+        partner = table.game.names[action["to"]]
+        self.say("class:hint", t(table.lang, key, partner=partner), queued=action, offer=True)
 
     def open_card(self, kind: str, index: int) -> None:
         """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
@@ -552,8 +664,9 @@ class ConsoleApp:
             return
         step, mine, queued, offer = self._said
         table = self.table
-        if offer:
-            over = queued not in table.queued() and not any(o["from"] == table.me for o in table.game.offers)
+        if offer:  # sent, or held back until the rejection it follows is played (a counter-offer)
+            sent = queued not in table.queued() and queued != self._then
+            over = sent and not any(o["from"] == table.me for o in table.game.offers)
         elif queued is not None:
             over = queued not in table.queued()
         else:
@@ -599,34 +712,75 @@ class ConsoleApp:
     # -- drawing ---------------------------------------------------------------------------------
 
     def _board(self) -> board_view.Fragments:
-        return board_view.render(self.table.game, self.table.me, self._middle(), self.table.lang, self._clicks)
+        game, me = self.table.game, self.table.me
+        if self._large():
+            ring = self._ring()
+            middle = self._card_lines(ring.middle) if self.shown is not None and not self._wide() else None
+            if middle is None:
+                middle = self._middle(ring.middle, big_board.MIDDLE_ROWS)
+            return big_board.render(game, me, middle, ring, self._clicks)
+        return board_view.render(game, me, self._middle(), self.table.lang, self._clicks)
+
+    def _large(self) -> bool:
+        """Whether the terminal has room for the large board (:mod:`big_board`)."""
+        if not self.app.is_running:
+            return False
+        size = self.app.output.get_size()
+        return size.columns >= big_board.COLUMNS and size.rows >= big_board.ROWS_NEEDED
+
+    def _ring(self) -> big_board.Ring:
+        return big_board.ring(self.table.game, self.table.lang, self._width())
+
+    def _board_rows(self) -> int:
+        return big_board.ROWS if self._large() else board_view.ROWS
 
     def _wide(self) -> bool:
-        """Whether the terminal is wide enough for the side panel."""
+        """Whether the terminal is wide enough for the side panel: 120 columns beside the small
+        board, :data:`PANEL` columns beside the large one."""
+        if self._large():
+            return self._width() - self._ring().width - 1 >= PANEL
         return self._width() >= LARGE
+
+    def _left(self) -> int:
+        """Columns of the board and the log: the whole width, or the board's beside a side panel."""
+        if not self._wide():
+            return self._width()
+        return self._ring().width + 1 if self._large() else LEFT
 
     def _panel(self) -> board_view.Fragments:
         """The side panel of a large terminal: the card asked for, else every player in short."""
         if self.shown is not None:
             return self._card()
-        width = self._width() - LEFT
+        width = self._width() - self._left()
         return self._clickable(players_lines(self.table.game, self.table.me, self.table.lang, width), None)
 
     def _card(self) -> board_view.Fragments:
         """The card shown in place of the board and the log (or in the side panel), each line
         clickable to close it."""
+        lines = self._card_lines(self._width() - self._left() if self._wide() else self._width())
+        closes = self.shown is not None and self.shown[0] not in ("trade", "offer")
+        return self._clickable(lines, self._click_closes if closes else None)
+
+    def _card_lines(self, width: int) -> list[board_view.Fragments]:
+        """The card asked for in ``width`` columns, as lines; a deed's or a portfolio's lines
+        close it when clicked (the trade panel's do not)."""
         if self.shown is None:
             return []
         kind, index = self.shown
         game, lang = self.table.game, self.table.lang
-        width = self._width() - LEFT if self._wide() else self._width()
+        if kind == "trade" and self.draft is not None:
+            return [[line] for line in panel_lines(game, self.draft, lang, width)]
+        if kind == "offer":
+            offers = offers_to(game, self.table.me)
+            if not offers:
+                return [[("class:hint", " " + t(lang, "offer.gone"))]]
+            rows = offer_lines(game, offers, index if index < len(offers) else 0, lang)
+            return [[(style, text[:width])] for style, text in rows]
         if kind == "deed":
             lines = card_lines(game, index, lang, min(width, deed_card.WIDTH))
-        elif kind == "trade" and self.draft is not None:
-            return self._clickable([[line] for line in panel_lines(game, self.draft, lang, width)], None)
         else:
             lines = portfolio_lines(game, index, lang, width)
-        return self._clickable(lines, self._click_closes)
+        return [board_view.clickable(line, self._click_closes) for line in lines]
 
     def _clickable(
         self, lines: list[board_view.Fragments], handler: Callable[[MouseEvent], object] | None
@@ -639,7 +793,9 @@ class ConsoleApp:
             out.extend(line if handler is None else [(fragment[0], fragment[1], handler) for fragment in line])
         return out
 
-    def _middle(self) -> list[board_view.Fragments]:
+    def _middle(self, width: int = board_view.MIDDLE, rows: int = 9) -> list[board_view.Fragments]:
+        """The middle of the board, ``width`` x ``rows``: each player's line, then the game's
+        status, and at the bottom the decision in front of the person."""
         game, me, lang = self.table.game, self.table.me, self.table.lang
         lines: list[board_view.Fragments] = []
         summary = self.table.summary() if game.is_over else None
@@ -660,17 +816,17 @@ class ConsoleApp:
             role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
             style = board_view.player_style(seat) + role
             text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
-            lines.append([(style, text[: board_view.MIDDLE])])
+            lines.append([(style, text[:width])])
         lines = lines[:8]
         # The decision at the bottom, on two rows when it is too long for one and there is room
         # (a French "buy" question with its keys is); then the status, as much of it as fits.
-        decision = wrap(self.decision(), board_view.MIDDLE - 2)[: max(1, 9 - len(lines))]
-        room = 9 - len(lines) - len(decision)
+        decision = wrap(self.decision(), width - 2)[: max(1, rows - len(lines))]
+        room = rows - len(lines) - len(decision)
         told = auction_lines(game, me, lang) or status_lines(game, self.table.ledger.last_roll, lang)
         told = told[-room:] if room > 0 else []
         lines += [[]] * (room - len(told))
-        lines += [board_view.fit([("class:hint", " " + text)], board_view.MIDDLE) for text in told]
-        lines += [board_view.fit([("class:decision", " " + row + " ")], board_view.MIDDLE) for row in decision]
+        lines += [board_view.fit([("class:hint", " " + text)], width) for text in told]
+        lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
         return lines
 
     def _final(self, seat: int) -> str:
@@ -754,7 +910,8 @@ class ConsoleApp:
                 player = game.names[offer["from"]]
                 give, get = bundle_text(game, offer["give"], lang), bundle_text(game, offer["get"], lang)
                 text = t(lang, "dec.offer", player=player, give=give, get=get)
-                return text if len(text) <= board_view.CELL * 9 - 2 else t(lang, "dec.offer_below", player=player)
+                room = self._ring().middle if self._large() else board_view.MIDDLE
+                return text if len(text) <= room - 1 else t(lang, "dec.offer_below", player=player)
         return None
 
     def offer_lines(self) -> list[str]:
@@ -795,8 +952,8 @@ class ConsoleApp:
         if not self.app.is_running:
             return 8, 80
         size = self.app.output.get_size()
-        columns = LEFT if self._wide() else size.columns
-        fixed = board_view.ROWS + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
+        columns = self._left()
+        fixed = self._board_rows() + 1 + self._hint_rows() + self._feedback_rows() + (self.table.status() is not None)
         fixed += len(self.offer_lines())
         return max(1, size.rows - fixed), columns
 
@@ -833,7 +990,7 @@ class ConsoleApp:
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
         if self.shown is not None:
-            keys = {"deed": "card.keys", "trade": "trade.keys"}.get(self.shown[0], "pf.keys")
+            keys = {"deed": "card.keys", "trade": "trade.keys", "offer": "offer.keys"}.get(self.shown[0], "pf.keys")
             return [("class:hint", t(lang, keys))]
         claim = self.claim_line()
         if claim:

@@ -59,10 +59,15 @@ def player_style(seat: int) -> str:
     return f" class:player.p{seat + 1}"
 
 
-def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Fragments]:
-    """The label of a square and its three marks (owner, buildings, tokens)."""
+def label_style(game: Game, square: int) -> str:
+    """The style of a square's name: its colour group's for a street, plain otherwise."""
     info = game.square(square)
-    style = GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:cell"
+    return GROUP_STYLES[info["group"]] if info["kind"] == "street" else "class:cell"
+
+
+def marks(game: Game, square: int, me: int) -> Fragments:
+    """A square's three marks: its owner's seat, its buildings (or m, mortgaged), its tokens."""
+    info = game.square(square)
     land = deed(info) if info["kind"] in DEED_KINDS else None
     owner = land["owner"] if land else None
     owner_mark = str(owner + 1) if owner is not None else " "
@@ -75,10 +80,16 @@ def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Frag
     token_style += " class:token.me" if me in here else ""
     owner_style = "class:owner" + (player_style(owner) if owner is not None else "")
     owner_style += " class:owner.me" if owner == me else ""
-    return [(style, label)], [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
+    return [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
 
 
-def _clickable(fragments: Fragments, handler: Callable[[MouseEvent], object]) -> Fragments:
+def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Fragments]:
+    """The label of a square and its three marks (owner, buildings, tokens)."""
+    return [(label_style(game, square), label)], marks(game, square, me)
+
+
+def clickable(fragments: Fragments, handler: Callable[[MouseEvent], object]) -> Fragments:
+    """``fragments`` each carrying the mouse ``handler``."""
     return [(fragment[0], fragment[1], handler) for fragment in fragments]
 
 
@@ -88,10 +99,10 @@ def render(game: Game, me: int, middle: list[Fragments], lang: str = "en", on_cl
     names = labels(game, lang)
     cells: dict[tuple[int, int], tuple[Fragments, Fragments]] = {}
     for square in range(40):
-        label, marks = _cell(game, square, names[square], me)
+        label, shown = _cell(game, square, names[square], me)
         if on_click is not None:
-            label, marks = _clickable(label, on_click(square)), _clickable(marks, on_click(square))
-        cells[grid_position(square)] = (label, marks)
+            label, shown = clickable(label, on_click(square)), clickable(shown, on_click(square))
+        cells[grid_position(square)] = (label, shown)
     out: Fragments = []
     for row in range(11):
         if row in (0, 10):

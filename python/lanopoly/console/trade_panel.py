@@ -1,5 +1,10 @@
 """The trade panel: the person's holdings and a partner's side by side, an offer composed with keys.
 
+An offer made to the person shows first, with its full terms (``offer_lines``): ``a`` accepts
+it, ``r`` rejects it, ``c`` counters it: the composer opens with the offer reversed (what was
+asked of the person is what they give, what was offered what they get, ``countered``), and
+sending the counter-offer rejects the offer it answers and proposes the new one.
+
 Up/Down move along a side, Left/Right change side, Space puts the deed or jail card under the
 cursor into the offer or takes it out, + and - change that side's cash by 10 (PageUp and
 PageDown by 100), Tab picks the next partner, Enter sends the offer, Esc closes the panel. What
@@ -59,6 +64,8 @@ class Draft:
     row: int = 0
     chosen: set[tuple[int, Item]] = field(default_factory=set)
     cash: list[int] = field(default_factory=lambda: [0, 0])
+    answers: bool = False
+    """Whether the draft counters the partner's offer to the person (sent, it rejects that offer)."""
 
     def seat(self, side: int) -> int:
         return self.me if side == GIVE else self.partner
@@ -79,6 +86,7 @@ class Draft:
             seat = (self.partner + d) % n
             if seat != self.me and not game.player(seat)["bankrupt"]:
                 self.partner, self.chosen, self.cash, self.side, self.row = seat, set(), [0, 0], GIVE, 0
+                self.answers = False
                 return
 
     def toggle(self, game: Game, lang: str) -> None:
@@ -122,7 +130,8 @@ def panel_lines(game: Game, draft: Draft, lang: str, width: int) -> list[tuple[s
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)
 
-    lines = [("class:card.title", " " + t(lang, "trade.title", partner=game.names[draft.partner]) + " ")]
+    title = "trade.counter_title" if draft.answers else "trade.title"
+    lines = [("class:card.title", " " + t(lang, title, partner=game.names[draft.partner]) + " ")]
     for side in (GIVE, GET):
         seat = draft.seat(side)
         head = "trade.give" if side == GIVE else "trade.get"
@@ -139,4 +148,47 @@ def panel_lines(game: Game, draft: Draft, lang: str, width: int) -> list[tuple[s
         here = draft.side == side and draft.row == len(items)
         text = f"  {'>' if here else ' '}     " + t(lang, "trade.cash", amount=cash(draft.cash[side]))
         lines.append(("class:card.current" if here else "", text[:width]))
+    return lines
+
+
+def offers_to(game: Game, me: int) -> list[dict[str, Any]]:
+    """The offers made to the person and not yet answered, oldest first."""
+    return [dict(offer) for offer in game.offers if offer["to"] == me]
+
+
+def countered(offer: dict[str, Any]) -> Draft:
+    """A draft answering ``offer`` with the same terms from the person's side: what it asked of
+    them is what they give, what it offered is what they get; to be changed, then sent."""
+    draft = Draft(offer["to"], offer["from"], answers=True)
+    for side, bundle in ((GIVE, offer["get"]), (GET, offer["give"])):
+        draft.chosen |= {(side, Item("", square=int(square))) for square in bundle.get("properties", [])}
+        draft.chosen |= {(side, Item("", deck=str(deck))) for deck in bundle.get("jail_cards", [])}
+        draft.cash[side] = int(bundle.get("cash", 0))
+    return draft
+
+
+def offer_lines(game: Game, offers: list[dict[str, Any]], index: int, lang: str) -> list[tuple[str, str]]:
+    """The offer ``index`` of ``offers`` made to the person, every term on a line of its own: a
+    title, what its maker gives, what it asks of the person, and which of how many offers it is
+    (the keys are on the hint line)."""
+    offer = offers[index]
+    maker = game.names[offer["from"]]
+
+    def items(bundle: dict[str, Any]) -> list[tuple[str, str]]:
+        rows = []
+        for square in bundle.get("properties", []):
+            info: Any = game.square(square)
+            rows.append(("", "    " + info["name"] + (t(lang, "trade.mortgaged") if info.get("mortgaged") else "")))
+        rows += [("", "    " + t(lang, f"trade.card.{deck}")) for deck in bundle.get("jail_cards", [])]
+        if bundle.get("cash"):
+            rows.append(("", "    " + t(lang, "trade.cash", amount=money(lang, game.currency, bundle["cash"]))))
+        return rows or [("", "    " + t(lang, "dec.nothing"))]
+
+    lines = [("class:card.title", " " + t(lang, "offer.title", player=maker) + " ")]
+    lines.append(("class:card.now", t(lang, "offer.gives", player=maker)))
+    lines += items(offer["give"])
+    lines.append(("class:card.now", t(lang, "offer.asks", player=maker)))
+    lines += items(offer["get"])
+    if len(offers) > 1:
+        lines.append(("class:hint", t(lang, "offer.count", index=index + 1, count=len(offers))))
     return lines
