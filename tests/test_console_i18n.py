@@ -262,6 +262,7 @@ def test_a_french_game_speaks_french_on_the_paris_board():
     assert table.lines[-2] == "Rue de la Paix : prix 400 €, appartient à la banque"
     app.execute("aide")
     assert "Commandes :" in table.lines and app.feedback[1] == t("fr", "help.where")
+    assert table.lines[-1].startswith("Le plateau : près de chaque case, le numéro de son propriétaire")
     before = len(table.lines)
     app.execute("lancer")
     assert app.feedback == ("class:hint", "ok : lancer")

@@ -684,7 +684,9 @@ class ConsoleApp:
         elif command.name == "help":
             lang = self.table.lang
             self.log_view.anchor(len(self.table.lines))
-            self.table.lines.extend([t(lang, "help.title"), *help_text(lang).splitlines(), t(lang, "help.keys")])
+            self.table.lines.extend(
+                [t(lang, "help.title"), *help_text(lang).splitlines(), t(lang, "help.keys"), t(lang, "help.board")]
+            )
             self.say("class:hint", t(lang, "help.where"))
         elif command.name == "portfolio":
             table = self.table
