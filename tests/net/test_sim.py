@@ -162,6 +162,22 @@ def test_a_peer_cut_off_from_everyone_by_two_crashes_is_replaced_and_told_so() -
     assert removed and all(r == (2,) for r in removed) and report.outcomes[2] == "frozen", report.text()
 
 
+def test_a_nested_move_sent_to_some_peers_only_freezes_naming_its_sender_not_the_leader() -> None:
+    """Found by the soak (seed 49620): a forger's ack of step 34 nested its legal mortgage for
+    step 35 to two peers and an illegal move to the third (peer 0). The others played the
+    mortgage; peer 0, lacking it, blamed the leader (peer 3, honest) for acking step 35 without
+    sending it its move. Peer 0 now names the forger it caught cheating on that step."""
+    frozen: list[fx.Frozen] = []
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if peer == 0 and isinstance(item, fx.Frozen):
+            frozen.append(item)
+
+    report = run_game(49620, watch=watch)
+    assert report.ok, report.text()
+    assert frozen and frozen[0].info.blamed == (2,) and frozen[0].info.cause == "fault", frozen
+
+
 def test_a_bot_that_moves_at_once_nests_its_move_in_its_ack_so_a_step_costs_one_round_trip() -> None:
     """The leader of the next step whose bot moves at once signs that move as it acks the step
     before and nests it there (docs/lan.md, "A step"): in honest games of bots without delay, no

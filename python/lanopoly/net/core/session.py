@@ -76,6 +76,9 @@ from lanopoly.net.wire import WireError
 
 log = logging.getLogger("lanopoly.net.session")
 
+_CHEATS_ON_A_STEP = ("equivocation", "illegal_action")
+"""Faults that make what decides a step differ from peer to peer (see ``Session._missing_move``)."""
+
 Move = Mapping[str, Any]
 SYNC_BYTES = 40_000
 """A SYNC frame is cut when its signed messages pass this many bytes (the frame cap is 64 KiB)."""
@@ -908,8 +911,27 @@ class Session:
             move = early if early is not None and self._early(early, seat) else None
         if move is None:
             self._offer(step)
-            return self._withheld(leader, step, "its move")
+            return self._missing_move(leader, step)
         return self._play_signed(step, prev, move)
+
+    def _missing_move(self, leader: int, step: int) -> bool:
+        """The leader acked ``step`` on its own link, and this peer holds no move for it. If another
+        peer was caught cheating on what decides the step (an ack of the step before signed twice,
+        or an illegal out-of-turn move nested in one), the step's input may be that peer's move
+        nested in an ack this peer was not sent: the freeze names that peer, never the leader
+        (found by the soak, seed 49620). Otherwise the leader kept its move from this peer."""
+        if not self.inbox.acked_directly(step, leader):
+            return False
+        cheats = sorted(
+            {f.peer for f in self.faults if f.step == step and f.peer != leader and f.kind in _CHEATS_ON_A_STEP}
+        )
+        if not cheats:
+            return self._withheld(leader, step, "its move")
+        names = ", ".join(self.peer_label(p) for p in cheats)
+        reason = f"{names} cheated on the moves of step {step}, which the others decided without this peer"
+        proofs = tuple(p for p in self.proofs if p.peer in cheats)
+        self._freeze(FreezeInfo(step, reason, tuple(cheats), proofs=proofs))
+        return True
 
     def _play_signed(self, step: int, prev: bytes, move: Action | Forward) -> bool:
         """Apply a signed in-turn move or forward (checked first; illegal: freeze naming the signer)."""
