@@ -1434,3 +1434,36 @@ def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_pee
                 await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_queued_move_replaced_by_a_newer_one_is_told_and_not_counted_as_waiting():
+    """Found in a LAN game of two consoles: the status said "6 sent, waiting for the next step"
+    for good. One out-of-turn move per seat waits in the session; a newer one replaced the older
+    silently, and the console kept counting it. Now the session tells (MoveDropped, replaced)
+    and the console says so in the log; the same move typed twice waits once."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(3)
+        tables = (host, guest)
+        try:
+
+            def to_roll() -> bool:
+                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
+
+            await _until(to_roll, tables, 30, players=(guest,))
+            offers = [
+                {"type": "propose_trade", "player": guest.me, "to": host.me, "give": {"cash": cash}, "get": {}}
+                for cash in (1, 2, 3)
+            ]
+            # No await between them: the first is offered to the leader at once, the second waits
+            # in the session, the third takes its place (the step cannot be played in between).
+            for offer in (offers[0], offers[1], offers[1], offers[2]):
+                guest.act(offer)
+            assert offers[1] not in guest.queued() and guest.queued().count(offers[2]) == 1, guest.queued()
+            assert any(line.startswith("Remplacé : trade ann give $2") for line in guest.lines), guest.lines[-3:]
+            await _until(lambda: not guest.queued(), tables, 30, play=False)
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))

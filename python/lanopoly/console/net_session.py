@@ -293,6 +293,8 @@ class NetTable:
         game.check(action)
         if in_turn:
             self._pending = (game.step + 1, dict(action))
+        elif action in self._sent:  # the same move again: it is already waiting
+            return self._queued_text(action)
         else:
             self._sent.append(dict(action))
         text = None if in_turn else self._queued_text(action)
@@ -480,7 +482,10 @@ class NetTable:
         elif isinstance(event, fx.MoveDropped):
             if event.action in self._sent:
                 self._sent.remove(event.action)
-            self._not_taken(event.action)
+            if event.replaced:
+                self.lines.append(t(self.lang, "net.move_replaced", command=command_for(event.action, self._told)))
+            else:
+                self._not_taken(event.action)
         elif isinstance(event, fx.PeerAway):
             self._dropped(event.peer)
         elif isinstance(event, fx.PeerBack):

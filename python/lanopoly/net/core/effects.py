@@ -57,11 +57,13 @@ class YourMove:
 
 @dataclass(frozen=True)
 class MoveDropped:
-    """A queued out-of-turn move of ``seat`` will not be played: ``reason`` says why."""
+    """A queued out-of-turn move of ``seat`` will not be played: ``reason`` says why;
+    ``replaced`` when a newer move of the seat took its place (one waits at a time)."""
 
     seat: int
     action: dict[str, Any]
     reason: str
+    replaced: bool = False
 
 
 @dataclass(frozen=True)

@@ -343,6 +343,9 @@ class Session:
         if not self.game.is_chance_node and self.game.current_player == seat:
             self.person_move = (step, dict(action))
         else:
+            waiting = self.person_queue.get(seat)
+            if waiting is not None and waiting != dict(action):  # one move waits per seat: say so
+                self._notify(fx.MoveDropped(seat, dict(waiting), "a newer move of the seat replaced it", replaced=True))
             self.person_queue[seat] = dict(action)
             if self.phase is Phase.DECIDING:
                 self._offer(step)
