@@ -71,3 +71,39 @@ def test_info_takes_a_square_in_english_or_in_the_language_shown(lang, text, squ
             any_square(game, text, lang)
     else:
         assert any_square(game, text, lang) == square
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        ("en", "corazzata draws Chance: Get Out of Jail Free. This card may be kept until needed or traded."),
+        ("fr", "corazzata tire une carte Chance : Vous êtes libéré de prison. Cette carte peut être conservée"
+         " jusqu\u2019à utilisation ou échangée."),
+        ("it", "corazzata pesca Imprevisti: Uscite gratis di prigione. Questa carta si può conservare fino al"
+         " momento di servirsene, o scambiare."),
+        ("no", "corazzata trekker Sjanse: Du slipper ut av fengselet. Dette kortet kan beholdes til du trenger"
+         " det, eller byttes bort."),
+    ],
+)  # fmt: skip
+def test_a_card_drawn_reads_in_the_language(lang, sentence):
+    game = _game()
+    roll(game, 3, 4)  # Chance
+    assert describe_events(game, game.apply({"type": "card", "card": 7}), lang=lang) == [sentence]
+
+
+def test_a_card_with_amounts_reads_them_as_the_language_writes_money():
+    game = _game()
+    roll(game, 1, 1)  # Community Chest, square 2
+    events = game.apply({"type": "card", "card": 13})
+    assert describe_events(game, events, lang="it")[0] == (
+        "corazzata pesca Probabilità: Dovete contribuire ai lavori stradali: 40 $ per ogni casa,"
+        " 115 $ per ogni albergo."
+    )
+    paris = _game("paris")
+    roll(paris, 3, 4)
+    events = paris.apply({"type": "card", "card": 11})
+    assert describe_events(paris, events, lang="en")[0] == "corazzata draws Chance: Speeding fine: €15."
+    assert describe_events(paris, events, lang="fr")[0] == (
+        "corazzata tire une carte Chance : Amende pour excès de vitesse : 15 €."
+    )
+    assert describe_events(paris, events, lang="no")[0].endswith("Sjanse: Fartsbot: 15 €.")

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lanopoly import catalog
 from lanopoly._core import Game
-from lanopoly.i18n import money, plural, t
+from lanopoly.i18n import LANGUAGES, money, plural, t
 from lanopoly.types import DEED_KINDS, deed
 
 Event = Mapping[str, Any]
@@ -41,6 +42,16 @@ def square_name(game: Game, square: int, lang: str = "en") -> str:
     if kind == "tax":
         return t(lang, "square.income_tax" if square < 20 else "square.luxury_tax")
     return t(lang, f"square.{kind}")
+
+
+def card_text(game: Game, deck: str, card: int, lang: str = "en") -> str:
+    """The text of a Chance or Community Chest card in ``lang``: the catalogs' ``cards`` domain
+    translates each edition's printed text (:meth:`Game.card_text`); the printed text where a
+    language lacks it."""
+    printed = game.card_text(deck, card)
+    found = catalog.load(lang, "cards") if lang in LANGUAGES else None
+    translated = found.text(printed) if found is not None else None
+    return translated or printed
 
 
 def party(game: Game, party: Any, lang: str = "en") -> str:
@@ -106,7 +117,7 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
             return say("ev.moved", player=who(), square=square_name(game, event["to"], lang), visiting=visiting)
         case "card_drawn":
             deck = event["deck"]
-            text = game.card_text(deck, event["card"])
+            text = card_text(game, deck, event["card"], lang)
             return say("ev.card_drawn", player=who(), deck=say(f"deck.{deck}"), text=text)
         case "left_jail":
             return say("ev.left_jail", player=who(), how=say(f"jail.{event['how']}"))
