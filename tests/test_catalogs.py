@@ -8,6 +8,7 @@ copies too (a translation deleted, a placeholder misspelt), to show they catch i
 
 from __future__ import annotations
 
+import re
 import shutil
 import string
 import subprocess
@@ -15,9 +16,9 @@ from collections import Counter
 
 import pytest
 
-from lanopoly import catalog
+from lanopoly import Game, boards, catalog
 from lanopoly.catalog import DOMAINS, Catalog, PoError, parse, read
-from lanopoly.i18n import LANGUAGES, plural, t
+from lanopoly.i18n import LANGUAGES, money, plural, t
 
 PLURAL_FORMS = {
     "en": ("nplurals=2; plural=(n != 1);", (1, 0, 1)),
@@ -204,6 +205,49 @@ def test_the_reader_reads_every_kind_of_entry():
 def test_the_reader_refuses_a_broken_file(text, error):
     with pytest.raises(PoError, match=error):
         read(text)
+
+
+# The cards domain: every card of every edition, with its amounts.
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _amounts(text: str, currency: str, lang: str) -> Counter[int]:
+    """The sums of money a card text names, read as ``lang`` writes money ("$200", "200 €")."""
+    written = re.escape(money(lang, currency, 0)).replace("0", r"(\d+)")
+    return Counter(int(n) for n in re.findall(written, text))
+
+
+def test_every_card_of_every_edition_is_in_the_cards_catalogs():
+    english = _load("en", "cards")
+    for board in boards():
+        game = Game(2, board=board)
+        texts = {game.card_text(deck, card) for deck in ("chance", "community_chest") for card in range(16)}
+        assert texts <= english.entries.keys(), (board, sorted(texts - english.entries.keys()))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_says_the_same_amounts_in_every_language(lang):
+    found = _load(lang, "cards")
+    for board in boards():
+        game = Game(2, board=board)
+        for deck in ("chance", "community_chest"):
+            for card in range(16):
+                printed = game.card_text(deck, card)
+                text = found.text(printed)
+                assert text is not None, (lang, printed)
+                # every number, and every sum of money written as the language writes money
+                assert Counter(_NUMBER.findall(text)) == Counter(_NUMBER.findall(printed)), (lang, printed, text)
+                edition = "fr" if board == "paris" else "en"
+                assert _amounts(text, game.currency, lang) == _amounts(printed, game.currency, edition), (lang, text)
+                assert sum(_amounts(text, game.currency, lang).values()) == text.count(game.currency), (lang, text)
+
+
+def test_the_amount_check_catches_a_changed_amount():
+    text = _text("it", "cards").replace("Ritirate 150 $", "Ritirate 15 $", 1)
+    found = read(text, "damaged")
+    printed = "Your building loan matures. Collect $150."
+    assert _amounts(found.text(printed) or "", "$", "it") != _amounts(printed, "$", "en")
 
 
 def test_unknown_domain():

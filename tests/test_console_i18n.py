@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -10,6 +11,7 @@ from prompt_toolkit.output import DummyOutput
 from conftest import started
 from lanopoly import Game, IllegalAction
 from lanopoly.__main__ import main
+from lanopoly.bots import SimpleBot
 from lanopoly.catalog import load
 from lanopoly.console import ConsoleApp, Setup
 from lanopoly.console import table_for as make_table
@@ -282,3 +284,22 @@ def test_italian_and_norwegian_games_keep_the_classic_board(lang):
     assert table.game.names[0] == TOKENS[lang][0]
     assert app.decision() == t(lang, "dec.roll", extra="")
     assert any(line.startswith(t(lang, "ev.turn_started", round=1, player="", cash="")[:6]) for line in table.lines)
+
+
+def test_an_italian_log_names_no_square_and_reads_no_card_in_english():
+    """Bots play every seat of an Italian game (the person's too) for 120 turns: the log names the
+    squares that are no deeds and reads the cards in Italian, never as the classic edition prints them."""
+    table = make_table(Setup(lang="it", board="classic"), seed=5)
+    ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    game, me = table.game, SimpleBot()
+    while game.turn < 120 and not table.over:
+        if not table.step() and table.my_move:
+            table.act(dict(me.choose(game, 0, game.legal_actions(0))))
+    log = "\n".join(table.lines)
+    english_squares = {game.square(s)["name"] for s in range(40) if "price" not in game.square(s)}
+    english_cards = {game.card_text(deck, card) for deck in ("chance", "community_chest") for card in range(16)}
+    assert english_squares >= {"Chance", "Community Chest", "Free Parking", "Luxury Tax", "Go To Jail"}
+    assert [name for name in english_squares if re.search(rf"\b{re.escape(name)}\b", log)] == []
+    assert [text for text in english_cards if text in log] == []
+    assert "pesca Imprevisti: " in log and "pesca Probabilità: " in log  # cards were drawn
+    assert " va su Imprevisti." in log or " va su Probabilità." in log

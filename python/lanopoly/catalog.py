@@ -1,8 +1,9 @@
 """The gettext message catalogs shipped in the package, read from their .po files.
 
 Every text a person reads lives in ``lanopoly/locale/<lang>/LC_MESSAGES/<domain>.po``: the
-``console`` domain (keyed by ``msgctxt``) and the ``refusals`` domain (keyed by the engine's
-template, the ``msgid``). The .po files are parsed here, once per file, rather than compiled to
+``console`` domain (keyed by ``msgctxt``), the ``refusals`` domain (keyed by the engine's
+template, the ``msgid``) and the ``cards`` domain (the Chance and Community Chest cards, keyed by
+the engine's text of each edition, the ``msgid``). The .po files are parsed here, once per file, rather than compiled to
 .mo: the package build (maturin) runs no gettext step and nothing new is needed at run time. A
 text that depends on a count has plural forms, chosen by the file's own ``Plural-Forms`` rule.
 """
@@ -17,7 +18,7 @@ from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-DOMAINS = ("console", "refusals")
+DOMAINS = ("console", "refusals", "cards")
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lanopoly import catalog
 from lanopoly._core import Game
-from lanopoly.i18n import money, plural, t
-from lanopoly.types import deed
+from lanopoly.i18n import LANGUAGES, money, plural, t
+from lanopoly.types import DEED_KINDS, deed
 
 Event = Mapping[str, Any]
 """An event dict (``lanopoly.types.Event``, or one read back from a log)."""
@@ -30,6 +31,29 @@ _PLAIN = {
 _MORTGAGE_PAYMENTS = {"mortgaged": "mortgage", "unmortgaged": "unmortgage", "kept_mortgaged": "transfer_fee"}
 
 
+def square_name(game: Game, square: int, lang: str = "en") -> str:
+    """A square's name as a person reads it in ``lang``: a deed keeps its edition's name (the
+    street names are the board's), the other squares (GO, jail, cards, taxes...) take the
+    language's words (the catalog's ``square.*``), whatever the edition calls them."""
+    info = game.square(square)
+    kind = info["kind"]
+    if kind in DEED_KINDS:
+        return str(info["name"])
+    if kind == "tax":
+        return t(lang, "square.income_tax" if square < 20 else "square.luxury_tax")
+    return t(lang, f"square.{kind}")
+
+
+def card_text(game: Game, deck: str, card: int, lang: str = "en") -> str:
+    """The text of a Chance or Community Chest card in ``lang``: the catalogs' ``cards`` domain
+    translates each edition's printed text (:meth:`Game.card_text`); the printed text where a
+    language lacks it."""
+    printed = game.card_text(deck, card)
+    found = catalog.load(lang, "cards") if lang in LANGUAGES else None
+    translated = found.text(printed) if found is not None else None
+    return translated or printed
+
+
 def party(game: Game, party: Any, lang: str = "en") -> str:
     """A player's name, the bank or the Free Parking jackpot."""
     if isinstance(party, dict):
@@ -39,7 +63,7 @@ def party(game: Game, party: Any, lang: str = "en") -> str:
 
 def bundle_text(game: Game, bundle: Mapping[str, Any], lang: str = "en") -> str:
     """One side of a trade in words: its properties, its cash, its jail cards ("nothing" when empty)."""
-    items = [str(game.square(s)["name"]) for s in bundle.get("properties", [])]
+    items = [square_name(game, s, lang) for s in bundle.get("properties", [])]
     if bundle.get("cash"):
         items.append(money(lang, game.currency, bundle["cash"]))
     items += [t(lang, "dec.jail_card") for _ in bundle.get("jail_cards", [])]
@@ -65,7 +89,7 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         return str(names[event[key]])
 
     def sq(key: str = "square") -> str:
-        return str(game.square(event[key])["name"])
+        return square_name(game, event[key], lang)
 
     def say(key: str, **fields: Any) -> str:
         return t(lang, key, **fields)
@@ -90,10 +114,10 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
             return say("ev.rolled", player=who(), a=a, b=b, total=a + b, double=say("ev.double") if a == b else "")
         case "moved":
             visiting = say("ev.visiting") if event["to"] == 10 else ""
-            return say("ev.moved", player=who(), square=game.square(event["to"])["name"], visiting=visiting)
+            return say("ev.moved", player=who(), square=square_name(game, event["to"], lang), visiting=visiting)
         case "card_drawn":
             deck = event["deck"]
-            text = game.card_text(deck, event["card"])
+            text = card_text(game, deck, event["card"], lang)
             return say("ev.card_drawn", player=who(), deck=say(f"deck.{deck}"), text=text)
         case "left_jail":
             return say("ev.left_jail", player=who(), how=say(f"jail.{event['how']}"))

@@ -61,7 +61,7 @@ from lanopoly.console.trade_panel import (
     offers_to,
     panel_lines,
 )
-from lanopoly.describe import bundle_text
+from lanopoly.describe import bundle_text, square_name
 from lanopoly.i18n import ALIASES, clock, money, plural, t
 from lanopoly.refusals import explain
 from lanopoly.types import deed
@@ -706,7 +706,7 @@ class ConsoleApp:
             self.log_view.follow()
             if "price" in table.game.square(square):
                 table.lines.extend(deed_lines(table, square))
-                self.say("class:hint", t(table.lang, "info.where", name=table.game.square(square)["name"]))
+                self.say("class:hint", t(table.lang, "info.where", name=square_name(table.game, square, table.lang)))
             else:
                 self.say("class:hint", "")
             self.open_card("deed", square)
@@ -1025,7 +1025,7 @@ def deed_lines(table: Table, square: int) -> list[str]:
 
     owner = game.names[info["owner"]] if info.get("owner") is not None else t(lang, "party.bank")
     price = cash(info["price"]) if "price" in info else "-"
-    lines = [t(lang, "deed.title", name=info["name"], price=price, owner=owner)]
+    lines = [t(lang, "deed.title", name=square_name(game, square, lang), price=price, owner=owner)]
     if info["kind"] == "street":
         rents = info["rents"]
         lines.append(

@@ -20,7 +20,7 @@ from functools import cache
 from lanopoly._core import Game
 from lanopoly.console.board_view import Clicks, Fragments, clickable, grid_position, label_style, marks
 from lanopoly.console.names import fold
-from lanopoly.i18n import t
+from lanopoly.describe import square_name
 from lanopoly.types import DEED_KINDS
 
 COLUMNS, ROWS_NEEDED = 120, 40
@@ -43,18 +43,9 @@ _SIDES = (0, 10)
 
 
 def full_names(game: Game, lang: str) -> list[str]:
-    """Each square's name: a deed's as the board's edition has it, the other squares' in ``lang``."""
-    out = []
-    for square in range(40):
-        info = game.square(square)
-        kind = info["kind"]
-        if kind in DEED_KINDS:
-            out.append(info["name"])
-        elif kind == "tax":
-            out.append(t(lang, "square.income_tax" if square < 20 else "square.luxury_tax"))
-        else:
-            out.append(t(lang, f"square.{kind}"))
-    return out
+    """Each square's name: a deed's as the board's edition has it, the other squares' in ``lang``
+    (:func:`lanopoly.describe.square_name`)."""
+    return [square_name(game, square, lang) for square in range(40)]
 
 
 DROPPED = {"avenue", "rue", "boulevard", "place", "de", "la", "le", "du", "des", "faubourg", "gare", "the"}

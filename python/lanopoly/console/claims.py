@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lanopoly._core import Game
+from lanopoly.describe import square_name
 from lanopoly.i18n import ALIASES, money, t
 
 KEY = "f6"
@@ -73,7 +74,7 @@ def claim_hint(game: Game, seat: int, lang: str, sent: Sequence[dict[str, Any]] 
     fields = {
         "payer": game.names[oldest["payer"]],
         "amount": money(lang, game.currency, oldest["amount"]),
-        "square": game.square(oldest["square"])["name"],
+        "square": square_name(game, oldest["square"], lang),
         "button": KEY.upper(),
         "word": claim_word(lang),
         "deadline": deadline,

@@ -14,6 +14,7 @@ from typing import Any
 from lanopoly._core import Game
 from lanopoly.console.claims import open_claims
 from lanopoly.console.names import find_squares, fold, near_squares
+from lanopoly.describe import square_name
 from lanopoly.i18n import ALIASES, t
 
 Action = dict[str, Any]
@@ -105,12 +106,12 @@ def one_square(game: Game, text: str, lang: str = "en") -> int:
     """The one property ``text`` names, or a CommandError saying which ones it could be."""
     found = find_squares(game, text, lang=lang)
     if not found:
-        near = ", ".join(str(game.square(s)["name"]) for s in near_squares(game, text, lang=lang))
+        near = ", ".join(square_name(game, s, lang) for s in near_squares(game, text, lang=lang))
         if near:
             raise CommandError(t(lang, "err.no_property_near", text=text.strip(), names=near))
         raise CommandError(t(lang, "err.no_property", text=text.strip()))
     if len(found) > 1:
-        names = ", ".join(game.square(s)["name"] for s in found[:6])
+        names = ", ".join(square_name(game, s, lang) for s in found[:6])
         raise CommandError(t(lang, "err.could_be", text=text.strip(), names=names))
     return found[0]
 

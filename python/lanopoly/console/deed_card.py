@@ -17,6 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lanopoly._core import Game
 from lanopoly.console.board_view import GROUP_STYLES
 from lanopoly.console.log_view import wrap
+from lanopoly.describe import square_name
 from lanopoly.i18n import money, plural, t
 
 Fragments = StyleAndTextTuples
@@ -99,7 +100,7 @@ def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[F
     owner = info.get("owner")
     holder = game.names[owner] if owner is not None else t(lang, "party.bank")
     lines = [
-        _title(str(info["name"]), style, width),
+        _title(square_name(game, square, lang), style, width),
         *_text(f"{group_name(lang, info)} · {t(lang, 'card.price', price=cash(info['price']))}", width),
         *_text(t(lang, "card.owner", owner=holder), width),
         *_rent_rows(game, lang, info, width),
@@ -135,7 +136,7 @@ def square_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list
         text = t(lang, "sq.free_parking")
     else:
         text = t(lang, "sq.go_to_jail")
-    return [_title(str(info["name"]), "class:card.title", width), *_text(text, width)]
+    return [_title(square_name(game, square, lang), "class:card.title", width), *_text(text, width)]
 
 
 def card_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from lanopoly._core import Game
+from lanopoly.describe import square_name
 from lanopoly.i18n import BOARD_LABELS
 
 # Words that say little about which square is meant.
@@ -40,19 +42,34 @@ def find_squares(game: Game, text: str, *, deeds_only: bool = True, lang: str = 
     if want.isdigit() and int(want) < 40:
         return [int(want)]
     squares = [s for s in range(40) if not deeds_only or game.square(s)["kind"] in ("street", "railway", "utility")]
-    names = {s: fold(game.square(s)["name"]) for s in squares}
-    exact = [s for s, n in names.items() if n == want]
+    names = _names(game, squares, lang)
+    exact = _each(s for s, n in names if n == want)
     if exact:
         return exact
     wanted = words(want)
-    prefix = [s for s, n in names.items() if all(any(w.startswith(p) for w in words(n)) for p in wanted)]
+    prefix = _each(s for s, n in names if all(any(w.startswith(p) for w in words(n)) for p in wanted))
     if prefix:
         return prefix
     shown = labels(game, lang)
     labelled = [s for s in squares if fold(shown[s].strip()) == want]
     if labelled:
         return labelled
-    return [s for s, n in names.items() if want in n]
+    return _each(s for s, n in names if want in n)
+
+
+def _names(game: Game, squares: list[int], lang: str) -> list[tuple[int, str]]:
+    """Each square with the names a person may type for it, folded: the edition's name and, where
+    it differs (a square that is no deed), the name shown in ``lang``."""
+    out = []
+    for s in squares:
+        edition, shown = fold(game.square(s)["name"]), fold(square_name(game, s, lang))
+        out += [(s, edition)] + ([(s, shown)] if shown != edition else [])
+    return out
+
+
+def _each(squares: Iterable[int]) -> list[int]:
+    """``squares`` without repeats, in their order."""
+    return list(dict.fromkeys(squares))
 
 
 def near_squares(game: Game, text: str, most: int = 3, lang: str = "en") -> list[int]:

@@ -22,7 +22,7 @@ from lanopoly._core import Game, Rules
 from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, answer_out_of_turn, claim_out_of_turn
 from lanopoly.console.commands import CommandError
 from lanopoly.console.saves import shown_path
-from lanopoly.describe import describe_events
+from lanopoly.describe import describe_events, square_name
 from lanopoly.i18n import money, plural, t
 from lanopoly.log import GameLog
 
@@ -334,12 +334,11 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
             lines.append(t(lang, "end.no_property"))
         else:
             square, turns = row.longest
-            lines.append(plural(lang, "end.longest", turns, square=game.square(square)["name"], turns=turns))
+            lines.append(plural(lang, "end.longest", turns, square=square_name(game, square, lang), turns=turns))
     if s.record is not None:
         seat, square, turns = s.record
-        lines.append(
-            plural(lang, "end.record", turns, name=game.names[seat], square=game.square(square)["name"], turns=turns)
-        )
+        where = square_name(game, square, lang)
+        lines.append(plural(lang, "end.record", turns, name=game.names[seat], square=where, turns=turns))
     return lines + moments_lines(game, s, lang)
 
 

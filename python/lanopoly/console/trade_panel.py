@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanopoly._core import Game
+from lanopoly.describe import square_name
 from lanopoly.i18n import money, t
 
 GIVE, GET = 0, 1
@@ -178,7 +179,8 @@ def offer_lines(game: Game, offers: list[dict[str, Any]], index: int, lang: str)
         rows = []
         for square in bundle.get("properties", []):
             info: Any = game.square(square)
-            rows.append(("", "    " + info["name"] + (t(lang, "trade.mortgaged") if info.get("mortgaged") else "")))
+            mortgaged = t(lang, "trade.mortgaged") if info.get("mortgaged") else ""
+            rows.append(("", "    " + square_name(game, square, lang) + mortgaged))
         rows += [("", "    " + t(lang, f"trade.card.{deck}")) for deck in bundle.get("jail_cards", [])]
         if bundle.get("cash"):
             rows.append(("", "    " + t(lang, "trade.cash", amount=money(lang, game.currency, bundle["cash"]))))
