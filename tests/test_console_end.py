@@ -178,3 +178,21 @@ def test_a_chart_row_scales_to_the_top_of_every_row_and_a_lead_is_counted_from_i
     long = [(n, 0) for n in range(1, 121)]  # 120 rounds: two rounds a column
     assert len(worth_chart(long, 0)) == 60 and worth_chart(long, 0)[-1] == BARS[8]
     assert worth_chart([(0, 0)], 0) == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+def test_a_person_out_of_the_game_is_told_so_while_the_others_play_on(lang: str) -> None:
+    """Found playing a LAN game as a newcomer: once bankrupt, the screen only said "Waiting for
+    bot 2..." while the game went on without the person. It now says they are out, and how to
+    leave, in each language."""
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0, lang=lang)
+    for outcome in (dice(6, 6), dice(1, 2), dice(1, 3)):
+        table.act(outcome)
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    assert app.decision() != t(lang, "dec.out")
+    table.act({"type": "resign", "player": 0})
+    assert table.game.player(0)["bankrupt"] and not table.game.is_over
+    assert app.decision() == t(lang, "dec.out")
+    assert app.decision().startswith(
+        {"en": "You are out", "fr": "Vous êtes hors jeu", "it": "Sei fuori", "no": "Du er ute"}[lang]
+    )

@@ -855,6 +855,8 @@ class ConsoleApp:
         alert = table.alert()
         if alert is not None and not table.my_move:
             return alert  # a LAN game frozen, or a peer gone or away
+        if game.player(table.me)["bankrupt"]:
+            return t(lang, "dec.out")  # the game plays on without the person: say what is left to do
         if not table.my_move:
             seat = game.current_player
             if seat is None or seat < 0:
