@@ -95,6 +95,33 @@ def test_the_bots_of_a_continued_game_play_on_as_if_it_had_never_stopped(tmp_pat
     assert decided > 100 and again.game.state_hash() == table.game.state_hash()
 
 
+def test_bots_that_answered_out_of_turn_are_taken_up_as_they_were(tmp_path: Path) -> None:
+    """Issue 14: the search bot answers an offer out of turn by rollouts from its own random
+    stream. ann offers $1 for a deed a bot holds; it answers at once, the file holds the answer
+    (saved as the game waits for ann again), and the bots taken up from the file are exactly
+    those that never stopped, random streams included (each answer was decided again)."""
+    path = tmp_path / "hard.json"
+    table = LocalTable(["ann", "dog", "car"], seed=7, bot=lambda: Bot("search"), save=path, difficulty="hard")
+    person = SimpleBot()
+    game = table.game
+
+    def held_by_a_bot() -> list[int]:
+        return [s for s in range(40) if game.square(s).get("owner") in (1, 2) and not game.square(s).get("level")]
+
+    while not (table.my_move and held_by_a_bot() and not game.offers and game.auction is None):
+        if not table.step():
+            table.act(person.choose(game, table.me, table.legal()))
+    square = held_by_a_bot()[0]
+    owner = game.square(square)["owner"]
+    table.act({"type": "propose_trade", "player": 0, "to": owner, "give": {"cash": 1}, "get": {"properties": [square]}})
+    assert table.step() and not game.offers and table.my_move
+    assert table.record.inputs[-1]["player"] == owner
+    saved = load_local(path)
+    assert saved.log.inputs == table.record.inputs
+    again = LocalTable.continued(saved.log, path)
+    assert [again.bots[s].__getstate__() for s in (1, 2)] == [table.bots[s].__getstate__() for s in (1, 2)]
+
+
 def test_a_finished_game_is_not_offered_and_an_altered_one_is_refused() -> None:
     done = new_local_save()
     over = _played(done, 10**6, rules=Rules(round_limit=3))

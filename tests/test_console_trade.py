@@ -12,6 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from conftest import dice
 from lanopoly import Game, Policy, SimpleBot
+from lanopoly.bots import DIFFICULTIES
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.describe import describe
 from lanopoly.types import Action
@@ -39,13 +40,16 @@ def _offer_during_an_auction() -> LocalTable:
     return table
 
 
-def _run(table: LocalTable, typed: list[tuple[str, Callable[[list[str]], bool]]]) -> list[list[str]]:
-    """The application in an 80x24 terminal: the first screen, then after each typed line the
-    screen once its check holds (or after 10 seconds)."""
+def _run(
+    table: LocalTable, typed: list[tuple[str, Callable[[list[str]], bool]]], delay: float = PAUSE
+) -> list[list[str]]:
+    """The application in an 80x24 terminal, its bots pausing ``delay`` seconds after each move:
+    the first screen, then after each typed line the screen once its check holds (or after 10
+    seconds)."""
 
     async def session() -> list[list[str]]:
         with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal(80, 24))
+            app = ConsoleApp(table, delay=delay, input=pipe, output=Terminal(80, 24))
             running = asyncio.create_task(app.run())
             screens = [await wait_for(app.app, lambda lines: any("ada" in line for line in lines))]
             for text, check in typed:
@@ -112,6 +116,71 @@ def test_a_bot_answers_an_offer_at_once_not_on_its_own_turn() -> None:
     assert table.game.offers == [] and table.my_move and table.game.current_player == 0
     assert table.lines[-1] == "bea rejects the trade offered by ann."
     assert not table.step(), "then the game waits for ann again"
+
+
+def _heuristic_bots_hold_deeds() -> LocalTable:
+    """ada (the person) buys Vermont Avenue, bea Baltic Avenue and cy Oriental Avenue, the two of
+    them the "normal" bots (the Rust heuristic bot); ada's turn again, before her roll."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, seed=0, bot=DIFFICULTIES["normal"])
+    for outcome in (dice(6, 6), dice(1, 2), dice(1, 1)):
+        table.act(outcome)
+    for seat, outcome in ((0, dice(3, 5)), (1, dice(1, 2)), (2, dice(1, 5))):  # Vermont, Baltic, Oriental
+        table.act({"type": "roll", "player": seat})
+        table.act(outcome)
+        table.act({"type": "buy", "player": seat})
+        table.act({"type": "end_turn", "player": seat})
+    assert [table.game.square(s)["owner"] for s in (8, 3, 6)] == [0, 1, 2] and table.my_move
+    return table
+
+
+def test_a_heuristic_bot_answers_the_persons_offer_at_once_in_the_application() -> None:
+    """Issue 14: during her own turn ada types two offers to bea, a Rust heuristic bot; each is
+    answered by the very next input (rejected, then accepted), logged and on the screen, and ada
+    is still the one to act. (The Rust bots used to keep an offer until their own turn.) The
+    bots pause as in a real game (0.3 s after each move, the answer included)."""
+    table = _heuristic_bots_hold_deeds()
+    rejected, accepted = (
+        "bea rejects the trade offered by ada.",
+        "bea accepts the trade offered by ada: $400 for Baltic Avenue.",
+    )
+    screens = _run(
+        table,
+        [
+            ("trade bea give $1 for baltic avenue", lambda lines: any(rejected in line for line in lines)),
+            ("trade bea give $400 for baltic avenue", lambda lines: any("bea accepts the" in line for line in lines)),
+        ],
+        delay=0.3,
+    )
+    inputs = table.record.inputs
+    offers = [i for i, move in enumerate(inputs) if move.get("type") == "propose_trade"]
+    assert len(offers) == 2, inputs[-6:]
+    for i in offers:  # each offer by ada, answered by bea right after it
+        assert inputs[i]["player"] == 0 and inputs[i + 1]["player"] == 1, inputs[i : i + 2]
+    assert [inputs[i + 1]["type"] for i in offers] == ["reject_trade", "accept_trade"]
+    assert offers[1] + 2 == len(inputs), "nothing happened after the answer"
+    assert table.game.square(3)["owner"] == 0 and table.my_move and table.game.phase == "await_roll"
+    assert rejected in table.lines and accepted in table.lines
+    assert any(rejected in line for line in screens[1]), "\n".join(screens[1])
+    assert any("bea accepts the" in line for line in screens[2]), "\n".join(screens[2])
+
+
+def test_a_heuristic_bot_answers_an_offer_before_another_bot_moves_on() -> None:
+    """Issue 14: while bea (a bot) is to act, ada offers $400 for cy's Oriental Avenue; the next
+    step of the table is cy's answer (accepted), before bea's move."""
+    table = _heuristic_bots_hold_deeds()
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(4, 6))  # Tennessee Avenue
+    table.act({"type": "decline", "player": 0})
+    while table.game.auction is not None:
+        table.act({"type": "pass", "player": table.game.current_player})
+    table.act({"type": "end_turn", "player": 0})
+    assert table.game.current_player == 1 and not table.my_move
+    before = table.game.player(1)
+    table.act({"type": "propose_trade", "player": 0, "to": 2, "give": {"cash": 400}, "get": {"properties": [6]}})
+    assert table.step()
+    assert table.record.inputs[-1] == {"type": "accept_trade", "player": 2, "from": 0}
+    assert table.game.square(6)["owner"] == 0 and not table.game.offers
+    assert table.game.current_player == 1 and table.game.player(1) == before, "bea has not moved yet"
 
 
 F9, DOWN, RIGHT, PAGE_UP, TAB, ESC = "\x1b[20~", "\x1b[B", "\x1b[C", "\x1b[5~", "\t", "\x1b"

@@ -329,7 +329,8 @@ class Bot:
         self, game: Game, seat: int, legal: Sequence[Action | Mapping[str, Any]] | None = None
     ) -> Move | None:
         """The bot's move out of turn for ``seat`` (None if it stays quiet, or if the game waits
-        for ``seat`` or for chance): the built-in bots claim the rent owed to them."""
+        for ``seat`` or for chance): the built-in bots claim the rent owed to them and answer the
+        trade offers made to them, as they would on their turn."""
     def __getnewargs__(self) -> tuple[str, int]: ...
     def __getstate__(self) -> tuple[bytes, int]:
         """Pickling: the bot's memory and random stream, so that it goes on choosing as before."""

@@ -62,7 +62,8 @@ def answer_out_of_turn(game: Game, policies: Mapping[int, Policy]) -> Action | N
     """A bot's answer (accept or reject) to a trade offer made to it while another seat is to
     act, oldest offer first, from the bots that answer out of turn (their ``interject``); None if
     there is none. A person who offers a trade then hears back at once, not when the bot's own
-    turn comes (the console asks this after every step). The Rust bots answer on their turn."""
+    turn comes (the console asks this after every step). Every bot here answers so: the simple
+    bot and the Rust bots (``lanopoly.Bot``), which judge an offer out of turn as on their turn."""
     actor = game.current_player
     if game.is_over or game.is_chance_node or actor is None:
         return None

@@ -12,7 +12,7 @@ chooses as a built-in bot does gives exactly the results of the all-Rust run. Af
 each seat not to act is asked once for a move out of turn, as in Rust, if its policy has
 ``interject`` (``lanopoly.bots.Interjecting``): the built-in bots claim their rent there (under
 the printed books' rules rent must be claimed in time), so a policy without it lets the rent owed
-to it lapse unless it is to act.
+to it lapse unless it is to act, and answer the trade offers made to them.
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ def _interjections(game: Game, policies: list[Policy], budget: int) -> int:
     """One round of out-of-turn moves after an input, as the Rust run plays them
     (``lanopoly_sim::play::interjections``): each seat still in but the one to act, in seat order
     after it, may move once if its policy has ``interject`` (the built-in bots claim the rent
-    owed to them). Returns the number of moves applied."""
+    owed to them and answer the offers made to them). Returns the number of moves applied."""
     actor = game.current_player
     if game.is_over or actor is None or actor < 0 or budget <= 0:
         return 0

@@ -293,12 +293,18 @@ class LocalTable:
         self._saved_at = time.monotonic()
 
     def _replay(self, action: Action) -> None:
-        """Apply a saved input; a bot's move is first decided again by the bot, so that it plays on
-        remembering what it did (its trade offers, the search bot's random stream), as if the game
-        had never stopped. The saved move is the one applied."""
-        seat = self.game.current_player
-        if seat in self.bots and not self.game.is_chance_node and action.get("player") == seat:
-            self.bots[seat].choose(self.game, seat, self.game.legal_actions(seat))
+        """Apply a saved input; a bot's move is first decided again by the bot, in turn or out of
+        turn (a claim, an answer to an offer), so that it plays on remembering what it did (its
+        trade offers, the search bot's random stream), as if the game had never stopped. The saved
+        move is the one applied."""
+        game = self.game
+        player = action.get("player")
+        if player in self.bots and not game.is_chance_node:
+            bot = self.bots[player]
+            if player == game.current_player:
+                bot.choose(game, player, game.legal_actions(player))
+            elif (interject := getattr(bot, "interject", None)) is not None:
+                interject(game, player, game.legal_actions(player))
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
@@ -311,8 +317,11 @@ class LocalTable:
         if self.game.is_over and not self.summarized:
             self.summarized = True
             self.lines.extend(self.summary_lines())
+        # Saved once the game waits for the person after a move not theirs: a bot's or chance's
+        # that handed it over, or a bot's out of turn (an answer to the person's offer).
+        handed = self.my_move and (not was_mine or action.get("player") != self.me)
         if self.save_path is not None and (
-            (self.my_move and not was_mine) or self.game.is_over or time.monotonic() - self._saved_at >= SAVE_EVERY
+            handed or self.game.is_over or time.monotonic() - self._saved_at >= SAVE_EVERY
         ):
             self.save()
 

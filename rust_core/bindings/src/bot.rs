@@ -51,8 +51,9 @@ impl Bot {
     }
 
     /// The bot's move out of turn for `seat` (the game waits for another seat), or None: the
-    /// built-in bots claim the rent owed to them. `legal` is ignored, as for `choose`; the
-    /// console and LAN drivers ask this after every step (see `lanopoly.bots.Interjecting`).
+    /// built-in bots claim the rent owed to them and answer the trade offers made to them (as on
+    /// their turn). `legal` is ignored, as for `choose`; the console and LAN drivers ask this
+    /// after every step (see `lanopoly.bots.Interjecting`).
     #[pyo3(signature = (game, seat, legal = None))]
     fn interject<'py>(
         &mut self,

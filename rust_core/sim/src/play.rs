@@ -57,8 +57,9 @@ pub fn play_interruptible(
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     let mut applied = 0;
-    // Bots that only claim rent out of turn are not asked while nobody is owed any.
-    let only_claims = policies.iter().all(|p| p.interjects_only_claims());
+    // Bots that only claim rent and answer offers out of turn are not asked while nobody is
+    // owed any and no offer is open.
+    let only_claims_and_offers = policies.iter().all(|p| p.interjects_only_on_claims_and_offers());
     while applied < max_inputs && !game.is_over() {
         if applied % Interrupt::EVERY == Interrupt::EVERY - 1 && interrupt.check() {
             break;
@@ -84,7 +85,7 @@ pub fn play_interruptible(
         };
         observe(game, input, before);
         applied += 1;
-        if !(only_claims && game.claims.is_empty()) {
+        if !(only_claims_and_offers && game.claims.is_empty() && game.offers.is_empty()) {
             applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
         }
     }
@@ -98,7 +99,7 @@ pub fn play_interruptible(
 /// skipped in release. Returns the number of moves applied.
 ///
 /// One round is enough for what bots do out of turn: a claim comes from the input just applied
-/// (a landing), and is claimed at once.
+/// (a landing), and is claimed at once; so does an offer (a proposal), and it is answered at once.
 pub fn interjections(
     game: &mut Game,
     policies: &mut [Box<dyn Policy>],

@@ -17,7 +17,9 @@ pub trait Policy: Send + Sync {
     /// quiet. Drivers ask it once after every input for each seat still in that is not the one
     /// to act (see [`crate::play::interjections`]). Rent must be claimed before the next rolls
     /// (the printed books), while the payer's turn goes on: the built-in bots claim here what is
-    /// owed to them ([`crate::bots::owed_claim`]). By default a policy never moves out of turn.
+    /// owed to them ([`crate::bots::owed_claim`]), and answer a trade offer made to them at once
+    /// (as they would on their turn), so that whoever offered hears back before the game moves
+    /// on. By default a policy never moves out of turn.
     fn interject(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
         let _ = (game, seat, rng);
         None
@@ -33,10 +35,11 @@ pub trait Policy: Send + Sync {
         false
     }
 
-    /// Does [`Policy::interject`] only ever claim the rent owed to the seat (as
-    /// [`crate::bots::owed_claim`] does)? Then drivers need not ask while no rent is owed to
-    /// anyone, which is after most inputs. By default a policy may interject anything.
-    fn interjects_only_claims(&self) -> bool {
+    /// Does [`Policy::interject`] only ever move while rent is owed or a trade offer is open
+    /// (claiming the rent owed to the seat, answering an offer made to it)? Then drivers need not
+    /// ask while no rent is owed to anyone and no offer is open, which is after most inputs. By
+    /// default a policy may interject anything.
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
         false
     }
 

@@ -2,12 +2,23 @@
 //! games recorded here. A change meant to make the engine or a bot faster must keep every
 //! digest; a change of the bots' play must say so and record new ones.
 
-use lanopoly_sim::simulate::simulate;
+use lanopoly_engine::state::Pending;
+use lanopoly_engine::{Action, Game, Input, Resolver};
+use lanopoly_sim::bots::{self, HeuristicBot};
+use lanopoly_sim::play::{play, Streams};
+use lanopoly_sim::simulate::{game_seed, simulate, GameSummary, Report, IN_JAIL};
 use lanopoly_sim::workload::{digest, workload};
+use lanopoly_sim::Policy;
 
-/// (workload, games, digest of the report) as recorded at commit dbd43ab (before issue 15's
-/// speed work), on one thread and on two.
-const RECORDED: [(&str, u32, u64); 2] = [("mc", 40, 0x24e1_4680_acfa_7378), ("full", 40, 0x3c8f_ea85_7f09_1c5c)];
+/// (workload, games, digest of the report), on one thread and on two: `mc` as recorded at commit
+/// dbd43ab (before issue 15's speed work; its bot never trades, so answering offers out of turn
+/// left it as it was), `full` since the bots answer offers out of turn (issue 14).
+const RECORDED: [(&str, u32, u64); 2] = [("mc", 40, 0x24e1_4680_acfa_7378), ("full", 40, FULL_40)];
+
+/// The 40 games of `full` since the bots answer offers made to them at once (issue 14).
+const FULL_40: u64 = 0x0890_18d8_8088_cbde;
+/// The same games before, when the bots answered offers on their own turn only (dbd43ab).
+const FULL_40_ON_THEIR_TURN: u64 = 0x3c8f_ea85_7f09_1c5c;
 
 #[test]
 fn the_workloads_play_the_recorded_games() {
@@ -29,4 +40,68 @@ fn the_mc_workload_is_the_equal_work_of_the_issue() {
     assert!(rounds >= 20 * 99, "{rounds} rounds");
     assert!((460 * 20..490 * 20).contains(&rolls), "{rolls} rolls");
     assert!(workload("nothing", 1).is_none());
+}
+
+/// The default heuristic bot as it was before issue 14: out of turn it only claims rent, and it
+/// answers offers on its own turn.
+struct AnswersOnItsTurn(HeuristicBot);
+
+impl Policy for AnswersOnItsTurn {
+    fn name(&self) -> &str {
+        "heuristic answering on its turn"
+    }
+
+    fn choose(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Action {
+        self.0.choose(game, seat, rng)
+    }
+
+    fn interject(&mut self, game: &Game, seat: u8, _rng: &mut Resolver) -> Option<Action> {
+        bots::owed_claim(game, seat)
+    }
+
+    fn trusted(&self) -> bool {
+        true
+    }
+
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn the_full_games_changed_only_by_answering_offers_at_once() {
+    // The `full` games played by bots that answer offers on their turn only are exactly those
+    // recorded before: the out-of-turn answers are the only change of the bots' play.
+    let config = workload("full", 40).unwrap();
+    let mut landings = [0u64; 41];
+    let games = (0..u64::from(config.games))
+        .map(|index| {
+            let mut game = Game::new(config.players, config.board, config.rules).unwrap();
+            let mut policies: Vec<Box<dyn Policy>> = (0..config.players)
+                .map(|_| Box::new(AnswersOnItsTurn(HeuristicBot::default())) as Box<dyn Policy>)
+                .collect();
+            let mut streams = Streams::new(game_seed(config.seed, index), config.players);
+            let (mut actions, mut rolled) = (0, false);
+            // As `simulate::play_one` counts them.
+            play(&mut game, &mut policies, &mut streams, config.max_inputs, |game, input, before| {
+                actions += u32::from(matches!(input, Input::Move(_)));
+                rolled |= before == Some(Pending::MoveDice);
+                if rolled && !matches!(game.pending, Some(Pending::Card(_))) {
+                    let mover = game.player(game.turn_player);
+                    landings[if mover.in_jail { IN_JAIL } else { mover.position as usize }] += 1;
+                    rolled = false;
+                }
+            });
+            GameSummary {
+                winner: game.winner(),
+                rounds: game.round,
+                turns: game.turn + 1,
+                actions,
+                bankruptcies: game.bankruptcies,
+                net_worths: game.net_worths(),
+                truncated: !game.is_over(),
+            }
+        })
+        .collect();
+    assert_eq!(digest(&Report { games, landings }), FULL_40_ON_THEIR_TURN);
 }

@@ -65,6 +65,7 @@ fn a_policy_that_never_interjects_lets_the_rent_lapse_at_the_second_roll() {
 fn bots_playing_the_book_presets_let_no_rent_lapse() {
     for name in PRESETS {
         let rules = Rules { round_limit: 40, ..Rules::preset(name).unwrap() };
+        let mut due_in_all = 0;
         for seed in 0..3u64 {
             let mut game = Game::new(4, BoardId::Classic, rules).unwrap();
             game.record_events(true);
@@ -81,10 +82,13 @@ fn bots_playing_the_book_presets_let_no_rent_lapse() {
             let lapsed = events.iter().filter(|e| matches!(e, Event::RentLapsed { .. })).count();
             assert!(game.is_over(), "{name} seed {seed}");
             assert_eq!(lapsed, 0, "{name} seed {seed}: {lapsed} of {due} rents lapsed");
-            // (A random bot ends a timed game at once: end_game is among its legal moves.)
-            if rules.rent_claim != lanopoly_engine::RentClaim::Automatic && !rules.timed {
-                assert!(due > 10, "{name} seed {seed}: {due} rents due");
-            }
+            due_in_all += due;
+        }
+        // Enough rents were due to have been claimed (a game may end early: seed 1 of `official`
+        // in round 8, 9 rents due). A random bot ends a timed game at once: end_game is among its
+        // legal moves.
+        if rules.rent_claim != lanopoly_engine::RentClaim::Automatic && !rules.timed {
+            assert!(due_in_all > 30, "{name}: {due_in_all} rents due in three games");
         }
     }
 }

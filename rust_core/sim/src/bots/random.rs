@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// takes at most `max_extra` optional actions (build, sell, mortgage, unmortgage, cancel) per
 /// turn, after which it only picks among the actions that move the game on. It never proposes
 /// trades (proposals are not among the listed legal actions). Out of turn it claims the rent owed
-/// to it.
+/// to it and answers the offers made to it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RandomBot {
     pub max_extra: u32,
@@ -42,7 +42,7 @@ impl Policy for RandomBot {
         true
     }
 
-    fn interjects_only_claims(&self) -> bool {
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
         true
     }
 
@@ -60,7 +60,7 @@ impl Policy for RandomBot {
         if self.extra >= self.max_extra && !in_debt && actions.iter().any(|a| !is_optional(a)) {
             actions.retain(|a| !is_optional(a));
         }
-        let mut action = actions[rng.below(actions.len() as u32) as usize];
+        let mut action = uniform(&actions, rng);
         if is_optional(&action) {
             self.extra += 1;
         }
@@ -71,8 +71,25 @@ impl Policy for RandomBot {
         action
     }
 
-    /// Claims the rent owed to it, like every built-in bot (no choice worth randomising).
-    fn interject(&mut self, game: &Game, seat: u8, _rng: &mut Resolver) -> Option<Action> {
-        super::owed_claim(game, seat)
+    /// Claims the rent owed to it, like every built-in bot (no choice worth randomising); else
+    /// answers an offer made to it, uniform over the answers allowed now, as `choose` picks.
+    fn interject(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
+        super::owed_claim(game, seat).or_else(|| answer_offer(game, seat, rng))
     }
+}
+
+/// One of `actions`, uniformly.
+fn uniform(actions: &[Action], rng: &mut Resolver) -> Action {
+    actions[rng.below(actions.len() as u32) as usize]
+}
+
+/// An answer (accept or reject, to any offer made to `seat`) among those allowed now, uniformly;
+/// `None` without an offer to `seat` or when no answer is allowed now.
+fn answer_offer(game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
+    if !game.offers.iter().any(|o| o.to == seat) {
+        return None;
+    }
+    let mut answers = game.legal_actions(seat);
+    answers.retain(|a| matches!(a, Action::AcceptTrade { .. } | Action::RejectTrade { .. }));
+    (!answers.is_empty()).then(|| uniform(&answers, rng))
 }

@@ -158,13 +158,19 @@ impl Policy for SearchBot {
         }
     }
 
-    /// Out of turn, as the heuristic bot: claim the rent owed.
+    /// Out of turn, as the heuristic bot: claim the rent owed; an answer to an offer made to the
+    /// bot is searched as on its turn ([`SearchBot::answer`]).
     fn interject(&mut self, game: &Game, me: u8, rng: &mut Resolver) -> Option<Action> {
-        self.inner.interject(game, me, rng)
+        match self.inner.interject(game, me, rng)? {
+            heuristic @ (Action::AcceptTrade { .. } | Action::RejectTrade { .. }) if self.searched.answer => {
+                Some(self.answer(game, me, heuristic, rng))
+            }
+            action => Some(action),
+        }
     }
 
-    fn interjects_only_claims(&self) -> bool {
-        self.inner.interjects_only_claims()
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
+        self.inner.interjects_only_on_claims_and_offers()
     }
 
     fn copy(&self) -> Option<Box<dyn Policy>> {
@@ -228,13 +234,8 @@ impl SearchBot {
                     }
                 }
             }
-            Action::AcceptTrade { from } | Action::RejectTrade { from } if self.searched.answer => {
-                candidates.push(plain(heuristic));
-                for a in [Action::AcceptTrade { from }, Action::RejectTrade { from }] {
-                    if a != heuristic && legal(game, me, a) {
-                        candidates.push(plain(a));
-                    }
-                }
+            Action::AcceptTrade { .. } | Action::RejectTrade { .. } if self.searched.answer => {
+                return self.answer(game, me, heuristic, rng);
             }
             Action::ProposeTrade { .. } if self.searched.propose => {
                 // The inner bot has noted the proposal: asked again this turn, it moves on.
@@ -253,6 +254,20 @@ impl SearchBot {
             // Not proposing: the inner bot has noted this turn's proposal and moves on.
             None => self.decide(game, me, rng),
         }
+    }
+
+    /// The answer to an offer, on the bot's turn or out of turn: the heuristic bot's answer
+    /// (`heuristic`, accept or reject) unless the other one does clearly better in rollouts.
+    fn answer(&mut self, game: &Game, me: u8, heuristic: Action, rng: &mut Resolver) -> Action {
+        let (Action::AcceptTrade { from } | Action::RejectTrade { from }) = heuristic else { return heuristic };
+        let mut candidates = vec![Candidate { first: Some(heuristic), rule: Rule::Heuristic }];
+        for a in [Action::AcceptTrade { from }, Action::RejectTrade { from }] {
+            if a != heuristic && legal(game, me, a) {
+                candidates.push(Candidate { first: Some(a), rule: Rule::Heuristic });
+            }
+        }
+        let best = self.search(game, me, &candidates, rng);
+        candidates[best].first.unwrap_or(heuristic)
     }
 
     /// In an auction for a deed: search a limit the first time, then bid up to it.

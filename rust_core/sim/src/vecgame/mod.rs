@@ -540,7 +540,7 @@ fn step_game(env: &Env<'_>, i: usize, slot: &mut Slot, index: usize) -> Result<(
         _ => return Err(illegal()),
     }
     slot.steps += 1;
-    claim_for_all(slot);
+    interject_for_all(slot);
     advance(slot, env.setup, env.interrupt).map_err(|Stopped| Failure::Interrupted)
 }
 
@@ -563,7 +563,7 @@ fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<
         if slot.game.is_chance_node() {
             let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
             slot.game.apply_chance_trusted(outcome);
-            claim_for_all(slot);
+            interject_for_all(slot);
             continue;
         }
         let Some(seat) = slot.game.actor() else { return Ok(()) };
@@ -576,16 +576,18 @@ fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<
             let fallback = slot.game.legal_actions(seat)[0];
             slot.game.apply_input(Input::Move(Move { player: seat, action: fallback })).expect("listed");
         }
-        claim_for_all(slot);
+        interject_for_all(slot);
     }
 }
 
 /// After an input, every seat not to act claims the rent owed to it: the opponents' bots by their
 /// own [`Policy::interject`], the agent's seats by the environment (a claim never costs; the agent
-/// acts only when the game waits for it, and rent must be claimed before the next rolls).
-fn claim_for_all(slot: &mut Slot) {
+/// acts only when the game waits for it, and rent must be claimed before the next rolls). The
+/// opponents' bots also answer there the offers made to them (the agent's among them) at once;
+/// the agent answers those made to it when the game waits for it.
+fn interject_for_all(slot: &mut Slot) {
     let game = &mut slot.game;
-    if game.claims.is_empty() || game.is_chance_node() || game.is_over() {
+    if (game.claims.is_empty() && game.offers.is_empty()) || game.is_chance_node() || game.is_over() {
         return;
     }
     let Some(actor) = game.actor() else { return };

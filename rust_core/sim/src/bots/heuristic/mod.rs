@@ -211,7 +211,7 @@ impl Policy for HeuristicBot {
         true
     }
 
-    fn interjects_only_claims(&self) -> bool {
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
         true
     }
 
@@ -249,9 +249,11 @@ impl Policy for HeuristicBot {
         action
     }
 
-    /// Out of turn: claim the rent owed to the bot before the window closes.
+    /// Out of turn: claim the rent owed to the bot before the window closes, else answer an
+    /// offer made to it as on its turn ([`HeuristicBot::answer_offer_out_of_turn`]): whoever
+    /// offered hears back at once.
     fn interject(&mut self, game: &Game, me: u8, _rng: &mut Resolver) -> Option<Action> {
-        crate::bots::owed_claim(game, me)
+        crate::bots::owed_claim(game, me).or_else(|| self.answer_offer_out_of_turn(game, me))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The heuristic bot's trades: answering offers, proposing them, and valuing both sides.
 
 use super::*;
+use lanopoly_engine::Offer;
 
 impl HeuristicBot {
     /// Forget a previous game when a new one starts with the same bot.
@@ -11,16 +12,31 @@ impl HeuristicBot {
         self.memory.last_turn = game.turn;
     }
 
-    /// Answer an offer made to the bot: accept when it gains at least what the other side gains
-    /// (so a complete group is handed over only when paid a lot), else reject.
+    /// Answer an offer made to the bot on its turn ([`HeuristicBot::judge_offer`]); `None`
+    /// without one. Inline, so that the usual case (no offer) costs no call.
+    #[inline]
     pub(super) fn answer_offer(&self, game: &Game, me: u8) -> Option<Action> {
         let offer = game.offers.iter().find(|o| o.to == me)?;
+        self.judge_offer(game, me, offer, self.picture().held)
+    }
+
+    /// Answer an offer made to the bot out of turn, with the judgement of its turn: its deeds
+    /// are read from the game (its picture of the board is read at its own decisions only).
+    pub(super) fn answer_offer_out_of_turn(&self, game: &Game, me: u8) -> Option<Action> {
+        let offer = game.offers.iter().find(|o| o.to == me)?;
+        self.judge_offer(game, me, offer, game.holdings(me))
+    }
+
+    /// The answer to `offer`, made to the bot holding the deeds `held`, on its turn or out of
+    /// turn: accept when it gains at least what the other side gains (so a complete group is
+    /// handed over only when paid a lot), else reject. `None` when neither answer is allowed now
+    /// (out of turn: during an auction or another player's debt).
+    fn judge_offer(&self, game: &Game, me: u8, offer: &Offer, held: u32) -> Option<Action> {
         let from = offer.from;
         if !legal(game, me, Action::AcceptTrade { from }) {
-            return Some(Action::RejectTrade { from });
+            return legal_then(game, me, Action::RejectTrade { from });
         }
-        let held = (self.picture().held, game.holdings(from));
-        let (mine, theirs) = self.trade_gains(game, held, &offer.get, &offer.give);
+        let (mine, theirs) = self.trade_gains(game, (held, game.holdings(from)), &offer.get, &offer.give);
         let fair = mine >= 0 && mine >= theirs;
         Some(if fair { Action::AcceptTrade { from } } else { Action::RejectTrade { from } })
     }
