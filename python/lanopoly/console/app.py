@@ -316,10 +316,8 @@ class ConsoleApp:
             return
         try:
             table.act(action)
-        except IllegalAction as e:
-            self.say("class:error", explain(e, table.game, table.lang))
-        except CommandError as e:
-            self.say("class:error", str(e))
+        except (IllegalAction, CommandError) as e:
+            self._refused(e)
 
     async def _follow(self, table: NetTable) -> None:
         """Run the LAN table's session and redraw whenever it tells of an event; while a peer is
@@ -496,18 +494,20 @@ class ConsoleApp:
             return
         try:
             note = self.table.act({"type": kind, "player": self.table.me, "from": offer["from"]})
-        except IllegalAction as e:
-            self.say("class:error", explain(e, self.table.game, lang))
-            self.app.invalidate()
-            return
-        except CommandError as e:  # a LAN game frozen, or a move still being sent
-            self.say("class:error", str(e))
-            self.app.invalidate()
+        except (IllegalAction, CommandError) as e:
+            self._refused(e)
             return
         self.close_card()
         self.log_view.follow()
         key = "offer.accepted" if kind == "accept_trade" else "offer.rejected"
         self.say("class:hint", note or t(lang, key, player=self.table.game.names[offer["from"]]))
+
+    def _refused(self, error: IllegalAction | CommandError) -> None:
+        """Say why a move was not played (the engine's reason in the person's language, or why a
+        LAN game cannot take it now: frozen, a move still being sent) and redraw."""
+        game, lang = self.table.game, self.table.lang
+        self.say("class:error", explain(error, game, lang) if isinstance(error, IllegalAction) else str(error))
+        self.app.invalidate()
 
     def open_trade(self, partner: int) -> None:
         """The trade panel with ``partner``: the draft kept if it is the same partner's."""
@@ -531,13 +531,8 @@ class ConsoleApp:
                 self._then = action  # the rejection is being sent, in turn: the offer follows it
             else:
                 table.act(action)
-        except IllegalAction as e:
-            self.say("class:error", explain(e, table.game, table.lang))
-            self.app.invalidate()
-            return
-        except CommandError as e:  # a LAN game frozen, or a move still being sent
-            self.say("class:error", str(e))
-            self.app.invalidate()
+        except (IllegalAction, CommandError) as e:
+            self._refused(e)
             return
         self.draft = None
         self.close_card()
