@@ -129,6 +129,22 @@ def test_a_typo_gets_a_suggestion_in_french():
     _drive(table, [("info bordwalk", _shows("vouliez-vous dire Boardwalk ?"))])
 
 
+def test_an_unknown_command_suggests_the_ones_it_may_mean():
+    """A beginning ("hyp") or a typo ("mortage") of a command used to get only "unknown command"."""
+    table = _on_reading_railroad("fr")
+    before = table.game.state_hash()
+    _drive(
+        table,
+        [
+            ("hyp boardwalk", _says("commande inconnue 'hyp' : vouliez-vous dire hypothéquer ?")),
+            ("mortage boardwalk", _says("vouliez-vous dire hypothéquer ?")),
+        ],
+    )
+    assert table.game.state_hash() == before
+    english = _on_reading_railroad()
+    _drive(english, [("en", _says("did you mean end, endgame?")), ("dance", _says("unknown command 'dance'; type"))])
+
+
 def test_info_answers_on_the_message_line():
     """``info`` used to leave the message line as it was (here the refusal of a typo)."""
     table = _on_reading_railroad()

@@ -6,6 +6,7 @@ Squares are named as printed (any unambiguous part: "board", "st charles", "rue 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,6 +77,23 @@ _ALIASES = {alias: name for name, aliases, _ in COMMANDS for alias in (name, *al
 def command_words(lang: str = "en") -> dict[str, str]:
     """Every word that names a command (folded) in ``lang``: the English ones and the language's."""
     return {**{fold(alias): name for alias, name in ALIASES.get(lang, {}).items()}, **_ALIASES}
+
+
+def near_commands(word: str, lang: str = "en", most: int = 3) -> list[str]:
+    """The command words ``word`` may have meant, as shown in ``lang``: the ones it begins
+    ("hyp" for "hypothéquer") or that are one typo away ("mortage"); what an unknown word suggests."""
+    shown = {name: name for name, _, _ in COMMANDS}
+    for alias, name in reversed(list(ALIASES.get(lang, {}).items())):
+        shown[name] = alias  # the language's first word for a command is the one it shows
+    folded = fold(word)
+    words = command_words(lang)
+    found = [w for w in words if len(folded) >= 2 and w.startswith(folded)]
+    found += difflib.get_close_matches(folded, list(words), n=most, cutoff=0.75)
+    out: list[str] = []
+    for w in found:
+        if shown[words[w]] not in out:
+            out.append(shown[words[w]])
+    return out[:most]
 
 
 _SIMPLE = {
@@ -172,6 +190,9 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
     name = command_words(lang).get(fold(words[0]))
     rest = words[1] if len(words) > 1 else ""
     if name is None:
+        near = near_commands(words[0], lang)
+        if near:
+            raise CommandError(t(lang, "err.unknown_near", word=words[0], near=", ".join(near)))
         raise CommandError(t(lang, "err.unknown", word=words[0]))
     if rest and (name in _SIMPLE or name in ("help", "quit")):
         raise CommandError(t(lang, "err.extra", word=words[0], extra=rest))
