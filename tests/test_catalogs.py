@@ -254,3 +254,17 @@ def test_unknown_domain():
     with pytest.raises(ValueError, match="unknown message domain"):
         catalog.load("en", "menus")
     assert catalog.load("xx", "console") is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_players_turns_and_the_rounds_have_different_words(lang):
+    """The end screen counts how long a deed was held in players' turns and the game in rounds;
+    French said "tours" for both ("356 tours" in a game of "96 tours")."""
+
+    def unit(text: str, number: int) -> str:
+        return re.split(r"[;:.)]", text.split(str(number), 1)[1])[0].strip()
+
+    turns = unit(plural(lang, "end.longest", 356, square="X", turns=356), 356)
+    record = unit(plural(lang, "end.record", 356, name="a", square="X", turns=356), 356)
+    rounds = unit(plural(lang, "end.chart", 96, rounds=96, top="1"), 96)
+    assert turns == record and turns != rounds, (turns, rounds)
