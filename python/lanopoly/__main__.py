@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from lanopoly._core import Bot, Game, Rules, boards, square_names
 from lanopoly._core import bots as bot_names
-from lanopoly.arguments import ROUNDS, SEATS, bounded
+from lanopoly.arguments import ROUNDS, SEATS, bounded, carry_over
 from lanopoly.bots import DIFFICULTIES, SimpleBot, claim_out_of_turn
 from lanopoly.describe import Event, describe_events
 from lanopoly.i18n import LANGUAGES
@@ -488,9 +488,18 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def parse(argv: Sequence[str], p: argparse.ArgumentParser | None = None) -> argparse.Namespace:
+    """The command line parsed (by ``p``, default :func:`parser`), with the main command's options
+    typed before a subcommand carried over to it (argparse alone let the subcommand's defaults win)."""
+    p = p or parser()
+    args = p.parse_args(argv)
+    carry_over(p, args, argv)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
-    args = p.parse_args(argv)
+    args = parse(sys.argv[1:] if argv is None else list(argv), p)
     players, preset = getattr(args, "players", None), getattr(args, "rules", None)
     if players and isinstance(preset, str) and preset in Rules.presets():
         most = Rules.preset(preset).max_players
