@@ -1389,6 +1389,26 @@ def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Pa
         _show_errors(tmp_path)
 
 
+def test_lanopoly_join_alone_opens_the_join_screen_and_a_script_is_told_what_it_lacks(tmp_path: Path):
+    """`lanopoly join` with no target and no PIN, as its help promises for a terminal, opens the
+    join screen (it was a usage error: target and --pin required); a script is told to give them."""
+    headless = subprocess.run(
+        [sys.executable, "-m", "lanopoly", "join"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
+        stdin=subprocess.DEVNULL,
+    )
+    assert headless.returncode == 1 and "give TARGET and --pin" in headless.stderr, headless
+    server = _tmux_server()
+    try:
+        guest = Terminal(server, "guest", "127.0.0.3", tmp_path, "--name bob --lang fr join")
+        guest.wait_for(r"lanopoly : rejoindre une partie \(parties trouvées sur le réseau\)")
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
 def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_peers_agree():
     """Issue 14, counter-offers: ann (the host) offers bob $1 while he is to roll; in his console
     F9 shows it, c opens the composer with it reversed and Enter counters it. In turn a peer

@@ -189,7 +189,7 @@ def console_lan(args: argparse.Namespace) -> int:
         lang=lang,
         mode=args.net_command,
     )
-    target = "" if hosting else str(args.target)
+    target = "" if hosting else (args.target or "")
     address = target if split_address(target) else ""
     lan = LanOptions(
         port=args.port if hosting else 0,

@@ -119,9 +119,13 @@ def add_commands(subparsers: Any) -> None:
     join = subparsers.add_parser("join", help="join a LAN game by HOST:PORT or by lobby name or game id")
     _common(join)
     join.add_argument(
-        "target", help="HOST:PORT, or the start of a lobby's name, game id or host key (see `lanopoly list`)"
+        "target",
+        nargs="?",
+        default=None,
+        help="HOST:PORT, or the start of a lobby's name, game id or host key (see `lanopoly list`);"
+        " the console lists the lobbies found when it is left out",
     )
-    join.add_argument("--pin", required=True, help="the game PIN the host shows")
+    join.add_argument("--pin", default=None, help="the game PIN the host shows (the console asks for it)")
     join.add_argument("--browse-seconds", type=seconds, default=3.0, help="how long to look for a named lobby")
     join.set_defaults(net_command="join")
 
@@ -328,6 +332,9 @@ def _split_address(target: str) -> tuple[str, int] | None:
 
 async def join_main(args: argparse.Namespace) -> int:
     """``lanopoly join``: join by address or discovered name, then play; returns the exit code."""
+    if not args.target or args.pin is None:  # the console asks for them; a script must give them
+        print("lanopoly join: outside a terminal (or with --bots) give TARGET and --pin", file=sys.stderr)
+        return EXIT_SETUP
     interfaces = _interfaces(args)
     game_id, expected = b"", None
     address = _split_address(args.target)
