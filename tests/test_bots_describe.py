@@ -212,3 +212,33 @@ def test_describe_handles_rare_events():
         assert isinstance(line, str) and not line.startswith(event["type"] + ":"), event
     assert describe(game, rare[10]) == "dog draws Community Chest: Bank error in your favour. Collect $200."
     assert describe(game, rare[12]) == "Boardwalk passes to the bank."
+
+
+# Sequences a language contracts, which a sentence built as "to {party}" with "the bank" left
+# uncontracted ("paga 200 $ a la banca"): each must never appear in that language's log.
+UNCONTRACTED = {
+    "it": [" a la ", " a il ", " di la ", " di il ", " da la ", " da il ", " in il "],
+    "fr": [" à le ", " de le ", " à les ", " de les "],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(UNCONTRACTED))
+def test_the_bank_and_the_jackpot_take_the_languages_contractions(lang):
+    """Italian said "paga 200 $ a la banca" for every tax; the bank and the jackpot now have
+    sentences of their own wherever a language merges the preposition (alla banca, al piatto)."""
+    game = started(3)
+    events = [
+        {"type": "payment", "from": {"player": 0}, "to": "bank", "amount": 200, "reason": "tax"},
+        {"type": "payment", "from": {"player": 0}, "to": "jackpot", "amount": 100, "reason": "tax"},
+        {"type": "payment", "from": "bank", "to": {"player": 1}, "amount": 50, "reason": "card"},
+        {"type": "payment", "from": "jackpot", "to": {"player": 1}, "amount": 50, "reason": "jackpot"},
+        {"type": "debt_owed", "debtor": 1, "creditor": "bank", "amount": 5},
+        {"type": "debt_owed", "debtor": 1, "creditor": "jackpot", "amount": 5},
+        {"type": "bankrupt", "player": 2, "creditor": "bank"},
+        {"type": "property_transferred", "from": 0, "to": None, "square": 39},
+    ]
+    lines = [describe(game, event, payments=True, lang=lang) for event in events]
+    for line in lines:
+        assert isinstance(line, str) and not any(bad in f" {line} " for bad in UNCONTRACTED[lang]), line
+    if lang == "it":
+        assert lines[0] == "dog paga 200 $ alla banca (tassa)."

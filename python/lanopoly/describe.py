@@ -106,7 +106,10 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "payment":
             src, dst = party(game, event["from"], lang), party(game, event["to"], lang)
             reason = say(f"reason.{event['reason']}")
-            return say("ev.payment", src=src, dst=dst, amount=cash(event["amount"]), reason=reason)
+            amount = cash(event["amount"])
+            if event["to"] in ("bank", "jackpot"):  # languages that merge "to the" (alla banca)
+                return say(f"ev.payment_to_{event['to']}", src=src, amount=amount, reason=reason)
+            return say("ev.payment", src=src, dst=dst, amount=amount, reason=reason)
         case "order_roll":
             return say("ev.order_roll", player=who(), total=event["total"])
         case "rolled":
@@ -141,6 +144,8 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "rent_lapsed":
             return say("ev.rent_lapsed", owner=who("owner"), square=sq())
         case "debt_owed":
+            if event["creditor"] in ("bank", "jackpot"):  # languages that merge "to the"
+                return say(f"ev.debt_owed_{event['creditor']}", debtor=who("debtor"), amount=cash(event["amount"]))
             creditor = party(game, event["creditor"], lang)
             return say("ev.debt_owed", debtor=who("debtor"), creditor=creditor, amount=cash(event["amount"]))
         case "trade_proposed":  # every term, cash included: the log is the record of the deal
@@ -155,9 +160,12 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
         case "trade_cancelled":
             return say("ev.trade_cancelled", proposer=who("from"))
         case "property_transferred":
-            dst = names[event["to"]] if event["to"] is not None else say("party.bank")
-            return say("ev.property_transferred", square=sq(), to=dst)
+            if event["to"] is None:
+                return say("ev.property_transferred_bank", square=sq())
+            return say("ev.property_transferred", square=sq(), to=names[event["to"]])
         case "bankrupt":
+            if event["creditor"] == "bank":  # languages that merge "to the"
+                return say("ev.bankrupt_bank", player=who())
             return say("ev.bankrupt", player=who(), creditor=party(game, event["creditor"], lang))
         case "resigned":
             return say("ev.resigned", player=who())
