@@ -791,14 +791,16 @@ class ConsoleApp:
         return out
 
     def _middle(self, width: int = board_view.MIDDLE, rows: int = 9) -> list[board_view.Fragments]:
-        """The middle of the board, ``width`` x ``rows``: each player's line, then the game's
-        status, and at the bottom the decision in front of the person."""
+        """The middle of the board, ``width`` x ``rows``: each player's line (in seat order, at the
+        end in the order of the standings), then the game's status, and at the bottom the decision
+        in front of the person."""
         game, me, lang = self.table.game, self.table.me, self.table.lang
         lines: list[board_view.Fragments] = []
         summary = self.table.summary() if game.is_over else None
         away = self.table.away_seats()
         replaced = self.table.replaced_seats()
-        for seat in range(game.num_players):
+        seats = [row.seat for row in summary.ranked()] if summary is not None else range(game.num_players)
+        for seat in seats:
             p = game.player(seat)
             marker = ">" if seat == game.turn_player and not game.is_over else " "
             if summary is not None:
