@@ -4,6 +4,7 @@ who held which deed longest, computed from the events the table saw."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
@@ -17,6 +18,7 @@ from lanopoly.console.commands import command_for
 from lanopoly.console.session import BARS, lead_since, worth_chart
 from lanopoly.describe import describe
 from lanopoly.i18n import money, t
+from screen import Terminal, wait_for
 from test_console import _play_through_the_app
 
 
@@ -61,10 +63,10 @@ def test_the_summary_matches_the_game(seed, players, preset):
     assert table.lines[-len(lines) :] == lines
     assert sum(line.startswith("Game over after") for line in table.lines) == 1
     assert lines[0] == f"Game over after {game.round} rounds: {game.names[game.winner]} wins."
-    for row in summary.standings:
+    for rank, row in enumerate(summary.ranked(), 1):
         worth = money("en", "$", row.net_worth)
         if not row.bankrupt:
-            assert f"{row.seat + 1}. {row.name}: net worth {worth}; rent paid ${row.rent_paid}" in "\n".join(lines)
+            assert f"{rank}. {row.name}: net worth {worth}; rent paid ${row.rent_paid}" in "\n".join(lines)
 
 
 def test_rent_paid_and_received_are_counted_exactly():
@@ -98,10 +100,10 @@ def test_the_screen_shows_the_end_of_a_game_played_through_the_app():
     app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
     assert app.decision() == t("fr", "dec.game_over", winner=game.names[game.winner])
     middle = ["".join(text for _, text in line) for line in app._middle()]
-    for seat in range(3):
-        row = table.summary().standings[seat]
-        assert f"fortune {money('fr', '$', row.net_worth)}" in middle[seat] or row.bankrupt
-    assert middle[game.winner].startswith(f" *{game.winner + 1}")
+    for rank, row in enumerate(table.summary().ranked()):
+        assert middle[rank].startswith(f" {'*' if row.seat == game.winner else ' '}{row.seat + 1} {row.name}")
+        assert f"fortune {money('fr', '$', row.net_worth)}" in middle[rank] or row.bankrupt
+    assert middle[0].startswith(f" *{game.winner + 1}")
     assert any(line.startswith("Partie terminée après") for line in table.lines)
     assert any(line == describe(game, {"type": "game_over", "winner": game.winner}, lang="fr") for line in table.lines)
 
@@ -196,3 +198,43 @@ def test_a_person_out_of_the_game_is_told_so_while_the_others_play_on(lang: str)
     assert app.decision().startswith(
         {"en": "You are out", "fr": "Vous êtes hors jeu", "it": "Sei fuori", "no": "Du er ute"}[lang]
     )
+
+
+def test_the_standings_rank_the_winner_first_then_by_worth_then_the_last_to_go_bankrupt() -> None:
+    """A timed game forced to its end by ``endgame``: bea resigns, then dee; ada pays $200 of
+    income tax. The standings, in the log and in the board's middle, read in rank order: cy
+    (the richest, the winner), ada, then dee (out last) before bea (out first), each numbered by
+    rank, not by seat."""
+    table = LocalTable(["ada", "bea", "cy", "dee"], me=0, seed=0, rules=Rules.preset("timed", starting_deeds=0))
+    for outcome in (dice(6, 6), dice(1, 2), dice(1, 3), dice(1, 4)):
+        table.act(outcome)
+    table.act({"type": "resign", "player": 1})
+    table.act({"type": "resign", "player": 3})
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 3))  # Income Tax: ada $1300, cy $1500
+
+    async def session() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30.0, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            pipe.send_text("endgame\r")
+            await wait_for(app.app, lambda lines: "End the game now?" in app.feedback[1])
+            pipe.send_text("y\r")
+            screen = await wait_for(app.app, lambda lines: table.over and any(" *3 cy" in line for line in lines))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+            return screen
+
+    screen = asyncio.run(session())
+    assert table.game.winner == 2
+    start = next(i for i, line in enumerate(table.lines) if line.startswith("Game over after"))
+    standings = [line for line in table.lines[start:] if line[:3] in ("1. ", "2. ", "3. ", "4. ")]
+    assert standings == [
+        "1. cy: net worth $1500; rent paid $0, received $0",
+        "2. ada: net worth $1300; rent paid $0, received $0",
+        "3. dee: bankrupt; rent paid $0, received $0",
+        "4. bea: bankrupt; rent paid $0, received $0",
+    ], table.lines[start:]
+    panel = [found.group(1) for line in screen if (found := re.search(r" [ *][1-4] (ada|bea|cy|dee) ", line))]
+    assert panel == ["cy", "ada", "dee", "bea"], screen

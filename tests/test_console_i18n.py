@@ -42,7 +42,12 @@ def test_other_languages_are_translated_not_copied():
     english = _texts("en")
     for lang in ("fr", "it", "no"):
         texts = _texts(lang)
-        same = [k for k, v in english.items() if texts[k] == v and _fields(v) != {"text"} and len(v) > 12]
+        # the Paris edition's deed names on the large ring (ring.paris.*) are its French ones in every language
+        same = [
+            k
+            for k, v in english.items()
+            if texts[k] == v and _fields(v) != {"text"} and len(v) > 12 and not k.startswith("ring.paris.")
+        ]
         assert not same, (lang, same)
 
 

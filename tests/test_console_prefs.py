@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from lanopoly.__main__ import console_setup, parser
 from lanopoly.console import Setup, StartScreen, session
-from lanopoly.console.prefs import Prefs, config_path, load, remember, save
+from lanopoly.console.prefs import Prefs, config_path, load, remember, save, told
 from screen import Terminal, wait_for
 
 DOWN, RIGHT, LEFT, ENTER = "\x1b[B", "\x1b[C", "\x1b[D", "\r"
@@ -72,7 +72,7 @@ def test_a_file_that_is_not_toml_is_not_read_and_says_why():
     path.write_text('name = "zoe\nlang = en\n')
     remembered = load()
     assert remembered == Prefs(problems=remembered.problems)
-    assert len(remembered.problems) == 1 and "config.toml was not read:" in remembered.problems[0]
+    assert len(remembered.problems) == 1 and "config.toml was not read:" in remembered.problems[0].text("en")
 
 
 def test_bad_values_are_left_out_one_by_one_and_the_good_ones_kept(tmp_path: Path):
@@ -88,7 +88,7 @@ def test_bad_values_are_left_out_one_by_one_and_the_good_ones_kept(tmp_path: Pat
         None,
         "speed",
     )
-    problems = "\n".join(remembered.problems)
+    problems = "\n".join(problem.text("en") for problem in remembered.problems)
     assert "name = " in problems and "printable text" in problems
     assert "token = 99 left out: it should be a number from 0 to 7" in problems
     assert "lang = 'xx' left out: it should be one of en, fr, it, no" in problems
@@ -109,6 +109,32 @@ def test_the_start_screen_tells_what_was_wrong_with_the_file():
             return lines
 
     assert any("lang = 'xx' left out" in line for line in asyncio.run(run()))
+
+
+def test_what_was_wrong_with_the_file_is_told_in_the_language_the_console_opens_in():
+    """A file that chose French and a token out of range: the start screen, in French, says in
+    French what was left out (the words of the file, key and value, as they are)."""
+    path = config_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('lang = "fr"\ntoken = 99\nname = 7\n')
+    remembered = load()
+    setup = _setup([], remembered)
+    assert setup.lang == "fr"
+    notice = told(remembered.problems, setup.lang)  # as `lanopoly` opens the console
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(setup, message=notice, input=pipe, output=Terminal(120, 40))
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda lines: "ignoré" in "\n".join(lines))
+            pipe.send_text("\x1b")
+            await asyncio.wait_for(running, timeout=10)
+            return lines
+
+    shown = " ".join(line.strip() for line in asyncio.run(run()))
+    assert "config.toml : token = 99 ignoré : il faut un nombre de 0 à 7" in shown, shown
+    assert "name = 7 ignoré : il faut un texte imprimable d'au plus 40 caractères" in shown, shown
+    assert "left out" not in shown and "it should be" not in shown
 
 
 def test_a_file_that_cannot_be_written_is_no_error(tmp_path: Path):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 
 from lanopoly import Game
-from lanopoly.console import big_board
+from lanopoly.console import LocalTable, big_board
 from lanopoly.console.big_board import name_rows, ring
 from lanopoly.console.board_view import grid_position
+from lanopoly.console.names import fold
 from lanopoly.i18n import LANGUAGES, default_board
 from test_console_deeds import click, drive, forced, shows
 
@@ -113,3 +114,38 @@ def test_beside_a_wider_large_ring_the_side_panel_stays() -> None:
     assert players[0].startswith("Free Parking") and players[0][121:] == " Players (F8: portfolio; click a"
     assert players[2][121:] == ">1 ada"
     assert card[0][121:] == " Baltic Avenue" and card[3][18:].startswith(">1 ada")
+
+
+def _shown_name(screen: list[str], shape: big_board.Ring, square: int) -> str:
+    """A square's name as the screen shows it on the large ring: its two lines read back from
+    the screen, joined as a person reads them (no space after a line ending with a hyphen or an
+    apostrophe)."""
+    row, column = grid_position(square)
+    side = column in (0, 10) and square % 10 != 0
+    width = shape.widths[column] if side else shape.cell(column)
+    if row in (0, 10):
+        top = 0 if row == 0 else big_board.ROWS - big_board.EDGE_ROWS
+    else:
+        top = big_board.EDGE_ROWS + (row - 1) * big_board.SIDE_ROWS
+    start = shape.start(column)
+    lines = [screen[top + line][start : start + width].strip() for line in range(big_board.NAME_ROWS)]
+    first, second = lines
+    return first + ("" if not second or first.endswith(("-", "\u2019", "'")) else " ") + second
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("board", ["classic", "paris"])
+def test_at_120x40_no_name_is_cut_in_any_language_on_any_board(lang: str, board: str) -> None:
+    """At 120x40 every square's name shows whole on the screen, at most without its filler words
+    ("Avenue", "Rue de"): none cut short with an ellipsis nor broken inside a word by the ring. The
+    catalogs' ``ring.*`` names are shorter where a language's (or the Paris edition's) would not
+    fit: "Caisse de communauté", "Probabilità", "Compagnie d'électricité" once lost their ends."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, board=board)
+    (screen,) = drive(table, [("", lambda lines: len(lines) > big_board.ROWS and "ada" in "\n".join(lines))], 120, 40)
+    shape = ring(table.game, lang, 120)
+    assert shape.width <= 120
+    for square in range(40):
+        name = shape.names[square]
+        short = " ".join(word for word in name.split() if fold(word) not in big_board.DROPPED)
+        shown = _shown_name(screen, shape, square)
+        assert "…" not in shown and shown in (name, short), (lang, board, square, name, shown)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import dice
@@ -15,6 +16,7 @@ from lanopoly import Game, Policy, SimpleBot
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.describe import describe
+from lanopoly.i18n import t
 from lanopoly.types import Action
 from screen import Terminal, wait_for
 
@@ -451,3 +453,35 @@ def test_a_counter_offer_the_engine_refuses_rejects_nothing() -> None:
     )
     assert [(o["from"], o["to"]) for o in table.game.offers] == [(1, 0)]
     assert not any("rejects" in line for line in table.lines)
+
+
+def _holds_a_jail_card(deck: str, lang: str) -> LocalTable:
+    """ann (the person) draws the get-out-of-jail card of ``deck`` and holds no other: from GO a
+    double 1 to Community Chest, or 3 and 4 to Chance; still ann's turn."""
+    table = LocalTable(["ann", "bea"], me=0, seed=0, lang=lang)
+    for outcome in (dice(6, 6), dice(1, 2)):
+        table.act(outcome)
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 1) if deck == "community_chest" else dice(3, 4))
+    jail_free = {"chance": 7, "community_chest": 4}  # the Get Out of Jail Free card of each deck
+    table.act({"type": "card", "card": jail_free[deck]})
+    assert table.game.player(0)["jail_cards"] == [deck] and table.my_move
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+@pytest.mark.parametrize("deck", ["chance", "community_chest"])
+def test_the_trade_panel_names_a_jail_card_by_its_own_deck(deck: str, lang: str) -> None:
+    """The trade panel (F9) names the jail card ann holds by the deck it came from, as the same
+    language names that deck everywhere else (the board's square, the portfolio, the log), never
+    by the other deck's name: the Italian panel once called the Community Chest card "Imprevisti"
+    (Chance) and the Chance card "Probabilità" (Community Chest)."""
+    other = "chance" if deck == "community_chest" else "community_chest"
+    table = _holds_a_jail_card(deck, lang)
+    own, wrong = t(lang, f"deck.{deck}"), t(lang, f"deck.{other}")
+    assert own == t(lang, f"square.{deck}") and wrong == t(lang, f"square.{other}")
+    title = t(lang, "trade.title", partner="bea")
+    panel = _keys(table, [(F9, lambda app, lines: title in "\n".join(lines))])[0]
+    assert title in panel[0], panel
+    cards = [line for line in panel if "[ ]" in line and "(" in line]  # ann's card; no deeds on either side
+    assert len(cards) == 1 and own in cards[0] and wrong not in cards[0], panel

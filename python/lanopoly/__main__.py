@@ -93,7 +93,7 @@ def console(args: argparse.Namespace) -> int:
     lan: dict[str, Any] = {"address": address, "pin": pin} if address or pin else {}
     if args.save:
         lan["save"] = Path(args.save)  # where the console saves the game (default: its folder)
-    notice = "; ".join(remembered.problems)
+    notice = prefs.told(remembered.problems, setup.lang)  # in the language the console opens in
     return play_console(setup, ask=ask, seed=args.seed, rounds=args.rounds, notice=notice, **lan)
 
 

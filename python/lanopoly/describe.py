@@ -35,13 +35,19 @@ def square_name(game: Game, square: int, lang: str = "en") -> str:
     """A square's name as a person reads it in ``lang``: a deed keeps its edition's name (the
     street names are the board's), the other squares (GO, jail, cards, taxes...) take the
     language's words (the catalog's ``square.*``), whatever the edition calls them."""
-    info = game.square(square)
-    kind = info["kind"]
+    key = square_key(game, square)
+    return str(game.square(square)["name"]) if key is None else t(lang, f"square.{key}")
+
+
+def square_key(game: Game, square: int) -> str | None:
+    """The catalogs' key of a square that is not a deed ("go", "chance", "income_tax"...: the
+    rest of its ``square.*`` key), or None for a deed (its name is its edition's)."""
+    kind = str(game.square(square)["kind"])
     if kind in DEED_KINDS:
-        return str(info["name"])
+        return None
     if kind == "tax":
-        return t(lang, "square.income_tax" if square < 20 else "square.luxury_tax")
-    return t(lang, f"square.{kind}")
+        return "income_tax" if square < 20 else "luxury_tax"
+    return kind
 
 
 def card_text(game: Game, deck: str, card: int, lang: str = "en") -> str:

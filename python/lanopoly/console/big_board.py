@@ -20,7 +20,8 @@ from functools import cache
 from lanopoly._core import Game
 from lanopoly.console.board_view import Clicks, Fragments, clickable, grid_position, label_style, marks
 from lanopoly.console.names import fold
-from lanopoly.describe import square_name
+from lanopoly.describe import square_key, square_name
+from lanopoly.i18n import has, t
 from lanopoly.types import DEED_KINDS
 
 COLUMNS, ROWS_NEEDED = 120, 40
@@ -44,8 +45,14 @@ _SIDES = (0, 10)
 
 def full_names(game: Game, lang: str) -> list[str]:
     """Each square's name: a deed's as the board's edition has it, the other squares' in ``lang``
-    (:func:`lanopoly.describe.square_name`)."""
-    return [square_name(game, square, lang) for square in range(40)]
+    as the catalog writes them for this ring (``ring.*``: the name of ``square.*``, or a shorter
+    one where a language's is too long for two lines of the ring at 120 columns); a deed whose
+    name is too long has its shorter one there too (``ring.<board>.<square>``)."""
+    names = []
+    for square in range(40):
+        key = square_key(game, square) or f"{game.board}.{square}"  # a deed: its edition's, if the catalog has one
+        names.append(t(lang, f"ring.{key}") if has(f"ring.{key}") else square_name(game, square, lang))
+    return names
 
 
 DROPPED = {"avenue", "rue", "boulevard", "place", "de", "la", "le", "du", "des", "faubourg", "gare", "the"}

@@ -14,13 +14,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
-from lanopoly.i18n import LANGUAGES, TOKENS
+from lanopoly.i18n import LANGUAGES, TOKENS, plural, t
 
 if TYPE_CHECKING:
     from lanopoly.console.start import Setup
@@ -46,23 +47,51 @@ class Prefs:
     board: str | None = None
     rules: str | None = None
     lang: str | None = None
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 def _valid_name(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_NAME and all(ch.isprintable() for ch in value)
 
 
-CHECKS: dict[str, tuple[Any, str]] = {
-    "name": (_valid_name, f"printable text of at most {MAX_NAME} characters"),
-    "token": (lambda v: type(v) is int and 0 <= v < len(TOKENS["en"]), f"a number from 0 to {len(TOKENS['en']) - 1}"),
-    "bots": (lambda v: type(v) is int and 1 <= v <= 7, "a number from 1 to 7"),
-    "difficulty": (lambda v: v in DIFFICULTIES, "one of " + ", ".join(DIFFICULTIES)),
-    "board": (lambda v: v in boards(), "one of " + ", ".join(boards())),
-    "rules": (lambda v: v in Rules.presets(), "a rules preset (lanopoly play --help lists them)"),
-    "lang": (lambda v: v in LANGUAGES, "one of " + ", ".join(LANGUAGES)),
+CHECKS: dict[str, tuple[Callable[[Any], bool], str, dict[str, Any]]] = {
+    "name": (_valid_name, "prefs.expect.name", {"n": MAX_NAME}),
+    "token": (
+        lambda v: type(v) is int and 0 <= v < len(TOKENS["en"]),
+        "prefs.expect.number",
+        {"low": 0, "high": len(TOKENS["en"]) - 1},
+    ),
+    "bots": (lambda v: type(v) is int and 1 <= v <= 7, "prefs.expect.number", {"low": 1, "high": 7}),
+    "difficulty": (lambda v: v in DIFFICULTIES, "prefs.expect.one_of", {"choices": ", ".join(DIFFICULTIES)}),
+    "board": (lambda v: v in boards(), "prefs.expect.one_of", {"choices": ", ".join(boards())}),
+    "rules": (lambda v: v in Rules.presets(), "prefs.expect.rules", {}),
+    "lang": (lambda v: v in LANGUAGES, "prefs.expect.one_of", {"choices": ", ".join(LANGUAGES)}),
 }
-"""Each remembered key: the check of its value, and what it should be, in words."""
+"""Each remembered key: the check of its value, and the text (catalog key and fields) of what it
+should be."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with the file, kept as a catalog key and its fields so that it is told in
+    the language the console ends up in (which the file itself may choose)."""
+
+    key: str
+    fields: dict[str, Any]
+
+    def text(self, lang: str) -> str:
+        """The problem in a sentence of ``lang``."""
+        fields = dict(self.fields)
+        expected = fields.pop("expected", None)
+        if expected is not None:
+            _, key, told = CHECKS[expected]
+            fields["expected"] = plural(lang, key, told["n"]) if "n" in told else t(lang, key, **told)
+        return t(lang, self.key, **fields)
+
+
+def told(problems: list[Problem], lang: str) -> str:
+    """What was wrong with the file, in ``lang``, for the start screen's message line ("" if nothing)."""
+    return "; ".join(problem.text(lang) for problem in problems)
 
 
 def load(path: Path | None = None) -> Prefs:
@@ -73,15 +102,15 @@ def load(path: Path | None = None) -> Prefs:
     except FileNotFoundError:
         return Prefs()
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        return Prefs(problems=[f"{path} was not read: {e}"])
+        return Prefs(problems=[Problem("prefs.unread", {"path": path, "error": e})])
     prefs = Prefs()
     for key, value in data.items():
         if key not in CHECKS:
-            prefs.problems.append(f"{path}: unknown key {key!r} left out")
+            prefs.problems.append(Problem("prefs.unknown", {"path": path, "setting": repr(key)}))
             continue
-        valid, expected = CHECKS[key]
-        if not valid(value):
-            prefs.problems.append(f"{path}: {key} = {value!r} left out: it should be {expected}")
+        if not CHECKS[key][0](value):
+            fields = {"path": path, "setting": key, "value": repr(value), "expected": key}
+            prefs.problems.append(Problem("prefs.bad_value", fields))
             continue
         setattr(prefs, key, value)
     return prefs
@@ -99,7 +128,7 @@ def save(prefs: Prefs, path: Path | None = None) -> bool:
     written (a read-only home, say: the game goes on, it is only not remembered)."""
     path = path or config_path()
     lines = ["# lanopoly's console: what you chose last time (lanopoly play --help tells the options)"]
-    for key, (valid, _) in CHECKS.items():
+    for key, (valid, _, _) in CHECKS.items():
         value = getattr(prefs, key)
         if value is not None and valid(value):
             lines.append(f"{key} = {_toml_value(value)}")

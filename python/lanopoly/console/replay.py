@@ -23,10 +23,10 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from lanopoly._core import Game
 from lanopoly.console import board_view
-from lanopoly.console.app import no_color, style
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.portfolio import player_status
 from lanopoly.console.small import guarded
+from lanopoly.console.style import no_color, style
 from lanopoly.describe import describe_events
 from lanopoly.i18n import plural, t
 from lanopoly.log import GameLog

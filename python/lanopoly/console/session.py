@@ -61,6 +61,19 @@ class Summary:
     """Each player's net worth as each round began (one row a round, one column a seat)."""
     biggest_rent: tuple[int, int, int, int] | None = None
     """The largest rent paid: (payer, owner, amount, round)."""
+    out: tuple[int, ...] = ()
+    """The seats that went bankrupt or resigned, the first to go first."""
+
+    def ranked(self) -> list[Standing]:
+        """The standings in the order a player reads a result: the winner first, then those still
+        in by net worth, then the bankrupt, the last to go first (seat order breaks ties)."""
+        gone = {seat: order for order, seat in enumerate(self.out)}
+
+        def rank(row: Standing) -> tuple[bool, bool, int, int]:
+            behind = -gone.get(row.seat, -1) if row.bankrupt else -row.net_worth
+            return (row.seat != self.winner, row.bankrupt, behind, row.seat)
+
+        return sorted(self.standings, key=rank)
 
 
 class Ledger:
@@ -78,6 +91,8 @@ class Ledger:
         self.rent_received = [0] * players
         self.last_roll: tuple[int, int, int] | None = None
         """The last roll of the dice for a move: (seat, die, die); the status line shows it."""
+        self.out: list[int] = []
+        """The seats that went bankrupt or resigned, in the order they went."""
 
     def see(self, event: Event, game: Game) -> None:
         """Follow one event of a step just applied to ``game``."""
@@ -89,6 +104,9 @@ class Ledger:
             self.round = event["round"] + 1
             if self.round > len(self.worth):
                 self.worth.append(tuple(game.net_worth(seat) for seat in range(game.num_players)))
+        elif kind in ("bankrupt", "resigned"):
+            if event["player"] not in self.out:
+                self.out.append(event["player"])
         elif kind in ("bought", "deed_dealt") or (kind == "auction_won" and "square" in event):
             self._hand(event["square"], event["player"])
         elif kind == "property_transferred":
@@ -137,7 +155,8 @@ class Ledger:
             )
         best = max(((turns, -seat, -square) for (seat, square), turns in holdings.items()), default=None)
         record = (-best[1], -best[2], best[0]) if best else None
-        return Summary(game.winner, game.round, standings, record, tuple(self.worth), self.biggest_rent)
+        worth = tuple(self.worth)
+        return Summary(game.winner, game.round, standings, record, worth, self.biggest_rent, tuple(self.out))
 
 
 class LocalTable:
@@ -330,9 +349,9 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     """The end-of-game summary as log lines in ``lang``."""
     winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
     lines = [plural(lang, "end.title", s.rounds, rounds=s.rounds, winner=winner)]
-    for row in sorted(s.standings, key=lambda r: (r.bankrupt, -r.net_worth)):
+    for rank, row in enumerate(s.ranked(), 1):
         fields = {
-            "seat": row.seat + 1,
+            "rank": rank,
             "name": row.name,
             "worth": money(lang, game.currency, row.net_worth),
             "paid": money(lang, game.currency, row.rent_paid),

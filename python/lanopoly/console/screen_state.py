@@ -1,0 +1,134 @@
+"""The state of the game screen shared by its parts (drawing, moves, keys): the table, the message
+line and what it says until it no longer holds, the card shown, and the screen's geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+
+from lanopoly.console import big_board, board_view
+from lanopoly.console.log_view import LogView
+from lanopoly.console.session import Action, Table
+from lanopoly.console.trade_panel import Draft
+from lanopoly.i18n import t
+
+LARGE = 120
+"""Columns from which the screen has a side panel right of the small board and the log: every
+player's holdings in short, or the card asked for (the board stays in view)."""
+LEFT = board_view.CELL * 11 + 2
+"""Columns of the board and log column beside the side panel (the board and a margin)."""
+PANEL = 36
+"""The fewest columns of a side panel beside the large board (from 120x40, :mod:`big_board`):
+at 120 columns the large board takes them all, and the card asked for shows in its middle."""
+
+
+class ScreenState:
+    """What the game screen holds between two redraws: the table, the message line, the card shown
+    in place of the board, the trade being composed, the log's scroll; and the screen's geometry
+    (how large a board, whether a side panel fits)."""
+
+    app: Application[int]
+    """The prompt_toolkit application (made by :class:`~lanopoly.console.app.ConsoleApp`)."""
+    buffer: Buffer
+    """The command line."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
+        self._said: tuple[int, bool, Action | None, bool] | None = None
+        """When the message line was last set by a command (``say``): the game's step, whether it
+        was the person's move, and the LAN move it tells is queued, if any."""
+        self._confirm: Callable[[], None] | None = None
+        """What a yes on the next line does, while the message line asks (``ask``)."""
+        self.log_view = LogView()
+        self.shown: tuple[str, int] | None = None
+        """The card in place of the board and log: ("deed", square), ("portfolio", seat),
+        ("trade", partner), the trade panel, whose offer is ``draft``, or ("offer", index), the
+        offer made to the person shown with its terms (its index among them)."""
+        self.draft: Draft | None = None
+        self._then: Action | None = None
+        """A counter-offer to propose once the rejection sent before it is played (on the LAN a
+        move in turn is sent one at a time): ``_follow`` sends it."""
+        self.summary_anchored = False
+
+    # -- the message line --------------------------------------------------------------------
+
+    def say(self, style: str, text: str, *, queued: Action | None = None, offer: bool = False) -> None:
+        """Answer a command on the message line; it stays until it no longer holds (``_freshen``):
+        with ``offer``, until the trade offer ``queued`` is answered or withdrawn."""
+        self.feedback = (style, text)
+        self._said = (self.table.game.step, self.table.my_move, queued, offer)
+
+    def _freshen(self) -> None:
+        """Clear the message line once what it says is over: the LAN move it tells is queued was
+        taken (or the log told it was not), the offer it tells was sent is answered or withdrawn,
+        or the game came back to the person since it was said
+        ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
+        if self._said is None or self._confirm is not None:
+            return
+        step, mine, queued, offer = self._said
+        table = self.table
+        if offer:  # sent, or held back until the rejection it follows is played (a counter-offer)
+            sent = queued not in table.queued() and queued != self._then
+            over = sent and not any(o["from"] == table.me for o in table.game.offers)
+        elif queued is not None:
+            over = queued not in table.queued()
+        else:
+            over = table.my_move and not mine and table.game.step != step
+        if over:
+            self.feedback = ("class:hint", "")
+            self._said = None
+
+    # -- the card in place of the board --------------------------------------------------------
+
+    def open_card(self, kind: str, index: int) -> None:
+        """Show a square's card ("deed") or a player's portfolio ("portfolio") in place of the
+        board and the log, until a key closes it."""
+        self.shown = (kind, index)
+        self.app.invalidate()
+
+    def close_card(self) -> None:
+        self.shown = None
+        self.app.invalidate()
+
+    def turn_card(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) square's card, or player's portfolio."""
+        if self.shown is not None:
+            kind, index = self.shown
+            count = 40 if kind == "deed" else self.table.game.num_players
+            self.shown = (kind, (index + step) % count)
+            self.app.invalidate()
+
+    # -- geometry ------------------------------------------------------------------------------
+
+    def _width(self) -> int:
+        return self.app.output.get_size().columns if self.app.is_running else 80
+
+    def _large(self) -> bool:
+        """Whether the terminal has room for the large board (:mod:`big_board`)."""
+        if not self.app.is_running:
+            return False
+        size = self.app.output.get_size()
+        return size.columns >= big_board.COLUMNS and size.rows >= big_board.ROWS_NEEDED
+
+    def _ring(self) -> big_board.Ring:
+        return big_board.ring(self.table.game, self.table.lang, self._width())
+
+    def _board_rows(self) -> int:
+        return big_board.ROWS if self._large() else board_view.ROWS
+
+    def _wide(self) -> bool:
+        """Whether the terminal is wide enough for the side panel: 120 columns beside the small
+        board, :data:`PANEL` columns beside the large one."""
+        if self._large():
+            return self._width() - self._ring().width - 1 >= PANEL
+        return self._width() >= LARGE
+
+    def _left(self) -> int:
+        """Columns of the board and the log: the whole width, or the board's beside a side panel."""
+        if not self._wide():
+            return self._width()
+        return self._ring().width + 1 if self._large() else LEFT
