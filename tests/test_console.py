@@ -223,6 +223,16 @@ def test_an_illegal_command_shows_the_reason_and_changes_nothing():
     assert app.feedback == ("class:hint", "ok: roll")
 
 
+def test_a_deed_of_the_bank_takes_the_languages_contraction():
+    """Italian said "Boardwalk: prezzo 400 $, di la banca"; it is "della banca"."""
+    table = LocalTable(["ada", "dog"], me=0, seed=1, lang="it")
+    app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())
+    while not table.my_move:
+        table.step()
+    app.execute("info boardwalk")
+    assert table.lines[-2].startswith("Boardwalk: prezzo 400 $, della banca"), table.lines[-2]
+
+
 def test_resign_leaves_the_game_to_the_bank_and_the_bots_play_on():
     table = LocalTable(["ada", "dog", "car"], me=0, seed=1)
     app = ConsoleApp(table, delay=0, input=None, output=DummyOutput())

@@ -204,9 +204,12 @@ def deed_lines(table: Table, square: int) -> list[str]:
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)
 
-    owner = game.names[info["owner"]] if info.get("owner") is not None else t(lang, "party.bank")
     price = cash(info["price"]) if "price" in info else "-"
-    lines = [t(lang, "deed.title", name=square_name(game, square, lang), price=price, owner=owner)]
+    name = square_name(game, square, lang)
+    if info.get("owner") is None:  # languages that merge "of the" (della banca)
+        lines = [t(lang, "deed.title_bank", name=name, price=price)]
+    else:
+        lines = [t(lang, "deed.title", name=name, price=price, owner=game.names[info["owner"]])]
     if info["kind"] == "street":
         rents = info["rents"]
         lines.append(
