@@ -77,3 +77,5 @@ def test_the_start_screen_shows_every_line_whole_at_80x24(lang: str) -> None:
     shown = asyncio.run(run())
     for key in ("start.title", "start.keys", "start.lan"):
         assert " " + t(lang, key) in shown, (key, shown)
+    if lang == "fr":  # French typography: a space before the colon ("Votre nom:" before)
+        assert any(line.startswith("> Votre nom :") for line in shown), shown

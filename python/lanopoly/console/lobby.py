@@ -482,7 +482,8 @@ class JoinScreen:
 
     def _label(self, key: str) -> StyleAndTextTuples:
         focused = (key == "join.pin") == self.app.layout.has_focus(self.pin)
-        return [("class:selected" if focused else "", f" {t(self.lang, key)}:"), ("", " ")]
+        label = t(self.lang, "form.label", label=t(self.lang, key))
+        return [("class:selected" if focused else "", " " + label), ("", " ")]
 
     def lobby_lines(self, lobby: Lobby) -> tuple[str, str]:
         """A lobby's two lines: what it is (name, address, seats, state, rules and board), and

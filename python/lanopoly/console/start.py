@@ -276,7 +276,8 @@ class StartScreen:
 
     def _label(self, index: int) -> StyleAndTextTuples:
         selected = index == self.row
-        text = f"{'>' if selected else ' '} {t(self.lang, 'start.' + self.rows[index])}:"
+        label = t(self.lang, "form.label", label=t(self.lang, "start." + self.rows[index]))
+        text = f"{'>' if selected else ' '} {label}"
         return [("class:selected" if selected else "", f"{text:<{_LABEL - 1}}"), ("", " ")]
 
     def shown(self, row: str) -> str:
