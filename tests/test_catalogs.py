@@ -268,3 +268,15 @@ def test_a_players_turns_and_the_rounds_have_different_words(lang):
     record = unit(plural(lang, "end.record", 356, name="a", square="X", turns=356), 356)
     rounds = unit(plural(lang, "end.chart", 96, rounds=96, top="1"), 96)
     assert turns == record and turns != rounds, (turns, rounds)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_hint_fits_80_columns_and_says_what_each_key_does(lang):
+    """The key hints under a panel are one line of an 80-column screen; French and Italian cut
+    theirs short to fit ("... Entrée proposer  Échap": Esc said nothing) or ran past 80."""
+    for key, entry in _load(lang, "console").entries.items():
+        if not key.endswith(".keys") or key == "help.keys":  # help.keys is a wrapped paragraph
+            continue
+        text = entry.forms[0]
+        assert len(text) < 80, (key, len(text), text)
+        assert text.split()[-1].rstrip(":") not in ("Esc", "Échap"), (key, text)
