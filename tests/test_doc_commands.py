@@ -35,6 +35,10 @@ EXCEPTIONS = {
     "lanopoly play": "opens the console: needs a terminal (tests/test_console*.py)",
     "lanopoly continue": "opens the console: needs a terminal (tests/test_console_continue.py)",
     "python examples/reinforce.py": "a training run of minutes: tests/test_reinforce.py runs it short",
+    "python examples/rllib_multiagent.py": (
+        "needs RLlib with torch or TensorFlow (a gigabyte or more), not among the test extras: "
+        "tests/test_rllib_example.py runs it short where they are installed"
+    ),
 }
 """Commands not run here, by their first words, with the reason."""
 

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def mismatch(value: Any, hint: Any, where: str = "value") -> str | None:
     """Why ``value`` is not of type ``hint`` (None if it is): a runtime check of the hints used
-    in ``lanopoly.types`` (TypedDicts, Literal, unions, list, tuple, int, bool, str, None)."""
+    in ``lanopoly.types`` (TypedDicts, Literal, unions, list, tuple (fixed-size or ``...``),
+    int, bool, str, None)."""
     origin = get_origin(hint)
     if origin is NotRequired:
         return mismatch(value, get_args(hint)[0], where)
@@ -34,7 +35,8 @@ def mismatch(value: Any, hint: Any, where: str = "value") -> str | None:
             None if None in errors else f"{where}: {value!r} matches no arm of {hint} ({'; '.join(map(str, errors))})"
         )
     if origin is Literal:
-        return None if value in get_args(hint) and type(value) is str else f"{where}: {value!r} is not in {hint}"
+        known = any(value == arg and type(value) is type(arg) for arg in get_args(hint))
+        return None if known else f"{where}: {value!r} is not in {hint}"
     if hint is type(None):
         return None if value is None else f"{where}: {value!r} is not None"
     if hint in (int, bool, str, float):
@@ -44,6 +46,10 @@ def mismatch(value: Any, hint: Any, where: str = "value") -> str | None:
             return f"{where}: {value!r} is not a list"
         (item,) = get_args(hint)
         return next((e for i, v in enumerate(value) if (e := mismatch(v, item, f"{where}[{i}]"))), None)
+    if origin is tuple and get_args(hint)[1:] == (...,):
+        if type(value) is not tuple:
+            return f"{where}: {value!r} is not a tuple"
+        return next((e for i, v in enumerate(value) if (e := mismatch(v, get_args(hint)[0], f"{where}[{i}]"))), None)
     if origin is tuple:
         items = get_args(hint)
         if type(value) is not tuple or len(value) != len(items):

@@ -59,7 +59,10 @@ from lanopoly.types import (
     PendingChance,
     Phase,
     PlayerInfo,
+    RawSimulation,
     RentClaim,
+    RulesDict,
+    Snapshot,
     SquareInfo,
 )
 
@@ -133,9 +136,10 @@ class Rules:
     @staticmethod
     def presets() -> list[str]:
         """The preset names: official, paris-app, it, no, paris-quick, paris-house, speed, timed."""
-    def to_dict(self) -> dict[str, Any]:
-        """Every option and its value; ``Rules(**rules.to_dict())`` gives the same rules."""
-    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]:
+    def to_dict(self) -> RulesDict:
+        """Every option and its value (a new dict); ``Rules(**rules.to_dict())`` gives the same
+        rules."""
+    def __getnewargs_ex__(self) -> tuple[tuple[()], RulesDict]:
         """Pickling and copying: ``Rules(**rules.to_dict())``."""
     def __getattr__(self, name: str) -> Any: ...
     def __eq__(self, value: object, /) -> bool: ...
@@ -280,11 +284,12 @@ class Game:
     @classmethod
     def from_bytes(cls, data: bytes, names: list[str] | None = None, seed: int | None = None) -> Game:
         """Restore a state from ``to_bytes``; malformed or inconsistent bytes raise ``DecodeError``."""
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> Snapshot:
         """The complete state as a plain dict: ``{"format": 1, "names": [...], "state": {...}}``;
-        ``state`` mirrors the engine's ``Game`` struct field for field (JSON- and msgpack-able)."""
+        ``state`` mirrors the engine's ``Game`` struct field for field (JSON- and msgpack-able;
+        its fixed-size arrays are tuples). ``lanopoly.types.Snapshot`` says what each field is."""
     @classmethod
-    def from_snapshot(cls, snapshot: dict[str, Any], seed: int | None = None) -> Game:
+    def from_snapshot(cls, snapshot: Snapshot | dict[str, Any], seed: int | None = None) -> Game:
         """Restore a game from ``snapshot()``; an invalid one raises ``DecodeError`` (a non-dict,
         ``TypeError``)."""
     def clone(self) -> Game:
@@ -464,11 +469,12 @@ def simulate(
     threads: int | None = None,
     max_inputs: int = 1_000_000,
     first_game: int = 0,
-) -> dict[str, Any]:
+) -> RawSimulation:
     """Run ``games`` seeded bot games on ``threads`` threads (default: all cores), GIL released;
     Ctrl-C stops the run (``KeyboardInterrupt``) within a few milliseconds.
     Plain lists per game (``winners`` (-1 if cut), ``rounds``, ``turns``, ``actions``,
-    ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts). Game ``i`` is
+    ``bankruptcies``, ``net_worths``, ``truncated``) and ``landings`` (41 counts): see
+    ``lanopoly.types.RawSimulation``. Game ``i`` is
     seeded from ``(seed, first_game + i)``: results do not depend on ``threads``. Use
     ``lanopoly.simulate`` for numpy results and a progress bar."""
 

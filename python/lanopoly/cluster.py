@@ -14,10 +14,10 @@ one as Ray decides (``RAY_ADDRESS``). Only built-in bots (names or specs) run on
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from lanopoly import _core
 from lanopoly._core import Rules
+from lanopoly.types import RawSimulation
 
 TASKS_PER_CPU = 4
 """Parts per CPU of the cluster: enough that a slow node does not hold the run up for long."""
@@ -40,7 +40,7 @@ def play_part(
     threads: int,
     max_inputs: int,
     first_game: int,
-) -> dict[str, Any]:
+) -> RawSimulation:
     """One part of a run, in a Ray worker: ``_core.simulate`` (Ray wraps Python functions only)."""
     return _core.simulate(games, players, board, rules, bots, seed, threads, max_inputs, first_game)
 
@@ -53,7 +53,7 @@ def simulate_on_ray(
     bots: list[str],
     seed: int,
     max_inputs: int,
-    done: Callable[[dict[str, Any]], None],
+    done: Callable[[RawSimulation], None],
 ) -> None:
     """Play the games as Ray tasks (one thread each) and hand each part's raw result to ``done``,
     in game order."""

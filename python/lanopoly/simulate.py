@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import IO, Any
+from typing import IO
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +33,7 @@ from lanopoly._core import Bot, Game, Rules
 from lanopoly.bots import Policy
 from lanopoly.cluster import simulate_on_ray
 from lanopoly.i18n import clock
+from lanopoly.types import RawSimulation
 
 IN_JAIL = 40
 """Index of the "in jail" entry of ``landings`` (a player just visiting counts on square 10)."""
@@ -65,23 +66,29 @@ class SimulationResult:
         return counts / max(self.games, 1)
 
 
-def _empty(players: int) -> dict[str, Any]:
-    return {k: [] for k in ("winners", "rounds", "turns", "actions", "bankruptcies", "truncated", "net_worths")} | {
+def _empty() -> RawSimulation:
+    return {
+        "winners": [],
+        "rounds": [],
+        "turns": [],
+        "actions": [],
+        "bankruptcies": [],
+        "truncated": [],
+        "net_worths": [],
         "landings": [0] * 41,
-        "players": players,
     }
 
 
-def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
-    for key, value in part.items():
-        if key == "landings":
-            total["landings"] = [a + b for a, b in zip(total["landings"], value, strict=True)]
-        elif key != "players":
-            total[key].extend(value)
+def _merge(total: RawSimulation, part: RawSimulation) -> None:
+    """Append ``part``'s games to ``total``'s and add up the landings."""
+    for key in ("winners", "rounds", "turns", "actions", "bankruptcies"):
+        total[key].extend(part[key])
+    total["truncated"].extend(part["truncated"])
+    total["net_worths"].extend(part["net_worths"])
+    total["landings"] = [a + b for a, b in zip(total["landings"], part["landings"], strict=True)]
 
 
-def _result(data: dict[str, Any]) -> SimulationResult:
-    players = int(data["players"])
+def _result(data: RawSimulation, players: int) -> SimulationResult:
     return SimulationResult(
         winners=np.asarray(data["winners"], dtype=np.int8),
         rounds=np.asarray(data["rounds"], dtype=np.int64),
@@ -120,14 +127,14 @@ class _Progress:
         self.done += n
         self.show()
 
-    def wait(self, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def wait(self, work: Callable[[], RawSimulation]) -> RawSimulation:
         """``work()``'s result; on a terminal it runs in a daemon thread (the Rust run releases the
         GIL) while the bar is redrawn every :attr:`TICK` seconds. Ctrl-C stops the wait at once
         (signals reach the main thread only: the batch under way ends in the background)."""
         if self.stream is None:
             return work()
         done = threading.Event()
-        outcome: list[dict[str, Any]] = []
+        outcome: list[RawSimulation] = []
         failure: list[BaseException] = []
 
         def run() -> None:
@@ -188,7 +195,7 @@ def simulate(
         raise ValueError(f"{len(seats)} policies for {players} seats")
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(games, sys.stderr if show else None)
-    total = _empty(players)
+    total = _empty()
     try:
         if cluster is not None:
             if cluster != "ray":
@@ -197,7 +204,7 @@ def simulate(
                 raise ValueError("only built-in bots (names or specs) play on a cluster")
             names = [str(p) for p in seats]
 
-            def part_done(part: dict[str, Any]) -> None:
+            def part_done(part: RawSimulation) -> None:
                 _merge(total, part)
                 bar.advance(len(part["winners"]))
 
@@ -218,12 +225,12 @@ def simulate(
                 bar.advance(1)
     finally:
         bar.close()
-    return _result(total)
+    return _result(total, players)
 
 
 def _play_in_python(
     index: int, players: int, board: str, rules: Rules | None, seats: list[str | Policy], seed: int, max_inputs: int
-) -> dict[str, Any]:
+) -> RawSimulation:
     """Game ``index`` stepped from Python: the Python policies as given, built-in bots (by name or
     spec) new for this game, everything seeded as the Rust run seeds it."""
     chance, seat_seeds = _core.simulation_seeds(seed, index, players)
@@ -231,7 +238,7 @@ def _play_in_python(
         Bot(p, seed=seat_seed) if isinstance(p, str) else p for p, seat_seed in zip(seats, seat_seeds, strict=True)
     ]
     game = Game(players, board=board, rules=rules, seed=chance)
-    data = _empty(players)
+    data = _empty()
     actions = 0
     applied = 0
     rolled = False

@@ -704,6 +704,213 @@ PendingChance: TypeAlias = Literal["move_dice", "order_dice", "deed"] | UtilityD
 """``Game.pending_chance`` (when not None): the chance event the game waits for."""
 
 
+# Rule sets, snapshots and simulation runs: the plain dicts of ``Rules.to_dict``,
+# ``Game.snapshot`` and ``_core.simulate``. -----------------------------------------------------
+
+RentClaimRule: TypeAlias = Literal["automatic", "before_next_roll", "before_second_next_roll"]
+"""When rent is paid: on landing, or claimed by the owner before the next (or second next) roll."""
+
+
+class RulesDict(TypedDict):
+    """``Rules.to_dict()``: every rule option and its value; ``Rules(**d)`` gives the same rules.
+    A snapshot's ``state["rules"]`` is the same dict. Amounts are in currency units."""
+
+    starting_cash: int
+    go_salary: int
+    """Salary for passing or landing on GO."""
+    double_go_on_landing: bool
+    """Stopping exactly on GO by the dice pays twice the salary."""
+    auctions: bool
+    """A declined deed is auctioned; off: it stays with the bank."""
+    opening_bid: int
+    """Lowest first bid in an auction."""
+    free_parking_jackpot: bool
+    """Taxes and fines pile up; landing on Free Parking takes them."""
+    jailed_owner_collects: bool
+    even_building: bool
+    """Houses within a colour group differ by at most one."""
+    limited_buildings: bool
+    """The bank has only ``houses`` and ``hotels`` pieces; off: unlimited."""
+    houses: int
+    hotels: int
+    houses_per_hotel: int
+    """Houses needed on every street of a group before a hotel."""
+    jail_fine: int
+    round_limit: int
+    """After this many complete rounds the richest player wins; 0: no limit."""
+    rent_claim: RentClaimRule
+    starting_deeds: int
+    """Deeds dealt at random to each seat at the start, paid to the bank."""
+    end_after_bankruptcies: int
+    """The game ends when this many seats are bankrupt (0: play to the last one standing)."""
+    timed: bool
+    """The game may be ended by ``end_game`` (a time limit agreed at the start)."""
+    reshuffle_decks: bool
+    """Each pass through a deck is a fresh shuffle; off: a card drawn goes under the deck."""
+    max_players: int
+    build_in_own_turn: bool
+    """Building, selling and mortgaging only in one's own turn (a debtor still raises money)."""
+    shortage_opening_bid: int
+    """The premium the asker leads at in a building-shortage auction."""
+
+
+class SnapshotPlayer(TypedDict):
+    """One seat of a snapshot (every state has eight; the seats past ``num_players`` are zeros)."""
+
+    cash: int
+    position: int
+    in_jail: bool
+    jail_attempts: int
+    """Failed rolls for doubles during this stay in jail."""
+    jail_cards: int
+    """Bit 0: holds the Chance "get out of jail" card, bit 1: the Community Chest one."""
+    bankrupt: bool
+
+
+class SnapshotBundle(TypedDict):
+    """One side of a trade offer in a snapshot, as bit masks (``Offer`` has lists of squares)."""
+
+    properties: int
+    """Bit mask over property indices 0..27 (board order)."""
+    cash: int
+    jail_cards: int
+    """Bit 0: the Chance card, bit 1: the Community Chest one."""
+
+
+SnapshotOffer = TypedDict("SnapshotOffer", {"from": int, "to": int, "give": SnapshotBundle, "get": SnapshotBundle})
+"""An open trade offer in a snapshot: ``from`` gives ``give`` and asks ``get`` of ``to``."""
+
+
+class DeckState(TypedDict):
+    """A card deck in a snapshot (bit ``i``: card ``i`` of the edition's table)."""
+
+    drawn: int
+    """Cards drawn (this cycle, or ever when cards go under the deck) or held by a player."""
+    held: int
+    """Cards held by a player."""
+    queue: int
+    """The seen cards under the unseen ones, 4 bits each, the next to come up in the low bits."""
+    queued: int
+    """How many cards ``queue`` holds (0..16)."""
+
+
+class PropertyLot(TypedDict):
+    """A title deed auctioned, by property index 0..27."""
+
+    property: int
+
+
+class _BuildingLot(TypedDict):
+    hotel: bool
+    requester: int
+    """The seat that asked for the piece (it leads the bidding)."""
+    square: int
+    """The street it asked to build on."""
+
+
+class BuildingLot(TypedDict):
+    """One of the bank's last houses or hotels, sold in a building shortage."""
+
+    building: _BuildingLot
+
+
+class SnapshotAuction(TypedDict):
+    """The running auction in a snapshot (``Game.auction`` gives it readably)."""
+
+    lot: PropertyLot | BuildingLot
+    high_bid: int
+    high_bidder: int
+    """255 before the first bid."""
+    bidders: int
+    """Bit mask of the seats still in."""
+    first: int
+    """The seat "whose move it is" goes round from."""
+    after_landing: bool
+    """The auction of a declined purchase: the landing player's move goes on after it."""
+
+
+class Placement(TypedDict):
+    """A house or hotel won in a shortage auction, which its winner must now place."""
+
+    player: int
+    hotel: bool
+
+
+class SnapshotState(TypedDict):
+    """The engine's state, field for field: seats, deeds (by property index 0..27 in board order;
+    255 is "nobody"), bank, decks, turn and what the game waits for."""
+
+    board: Literal["classic", "paris"]
+    rules: RulesDict
+    num_players: int
+    players: tuple[SnapshotPlayer, ...]
+    """Eight seats; those past ``num_players`` are unused."""
+    owner: tuple[int, ...]
+    """The owner seat of each of the 28 deeds, 255 for the bank."""
+    level: tuple[int, ...]
+    """Buildings on each of the 28 deeds: 0..4 houses, 5 = hotel."""
+    mortgaged: int
+    """Bit mask of the mortgaged deeds."""
+    fee_due: int
+    """Bit mask of mortgaged deeds just received, whose owner must lift or keep the mortgage."""
+    houses_left: int
+    hotels_left: int
+    decks: tuple[DeckState, ...]
+    """Chance, then Community Chest."""
+    jackpot: int
+    turn_player: int
+    starter: int
+    """The seat that started (a round ends when play comes back to it)."""
+    doubles: int
+    """Doubles rolled in a row this turn."""
+    last_dice: tuple[int, int]
+    round: int
+    turn: int
+    phase: Phase
+    pending: PendingChance | None
+    auction: SnapshotAuction | None
+    auction_queue: int
+    """Bit mask of the deeds taken from a bankrupt seat by the bank, auctioned one after another."""
+    placing: Placement | None
+    debts: list[Debt]
+    claims: list[RentClaim]
+    offers: list[SnapshotOffer]
+    bankruptcies: int
+    winner: int
+    """The winning seat, 255 while the game goes on."""
+    step: int
+    """Inputs applied so far."""
+
+
+class Snapshot(TypedDict):
+    """``Game.snapshot()``: the complete state as plain data (JSON- and msgpack-able), which
+    ``Game.from_snapshot`` restores. The chance stream is not in it (see ``Game.chance_seed``)."""
+
+    format: Literal[1]
+    """The layout's version; ``from_snapshot`` refuses another."""
+    names: list[str]
+    """Seat names."""
+    state: SnapshotState
+
+
+class RawSimulation(TypedDict):
+    """``_core.simulate(...)``: plain lists, one entry per game in game order (``lanopoly.simulate``
+    turns them into the numpy arrays of a ``SimulationResult``)."""
+
+    winners: list[int]
+    """The winning seat, -1 for a game cut at ``max_inputs``."""
+    rounds: list[int]
+    turns: list[int]
+    actions: list[int]
+    """Moves made (chance outcomes not counted)."""
+    bankruptcies: list[int]
+    truncated: list[bool]
+    net_worths: list[list[int]]
+    """Final net worth of each seat."""
+    landings: list[int]
+    """41 counts over all the games: squares 0..39 after every move roll, then "in jail"."""
+
+
 def _by_type(union: Any) -> dict[str, type]:
     """The classes of a union by their ``type`` literal."""
     return {get_args(get_type_hints(cls)["type"])[0]: cls for cls in get_args(union)}
@@ -732,6 +939,7 @@ __all__ = [
     "BidEvent",
     "BoughtEvent",
     "BuildAction",
+    "BuildingLot",
     "BuiltEvent",
     "BuyAction",
     "BuyDecisionPhase",
@@ -745,6 +953,7 @@ __all__ = [
     "Debt",
     "DebtOwedEvent",
     "Deck",
+    "DeckState",
     "DeclareBankruptcyAction",
     "DeclineAction",
     "DeclinedEvent",
@@ -779,24 +988,35 @@ __all__ = [
     "PaymentReason",
     "PendingChance",
     "Phase",
+    "Placement",
     "PlainSquare",
     "PlayerInfo",
     "PlayerParty",
+    "PropertyLot",
     "PropertyTransferredEvent",
     "ProposeTradeAction",
     "RailwaySquare",
+    "RawSimulation",
     "RejectTradeAction",
     "RentClaim",
+    "RentClaimRule",
     "RentDueEvent",
     "RentLapsedEvent",
     "ResignAction",
     "ResignedEvent",
     "RollAction",
     "RolledEvent",
+    "RulesDict",
     "SellAction",
     "SellDownAction",
     "ShortageAuctionStartedEvent",
     "ShortageAuctionWonEvent",
+    "Snapshot",
+    "SnapshotAuction",
+    "SnapshotBundle",
+    "SnapshotOffer",
+    "SnapshotPlayer",
+    "SnapshotState",
     "SoldBuildingEvent",
     "SquareInfo",
     "StayedInJailEvent",

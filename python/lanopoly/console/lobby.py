@@ -87,7 +87,7 @@ class HostScreen:
             self.seats,
             self.seats,
             setup.board,
-            rules.to_dict(),
+            dict(rules.to_dict()),
             self.pin,
             interfaces=self.interfaces,
             port=port,

@@ -259,7 +259,7 @@ async def host_main(args: argparse.Namespace) -> int:
         args.peers,
         args.players,
         args.board,
-        rules.to_dict(),
+        dict(rules.to_dict()),
         pin,
         interfaces=interfaces,
         port=args.port,
