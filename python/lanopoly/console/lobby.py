@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
@@ -51,6 +52,17 @@ log = logging.getLogger(__name__)
 
 LOBBY_TIMEOUT = 3600.0
 """Seconds a joiner waits in a lobby for the host to start."""
+
+
+def column_widths(lobbies: Sequence[Lobby]) -> tuple[int, int]:
+    """The widths of the join list's name and address columns: the address column as wide as
+    the longest address, and the name column given what that leaves of 80 columns, so a name
+    with its suffix ("il tavolo di Ana ee01") is not cut when it fits."""
+    address = max([15, *(len(lobby.address) for lobby in lobbies)])
+    rules = max([16, *(len(f"{lobby.rules}/{lobby.board}") for lobby in lobbies)])
+    room = 80 - len("> ") - (address + 1) - (10 + 1) - (8 + 1) - rules - 1
+    longest = max([0, *(len(lobby.table) for lobby in lobbies)])
+    return max(18, min(room, longest)), address
 
 
 def _line(style: str, text: str) -> StyleAndTextTuples:
@@ -485,13 +497,16 @@ class JoinScreen:
         label = t(self.lang, "form.label", label=t(self.lang, key))
         return [("class:selected" if focused else "", " " + label), ("", " ")]
 
-    def lobby_lines(self, lobby: Lobby) -> tuple[str, str]:
+    def lobby_lines(self, lobby: Lobby, widths: tuple[int, int] = (18, 21)) -> tuple[str, str]:
         """A lobby's two lines: what it is (name, address, seats, state, rules and board), and
-        the host key it advertises (80 columns hold no more on one line)."""
+        the host key it advertises (80 columns hold no more on one line). ``widths``: of the
+        name and address columns (:func:`column_widths`)."""
         lang = self.lang
         state = t(lang, f"join.state.{lobby.state}")
         seats = t(lang, "join.seats", taken=lobby.seats_taken, seats=lobby.seats_total)
-        line = f"{lobby.table[:18]:<18} {lobby.address:<21} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
+        name, address = widths
+        table = f"{lobby.table[:name]:<{name}} {lobby.address:<{address}}"
+        line = f"{table} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
         return line, "  " + t(lang, "join.key", fingerprint=lobby.fingerprint)
 
     def _games(self) -> StyleAndTextTuples:
@@ -502,9 +517,10 @@ class JoinScreen:
         lobbies = self.lobbies()
         if not lobbies:
             out += _line("class:hint", "   " + t(lang, "join.none"))
+        widths = column_widths(lobbies)
         for index, lobby in enumerate(lobbies):
             chosen = index == min(self.selected, len(lobbies) - 1) and not self.address.text.strip()
-            what, key = self.lobby_lines(lobby)
+            what, key = self.lobby_lines(lobby, widths)
             out += _line("class:selected" if chosen else "", ("> " if chosen else "  ") + what)
             out += _line("class:selected" if chosen else "class:hint", "  " + key)
         return out
