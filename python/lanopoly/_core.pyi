@@ -78,6 +78,7 @@ __all__ = [
     "boards",
     "bot_parameters",
     "bots",
+    "ed25519_verify",
     "simulate",
     "simulation_seeds",
     "square_names",
@@ -493,6 +494,11 @@ def bot_parameters(bot: str) -> list[tuple[str, str]]:
 
 def boards() -> list[str]:
     """The boards there are."""
+
+def ed25519_verify(public: bytes, data: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` (64 bytes) is ``public``'s (32 bytes) Ed25519 signature of ``data``,
+    by libsodium's rules (canonical S; R and the key not of small order; the key canonically
+    encoded; the cofactorless equation); never raises."""
 
 def square_names(board: str = "classic") -> list[str]:
     """The names of the 40 squares of a board."""
