@@ -9,8 +9,33 @@
 //! dalek's `verify_strict` checks all of these but the canonical encoding of A (it reduces y mod
 //! p and hashes the bytes as given), which is checked here first.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use ed25519_dalek::{Signature, VerifyingKey};
 use pyo3::prelude::*;
+
+/// Public keys decoded once (a field inversion and square root each, about a tenth of a
+/// verification): a game has a handful of peers, and each verifies every other's messages.
+static KEYS: Mutex<Option<HashMap<[u8; 32], VerifyingKey>>> = Mutex::new(None);
+
+/// At most this many decoded keys are kept; past it the cache starts afresh.
+const KEYS_KEPT: usize = 256;
+
+/// The decoded public key, from the cache or decoded now (None: no point of the curve).
+fn verifying_key(public: &[u8; 32]) -> Option<VerifyingKey> {
+    let mut keys = KEYS.lock().unwrap_or_else(|e| e.into_inner());
+    let keys = keys.get_or_insert_with(HashMap::new);
+    if let Some(key) = keys.get(public) {
+        return Some(*key);
+    }
+    let key = VerifyingKey::from_bytes(public).ok()?;
+    if keys.len() >= KEYS_KEPT {
+        keys.clear();
+    }
+    keys.insert(*public, key);
+    Some(key)
+}
 
 /// Whether the 32 bytes encode y below p = 2^255 - 19 (the sign bit aside): libsodium's
 /// `ge25519_is_canonical`. The non-canonical ones are y = p .. 2^255 - 1: bytes 1..=30 all 0xff,
@@ -29,7 +54,7 @@ pub(crate) fn ed25519_verify(public: &[u8], data: &[u8], signature: &[u8]) -> bo
     if !canonical_point(public) {
         return false;
     }
-    let Ok(key) = VerifyingKey::from_bytes(public) else {
+    let Some(key) = verifying_key(public) else {
         return false;
     };
     key.verify_strict(data, &Signature::from_bytes(signature)).is_ok()
