@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from nacl.signing import SigningKey
 
 from lanopoly.net.keys import Ed25519Signer, ed25519_verify, sodium_verify
 
@@ -105,3 +106,23 @@ def test_random_keys_and_signatures_agree() -> None:
         if rng.random() < 0.1:
             public = bytes([rng.randrange(0xED, 0x100)]) + b"\xff" * 30 + bytes([rng.choice((0x7F, 0xFF))])
         both(public, b"data", rng.randbytes(64))
+
+
+def test_signatures_are_libsodiums() -> None:
+    """The Rust core's key signs the same bytes as libsodium's (RFC 8032 signatures are
+    deterministic): the public key and every signature, so journals and proofs are unchanged."""
+    rng = random.Random(32)
+    for _ in range(100):
+        seed = rng.randbytes(32)
+        data = rng.randbytes(rng.choice((0, 1, 64, 150, 1000)))
+        theirs = SigningKey(seed)
+        key = Ed25519Signer(seed)
+        assert key.seed == seed
+        assert key.public == bytes(theirs.verify_key)
+        assert key.sign(data) == theirs.sign(data).signature
+
+
+def test_a_seed_of_another_length_is_refused() -> None:
+    for seed in (b"", bytes(31), bytes(33)):
+        with pytest.raises(ValueError, match="32 bytes"):
+            Ed25519Signer(seed)
