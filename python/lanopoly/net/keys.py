@@ -44,7 +44,7 @@ class Signer(Protocol):
 
 class Ed25519Signer:
     """An Ed25519 key (deterministic signatures, RFC 8032), the Rust core's (ed25519-dalek): the
-    same signatures as libsodium's in about half the time."""
+    same signatures as libsodium's in 0.6 to 0.7 of its time."""
 
     def __init__(self, seed: bytes | None = None) -> None:
         self._seed = seed if seed is not None else secrets.token_bytes(32)
@@ -68,7 +68,7 @@ def ed25519_verify(public: bytes, data: bytes, signature: bytes) -> bool:
 
     The Rust core's (ed25519-dalek), which accepts exactly what libsodium's ``crypto_sign_open``
     accepts (canonical S, R and the key not of small order, the key canonically encoded) in about
-    half its time: verification is the largest CPU cost of a LAN step."""
+    0.6 to 0.7 of its time: verification was the largest CPU cost of a LAN step."""
     return _core.ed25519_verify(public, data, signature)
 
 
