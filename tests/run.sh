@@ -19,7 +19,7 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "rust: tests"
-cargo test -p lanopoly-engine -p lanopoly-sim --quiet
+cargo test -p lanopoly-engine -p lanopoly-sim -p lanopoly-sig --quiet
 # The bot-strength tests at full size (2000 and 300 games) need optimised code.
 cargo test -p lanopoly-sim --release --quiet --test strength --test search
 

@@ -71,6 +71,7 @@ __all__ = [
     "STATE_FORMAT",
     "Bot",
     "DecodeError",
+    "Ed25519Key",
     "Game",
     "IllegalAction",
     "Rules",
@@ -78,6 +79,7 @@ __all__ = [
     "boards",
     "bot_parameters",
     "bots",
+    "ed25519_verify",
     "simulate",
     "simulation_seeds",
     "square_names",
@@ -493,6 +495,23 @@ def bot_parameters(bot: str) -> list[tuple[str, str]]:
 
 def boards() -> list[str]:
     """The boards there are."""
+
+@final
+class Ed25519Key:
+    """An Ed25519 signing key made from its 32-byte secret seed (RFC 8032: deterministic
+    signatures, the same bytes as libsodium's); ``ValueError`` for a seed of another length."""
+
+    def __new__(cls, seed: bytes) -> Ed25519Key: ...
+    @property
+    def public(self) -> bytes:
+        """The 32-byte public key."""
+    def sign(self, data: bytes) -> bytes:
+        """The 64-byte signature of ``data``."""
+
+def ed25519_verify(public: bytes, data: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` (64 bytes) is ``public``'s (32 bytes) Ed25519 signature of ``data``,
+    by libsodium's rules (canonical S; R and the key not of small order; the key canonically
+    encoded; the cofactorless equation); never raises."""
 
 def square_names(board: str = "classic") -> list[str]:
     """The names of the 40 squares of a board."""

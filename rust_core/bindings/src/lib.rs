@@ -23,11 +23,13 @@ mod convert;
 mod dicts;
 mod game;
 mod rules;
+mod sig;
 mod vecgame;
 
 use bot::Bot;
 use game::Game;
 use rules::Rules;
+use sig::{ed25519_verify, Ed25519Key};
 use vecgame::VecGame;
 
 create_exception!(
@@ -228,8 +230,8 @@ fn boards() -> Vec<&'static str> {
 mod _core {
     #[pymodule_export]
     use super::{
-        boards, bot_parameters, bots, simulate, simulation_seeds, square_names, Bot, DecodeError, Game, IllegalAction,
-        Rules, VecGame,
+        boards, bot_parameters, bots, ed25519_verify, simulate, simulation_seeds, square_names, Bot, DecodeError,
+        Ed25519Key, Game, IllegalAction, Rules, VecGame,
     };
 
     use pyo3::prelude::*;
