@@ -96,7 +96,9 @@ pub fn play_interruptible(
             }
         }
         if !(only_claims_and_offers && game.claims.is_empty() && game.offers.is_empty()) {
-            applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
+            // Such bots are asked only when rent is owed to them or an offer made to them.
+            let asked = |game: &Game, seat: u8| !only_claims_and_offers || owed_or_offered(game, seat);
+            applied += interjections_of(game, policies, streams, max_inputs - applied, asked, &mut observe);
         }
     }
     applied
@@ -127,6 +129,24 @@ pub fn interjections(
     policies: &mut [Box<dyn Policy>],
     streams: &mut Streams,
     budget: u32,
+    observe: impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    interjections_of(game, policies, streams, budget, |_, _| true, observe)
+}
+
+/// Is rent owed to `seat`, or a trade offer made to it? Only then may a bot that
+/// [`Policy::interjects_only_on_claims_and_offers`] move out of turn.
+fn owed_or_offered(game: &Game, seat: u8) -> bool {
+    game.claims.iter().any(|c| c.owner == seat) || game.offers.iter().any(|o| o.to == seat)
+}
+
+/// [`interjections`], asking only the seats for which `asked` holds when their time comes.
+fn interjections_of(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    budget: u32,
+    asked: impl Fn(&Game, u8) -> bool,
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     if game.is_over() || game.is_chance_node() || budget == 0 {
@@ -139,7 +159,7 @@ pub fn interjections(
         if applied == budget || game.is_over() || game.is_chance_node() {
             break;
         }
-        if game.player(seat).bankrupt {
+        if game.player(seat).bankrupt || !asked(game, seat) {
             continue;
         }
         let Some(action) = policies[seat as usize].interject(game, seat, &mut streams.seats[seat as usize]) else {
