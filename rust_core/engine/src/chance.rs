@@ -126,6 +126,33 @@ impl Game {
         let n = self.cell_count();
         (n > 0).then(|| self.cell(resolver.below(n)))
     }
+
+    /// Play on from a chance event to the next decision in one call: draw the pending event's
+    /// outcome from `chance` and apply it, again while another event follows (the dice of a
+    /// roll, then a card, then a utility's dice), until the game waits for a player, at most
+    /// `budget` outcomes. Each outcome is exactly what [`Game::sample_outcome`] and
+    /// [`Game::apply_chance_trusted`] give one at a time (the same rule functions, the same
+    /// stream), so the state and events are the step-by-step ones; `each` sees the game after
+    /// every outcome, with the outcome and the event it answered. Returns how many were applied.
+    ///
+    /// Nobody can act while an event is pending, so a driver that resolves them together skips
+    /// no one's decision: a roll and its forced consequences become one call between two choices.
+    pub fn resolve_chance(
+        &mut self,
+        chance: &mut Resolver,
+        budget: u32,
+        mut each: impl FnMut(&Game, Outcome, Pending),
+    ) -> u32 {
+        let mut applied = 0;
+        while applied < budget {
+            let Some(pending) = self.pending else { break };
+            let outcome = self.sample_outcome(chance).expect("a pending chance event has outcomes");
+            self.apply_chance_trusted(outcome);
+            each(self, outcome, pending);
+            applied += 1;
+        }
+        applied
+    }
 }
 
 /// A uniform number below `n` from a stream of 64-bit words, by rejection (exact).

@@ -3,7 +3,7 @@
 use crate::interrupt::Interrupt;
 use crate::policy::Policy;
 use lanopoly_engine::state::Pending;
-use lanopoly_engine::{Game, Input, Move, Outcome, Resolver};
+use lanopoly_engine::{Game, Input, Move, Resolver};
 
 /// Seeds of one game: the chance stream and one stream per seat, all derived from `seed`, so a
 /// bot can never see (or steer) the dice.
@@ -32,6 +32,10 @@ impl Streams {
 /// input the seats not to act may move out of turn ([`interjections`]). Returns the number of
 /// inputs applied.
 ///
+/// Turns go from decision to decision: a move that leads to chance (a roll) is followed at once
+/// by every chance event until a player must decide ([`Game::resolve_chance`]), as the
+/// step-by-step loop would (nobody may act, nor move out of turn, at a chance node).
+///
 /// Sampled outcomes, and the moves of a [`Policy::trusted`] bot, are applied without the engine's
 /// second check ([`Game::apply_trusted`]; debug builds and the test mode still check them). A bot
 /// that returns an illegal move is a bug: it panics in debug builds, and in release an untrusted
@@ -47,7 +51,7 @@ pub fn play(
 }
 
 /// [`play`], stopping early (the game left where it is) once `interrupt` fires; it is checked
-/// every [`Interrupt::EVERY`] inputs.
+/// between two decisions once [`Interrupt::EVERY`] inputs have been applied since the last check.
 pub fn play_interruptible(
     game: &mut Game,
     policies: &mut [Box<dyn Policy>],
@@ -57,18 +61,20 @@ pub fn play_interruptible(
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     let mut applied = 0;
+    let mut next_check = Interrupt::EVERY - 1;
     // Bots that only claim rent and answer offers out of turn are not asked while nobody is
     // owed any and no offer is open.
     let only_claims_and_offers = policies.iter().all(|p| p.interjects_only_on_claims_and_offers());
     while applied < max_inputs && !game.is_over() {
-        if applied % Interrupt::EVERY == Interrupt::EVERY - 1 && interrupt.check() {
-            break;
+        if applied >= next_check {
+            next_check = applied + Interrupt::EVERY;
+            if interrupt.check() {
+                break;
+            }
         }
-        let before = game.pending;
-        let input = if game.is_chance_node() {
-            let outcome: Outcome = game.sample_outcome(&mut streams.chance).expect("a chance node has outcomes");
-            game.apply_chance_trusted(outcome);
-            Input::Chance(outcome)
+        if game.is_chance_node() {
+            // The start of a game: dealing deeds, rolling for who starts.
+            applied += resolve_chance(game, streams, max_inputs - applied, &mut observe);
         } else {
             let Some(seat) = game.actor() else { break };
             let policy = &mut policies[seat as usize];
@@ -81,15 +87,33 @@ pub fn play_interruptible(
                 let fallback = game.legal_actions(seat)[0];
                 game.apply(Move { player: seat, action: fallback }).expect("a listed action is legal");
             }
-            Input::Move(m)
-        };
-        observe(game, input, before);
-        applied += 1;
+            observe(game, Input::Move(m), None);
+            applied += 1;
+            // A roll's dice and the chance events they lead to (cards, a utility's dice), in one
+            // call: nobody may act before they are all resolved.
+            if game.is_chance_node() {
+                applied += resolve_chance(game, streams, max_inputs - applied, &mut observe);
+            }
+        }
         if !(only_claims_and_offers && game.claims.is_empty() && game.offers.is_empty()) {
-            applied += interjections(game, policies, streams, max_inputs - applied, &mut observe);
+            // Such bots are asked only when rent is owed to them or an offer made to them.
+            let asked = |game: &Game, seat: u8| !only_claims_and_offers || owed_or_offered(game, seat);
+            applied += interjections_of(game, policies, streams, max_inputs - applied, asked, &mut observe);
         }
     }
     applied
+}
+
+/// [`Game::resolve_chance`] from the game's chance stream, each outcome observed as an input.
+fn resolve_chance(
+    game: &mut Game,
+    streams: &mut Streams,
+    budget: u32,
+    observe: &mut impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    game.resolve_chance(&mut streams.chance, budget, |game, outcome, pending| {
+        observe(game, Input::Chance(outcome), Some(pending));
+    })
 }
 
 /// One round of out-of-turn moves after an input: each seat still in but the one the game waits
@@ -105,6 +129,24 @@ pub fn interjections(
     policies: &mut [Box<dyn Policy>],
     streams: &mut Streams,
     budget: u32,
+    observe: impl FnMut(&Game, Input, Option<Pending>),
+) -> u32 {
+    interjections_of(game, policies, streams, budget, |_, _| true, observe)
+}
+
+/// Is rent owed to `seat`, or a trade offer made to it? Only then may a bot that
+/// [`Policy::interjects_only_on_claims_and_offers`] move out of turn.
+fn owed_or_offered(game: &Game, seat: u8) -> bool {
+    game.claims.iter().any(|c| c.owner == seat) || game.offers.iter().any(|o| o.to == seat)
+}
+
+/// [`interjections`], asking only the seats for which `asked` holds when their time comes.
+fn interjections_of(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    budget: u32,
+    asked: impl Fn(&Game, u8) -> bool,
     mut observe: impl FnMut(&Game, Input, Option<Pending>),
 ) -> u32 {
     if game.is_over() || game.is_chance_node() || budget == 0 {
@@ -117,7 +159,7 @@ pub fn interjections(
         if applied == budget || game.is_over() || game.is_chance_node() {
             break;
         }
-        if game.player(seat).bankrupt {
+        if game.player(seat).bankrupt || !asked(game, seat) {
             continue;
         }
         let Some(action) = policies[seat as usize].interject(game, seat, &mut streams.seats[seat as usize]) else {

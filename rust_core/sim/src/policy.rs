@@ -35,10 +35,12 @@ pub trait Policy: Send + Sync {
         false
     }
 
-    /// Does [`Policy::interject`] only ever move while rent is owed or a trade offer is open
-    /// (claiming the rent owed to the seat, answering an offer made to it)? Then drivers need not
-    /// ask while no rent is owed to anyone and no offer is open, which is after most inputs. By
-    /// default a policy may interject anything.
+    /// Does [`Policy::interject`] only ever move while rent is owed to the seat or a trade offer
+    /// is made to it (claiming that rent, answering that offer), and otherwise return `None`
+    /// without drawing from its resolver? Then drivers ask it only then: not at all while no rent
+    /// is owed to anyone and no offer is open, which is after most inputs, and of the seats only
+    /// the owners of the rent and the seats offered to. By default a policy may interject
+    /// anything.
     fn interjects_only_on_claims_and_offers(&self) -> bool {
         false
     }

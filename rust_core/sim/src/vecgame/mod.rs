@@ -561,8 +561,10 @@ fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<
             }
         }
         if slot.game.is_chance_node() {
-            let outcome = slot.game.sample_outcome(&mut slot.chance).expect("a chance node has outcomes");
-            slot.game.apply_chance_trusted(outcome);
+            // A roll's dice and the chance events they lead to, in one call (nobody moves
+            // before they are all resolved, out of turn neither).
+            let budget = setup.max_inputs - slot.game.step;
+            slot.game.resolve_chance(&mut slot.chance, budget, |_, _, _| {});
             interject_for_all(slot);
             continue;
         }

@@ -224,7 +224,7 @@ impl Policy for HeuristicBot {
         self.remember_game(game);
         self.memory.deciding = Some((game.step, me));
         self.memory.danger_now = Memo::default();
-        Picture::refresh(&mut self.memory.picture, game, me);
+        Picture::refresh(&mut self.memory.picture, game, me, self.trade_willingness != 0);
         let action = if game.auction.is_some() {
             self.bid_or_pass(game, me)
         } else if game.placing.is_some() {

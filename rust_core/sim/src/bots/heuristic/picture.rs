@@ -42,20 +42,22 @@ pub(super) struct Picture {
 
 impl Picture {
     /// Make `kept` the picture of `game` for `me`: kept as it is if the owners are still the
-    /// ones it was read from, else read again.
-    pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8) {
+    /// ones it was read from, else read again. A bot that never trades (`trades` false) has no
+    /// trade candidates to read.
+    pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8, trades: bool) {
         let key = OwnersKey::of(game, me);
         if !matches!(kept, Some(picture) if picture.key == key) {
-            *kept = Some(Picture::read(key, game, me));
+            *kept = Some(Picture::read(key, game, me, trades));
         }
     }
 
-    /// Read the owners: the bot's deeds, then its groups.
-    fn read(key: OwnersKey, game: &Game, me: u8) -> Picture {
+    /// Read the owners: the bot's deeds, then its groups (the trade candidates if it `trades`).
+    fn read(key: OwnersKey, game: &Game, me: u8, trades: bool) -> Picture {
         let held = game.holdings(me);
         let mut wants = [(NOBODY, 0); COLOUR_GROUPS];
         let mut wants_len = 0;
-        for group in 0..COLOUR_GROUPS as u8 {
+        let groups = if trades { COLOUR_GROUPS as u8 } else { 0 };
+        for group in 0..groups {
             if let Some(want) = missing_from_one_opponent(game, me, held, group) {
                 wants[wants_len] = want;
                 wants_len += 1;
@@ -64,7 +66,8 @@ impl Picture {
         Picture { key, held, whole: board::whole_groups(held), wants, wants_len: wants_len as u8 }
     }
 
-    /// The trade candidates of `me`, by colour group: (holder, missing streets).
+    /// The trade candidates of `me`, by colour group: (holder, missing streets); none for a bot
+    /// that never trades.
     pub(super) fn wants(&self) -> &[(u8, u32)] {
         &self.wants[..self.wants_len as usize]
     }
@@ -100,7 +103,7 @@ mod tests {
             let mut kept: [Option<Picture>; 4] = Default::default();
             play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
                 for seat in game.seats() {
-                    Picture::refresh(&mut kept[seat as usize], game, seat);
+                    Picture::refresh(&mut kept[seat as usize], game, seat, true);
                     let picture = kept[seat as usize].as_ref().expect("just refreshed");
                     assert_eq!(picture.held, game.holdings(seat));
                     assert_eq!(picture.whole, board::whole_groups(game.holdings(seat)));

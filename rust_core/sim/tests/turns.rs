@@ -1,0 +1,98 @@
+//! Turns in one call: `play` resolves a roll and the chance events it leads to together
+//! (`Game::resolve_chance`); the games must be exactly those of one input at a time.
+
+use lanopoly_engine::state::Pending;
+use lanopoly_engine::{BoardId, Event, Game, Input, Move, Rules, PRESETS};
+use lanopoly_sim::bots::{HeuristicBot, RandomBot};
+use lanopoly_sim::play::{interjections, play, Streams};
+use lanopoly_sim::Policy;
+
+/// What a driver saw after one input: the input, the event pending before it and the state's hash.
+type Seen = (Input, Option<Pending>, [u8; 32]);
+
+/// The step-by-step driver `play` was before turns in one call: one input per round of the
+/// loop, each chance outcome drawn and applied on its own, the seats asked out of turn after each.
+fn play_step_by_step(
+    game: &mut Game,
+    policies: &mut [Box<dyn Policy>],
+    streams: &mut Streams,
+    max_inputs: u32,
+) -> Vec<Seen> {
+    let mut seen = Vec::new();
+    let mut applied = 0;
+    while applied < max_inputs && !game.is_over() {
+        let before = game.pending;
+        let input = if game.is_chance_node() {
+            let outcome = game.sample_outcome(&mut streams.chance).expect("a chance node has outcomes");
+            game.apply_chance(outcome).expect("a sampled outcome is possible");
+            Input::Chance(outcome)
+        } else {
+            let Some(seat) = game.actor() else { break };
+            let action = policies[seat as usize].choose(game, seat, &mut streams.seats[seat as usize]);
+            let m = Move { player: seat, action };
+            game.apply(m).expect("the built-in bots play legal moves");
+            Input::Move(m)
+        };
+        seen.push((input, before, game.state_hash()));
+        applied += 1;
+        applied += interjections(game, policies, streams, max_inputs - applied, |game, input, before| {
+            seen.push((input, before, game.state_hash()))
+        });
+    }
+    seen
+}
+
+/// Two heuristic bots and two random ones (trades, auctions, debts, bankruptcies, jail).
+fn bots() -> Vec<Box<dyn Policy>> {
+    vec![
+        Box::new(HeuristicBot::default()),
+        Box::new(RandomBot::default()),
+        Box::new(HeuristicBot { trade_willingness: 0, ..HeuristicBot::default() }),
+        Box::new(RandomBot::default()),
+    ]
+}
+
+/// A game of `rules` and `seed`, with its events recorded.
+fn new_game(rules: Rules) -> Game {
+    let mut game = Game::new(4, BoardId::Classic, rules).expect("a valid game");
+    game.record_events(true);
+    game
+}
+
+#[test]
+fn turns_in_one_call_give_the_states_and_events_of_one_input_at_a_time() {
+    for name in PRESETS {
+        let rules = Rules::preset(name).expect("a preset");
+        for seed in 0..6 {
+            let max_inputs = 3_000;
+            let (mut stepped, mut folded) = (new_game(rules), new_game(rules));
+            let want = play_step_by_step(&mut stepped, &mut bots(), &mut Streams::new(seed, 4), max_inputs);
+            let mut got = Vec::new();
+            let applied =
+                play(&mut folded, &mut bots(), &mut Streams::new(seed, 4), max_inputs, |game, input, before| {
+                    got.push((input, before, game.state_hash()))
+                });
+            assert_eq!(applied as usize, want.len(), "{name}, seed {seed}: inputs applied");
+            for (k, (want, got)) in want.iter().zip(&got).enumerate() {
+                assert_eq!(want, got, "{name}, seed {seed}: input {k}");
+            }
+            assert_eq!(got.len(), want.len(), "{name}, seed {seed}");
+            assert_eq!(folded, stepped, "{name}, seed {seed}: the final states");
+            let events: (Vec<Event>, Vec<Event>) = (folded.take_events(), stepped.take_events());
+            assert_eq!(events.0, events.1, "{name}, seed {seed}: the events");
+        }
+    }
+}
+
+#[test]
+fn a_budget_that_ends_inside_a_roll_stops_there_as_one_input_at_a_time_would() {
+    // Cut games at every input count of their first turns: the cut may fall between a roll and
+    // its dice, or between the dice and a card.
+    let rules = Rules::default();
+    for max_inputs in 1..60 {
+        let (mut stepped, mut folded) = (new_game(rules), new_game(rules));
+        let want = play_step_by_step(&mut stepped, &mut bots(), &mut Streams::new(7, 4), max_inputs);
+        let applied = play(&mut folded, &mut bots(), &mut Streams::new(7, 4), max_inputs, |_, _, _| {});
+        assert_eq!((applied as usize, &folded), (want.len(), &stepped), "cut after {max_inputs} inputs");
+    }
+}
