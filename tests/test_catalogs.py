@@ -102,7 +102,7 @@ def test_board_labels_fit_their_cell(lang):
 
 def test_the_console_has_counted_texts():
     counted = {k for k, e in _load("en", "console").entries.items() if e.msgid_plural is not None}
-    assert {"level", "panel.deeds", "panel.cards", "log.below", "end.title", "start.saved_value"} <= counted
+    assert {"level", "panel.deeds", "panel.cards", "log.below", "end.chart", "start.saved_value"} <= counted
 
 
 @pytest.mark.parametrize(("lang", "domain"), CASES)
@@ -115,7 +115,7 @@ def test_counted_texts_read_right():
     assert [plural("fr", "panel.deeds", n) for n in (0, 1, 2)] == [" 0 titre", " 1 titre", " 2 titres"]
     assert plural("en", "log.below", 1).startswith("log: 1 more line below")
     assert plural("it", "level", 1) == "1 casa" and plural("it", "level", 3) == "3 case"
-    assert plural("en", "end.title", 1, rounds=1, winner="ada") == "Game over after 1 round: ada wins."
+    assert t("en", "end.title", round=1, winner="ada") == "Game over in round 1: ada wins."
     assert plural("fr", "lobby.left", 2, names="bob, eve").startswith("bob, eve ont quitté le salon")
     assert plural("it", "net.removed", 1, peer="bob", seats="cane").startswith("bob escluso: cane si ritira,")
     assert plural("en", "replay.status", 1, step=1, total=9, state="paused", speed=1).endswith("1 step a second")

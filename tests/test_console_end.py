@@ -37,7 +37,8 @@ def test_the_summary_matches_the_game(seed, players, preset):
     _to_the_end(table)
     game, summary = table.game, table.summary()
     assert summary.winner == game.winner is not None
-    assert summary.rounds == game.round
+    numbered = [int(m.group(1)) for line in table.lines if (m := re.match(r"-- Round (\d+):", line))]
+    assert summary.round == numbered[-1] in (game.round, game.round + 1)  # the log's last round
     for row in summary.standings:
         assert row.net_worth == game.net_worth(row.seat) == game.player(row.seat)["net_worth"]
         assert row.bankrupt == game.player(row.seat)["bankrupt"]
@@ -61,8 +62,8 @@ def test_the_summary_matches_the_game(seed, players, preset):
     # The log ends with the summary, once.
     lines = table.summary_lines()
     assert table.lines[-len(lines) :] == lines
-    assert sum(line.startswith("Game over after") for line in table.lines) == 1
-    assert lines[0] == f"Game over after {game.round} rounds: {game.names[game.winner]} wins."
+    assert sum(line.startswith("Game over in round") for line in table.lines) == 1
+    assert lines[0] == f"Game over in round {summary.round}: {game.names[game.winner]} wins."
     for rank, row in enumerate(summary.ranked(), 1):
         worth = money("en", "$", row.net_worth)
         if not row.bankrupt:
@@ -104,7 +105,7 @@ def test_the_screen_shows_the_end_of_a_game_played_through_the_app():
         assert middle[rank].startswith(f" {'*' if row.seat == game.winner else ' '}{row.seat + 1} {row.name}")
         assert f"fortune {money('fr', '$', row.net_worth)}" in middle[rank] or row.bankrupt
     assert middle[0].startswith(f" *{game.winner + 1}")
-    assert any(line.startswith("Partie terminée après") for line in table.lines)
+    assert any(line.startswith("Partie terminée au tour") for line in table.lines)
     assert any(line == describe(game, {"type": "game_over", "winner": game.winner}, lang="fr") for line in table.lines)
 
 
@@ -228,7 +229,8 @@ def test_the_standings_rank_the_winner_first_then_by_worth_then_the_last_to_go_b
 
     screen = asyncio.run(session())
     assert table.game.winner == 2
-    start = next(i for i, line in enumerate(table.lines) if line.startswith("Game over after"))
+    start = next(i for i, line in enumerate(table.lines) if line.startswith("Game over in round"))
+    assert table.lines[start] == "Game over in round 1: cy wins."  # it said "after 0 rounds"
     standings = [line for line in table.lines[start:] if line[:3] in ("1. ", "2. ", "3. ", "4. ")]
     assert standings == [
         "1. cy: net worth $1500; rent paid $0, received $0",

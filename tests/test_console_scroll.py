@@ -71,7 +71,7 @@ def test_the_end_of_game_summary_reads_at_80x24(players, seed):
     summary = table.summary_lines()
     game = table.game
     # When the game ends the log shows the summary from its title, whatever came before it.
-    assert _log(end)[0] == summary[0] == f"Game over after {game.round} rounds: {game.names[game.winner]} wins."
+    assert _log(end)[0] == summary[0] == f"Game over in round {table.summary().round}: {game.names[game.winner]} wins."
     shown = len(summary) if len(summary) <= LOG_ROWS else LOG_ROWS
     assert _log(end)[:shown] == summary[:shown]
     # The middle of the board has the final net worths (* the winner).

@@ -54,7 +54,8 @@ class Summary:
     (seat, square, turns)."""
 
     winner: int | None
-    rounds: int
+    round: int
+    """The round the game ended in, numbered as the log numbers them (from 1)."""
     standings: list[Standing]
     record: tuple[int, int, int] | None
     worth: tuple[tuple[int, ...], ...] = ()
@@ -156,7 +157,7 @@ class Ledger:
         best = max(((turns, -seat, -square) for (seat, square), turns in holdings.items()), default=None)
         record = (-best[1], -best[2], best[0]) if best else None
         worth = tuple(self.worth)
-        return Summary(game.winner, game.round, standings, record, worth, self.biggest_rent, tuple(self.out))
+        return Summary(game.winner, max(1, self.round), standings, record, worth, self.biggest_rent, tuple(self.out))
 
 
 class LocalTable:
@@ -348,7 +349,7 @@ class LocalTable:
 def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     """The end-of-game summary as log lines in ``lang``."""
     winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
-    lines = [plural(lang, "end.title", s.rounds, rounds=s.rounds, winner=winner)]
+    lines = [t(lang, "end.title", round=s.round, winner=winner)]
     for rank, row in enumerate(s.ranked(), 1):
         fields = {
             "rank": rank,
