@@ -84,7 +84,18 @@ fn fresh_bots(config: &Config, built: &[Box<dyn Policy>]) -> Result<Vec<Box<dyn 
 
 /// Play one game and add its landings to `landings`.
 pub fn play_one(config: &Config, index: u64, landings: &mut [u64; 41]) -> Result<GameSummary, String> {
-    play_one_interruptible(config, index, landings, seat_bots(config)?, &Interrupt::none())
+    play_one_with(config, index, landings, seat_bots(config)?)
+}
+
+/// [`play_one`] with these bots instead of the configured ones (one per seat): what a test
+/// compares with the configured bots' games, counted the same way.
+pub fn play_one_with(
+    config: &Config,
+    index: u64,
+    landings: &mut [u64; 41],
+    policies: Vec<Box<dyn Policy>>,
+) -> Result<GameSummary, String> {
+    play_one_interruptible(config, index, landings, policies, &Interrupt::none())
 }
 
 /// [`play_one`] with these bots, left unfinished (and reported as cut) once `interrupt` fires.

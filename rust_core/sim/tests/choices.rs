@@ -2,11 +2,9 @@
 //! games recorded here. A change meant to make the engine or a bot faster must keep every
 //! digest; a change of the bots' play must say so and record new ones.
 
-use lanopoly_engine::state::Pending;
-use lanopoly_engine::{Action, Game, Input, Resolver};
+use lanopoly_engine::{Action, Game, Resolver};
 use lanopoly_sim::bots::{self, HeuristicBot};
-use lanopoly_sim::play::{play, Streams};
-use lanopoly_sim::simulate::{game_seed, simulate, GameSummary, Report, IN_JAIL};
+use lanopoly_sim::simulate::{play_one_with, simulate, Report};
 use lanopoly_sim::workload::{digest, workload};
 use lanopoly_sim::Policy;
 
@@ -76,31 +74,10 @@ fn the_full_games_changed_only_by_answering_offers_at_once() {
     let mut landings = [0u64; 41];
     let games = (0..u64::from(config.games))
         .map(|index| {
-            let mut game = Game::new(config.players, config.board, config.rules).unwrap();
-            let mut policies: Vec<Box<dyn Policy>> = (0..config.players)
+            let policies: Vec<Box<dyn Policy>> = (0..config.players)
                 .map(|_| Box::new(AnswersOnItsTurn(HeuristicBot::default())) as Box<dyn Policy>)
                 .collect();
-            let mut streams = Streams::new(game_seed(config.seed, index), config.players);
-            let (mut actions, mut rolled) = (0, false);
-            // As `simulate::play_one` counts them.
-            play(&mut game, &mut policies, &mut streams, config.max_inputs, |game, input, before| {
-                actions += u32::from(matches!(input, Input::Move(_)));
-                rolled |= before == Some(Pending::MoveDice);
-                if rolled && !matches!(game.pending, Some(Pending::Card(_))) {
-                    let mover = game.player(game.turn_player);
-                    landings[if mover.in_jail { IN_JAIL } else { mover.position as usize }] += 1;
-                    rolled = false;
-                }
-            });
-            GameSummary {
-                winner: game.winner(),
-                rounds: game.round,
-                turns: game.turn + 1,
-                actions,
-                bankruptcies: game.bankruptcies,
-                net_worths: game.net_worths(),
-                truncated: !game.is_over(),
-            }
+            play_one_with(&config, index, &mut landings, policies).unwrap()
         })
         .collect();
     assert_eq!(digest(&Report { games, landings }), FULL_40_ON_THEIR_TURN);
