@@ -351,17 +351,23 @@ build: BuildAction = {"type": "build", "player": 0, "sqaure": 39}  # E: misspelt
 """
 
 
+def strict_errors(source: str, tmp_path: Path) -> list[str]:
+    """mypy --strict's errors on ``source``, checked to be all on its one line marked ``# E``."""
+    api = pytest.importorskip("mypy.api")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(source, encoding="utf-8")
+    out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    marked = 1 + next(i for i, line in enumerate(source.splitlines()) if "# E" in line)
+    assert errors and all(f"snippet.py:{marked}:" in e for e in errors), out + err
+    return errors
+
+
 def test_the_stub_gives_the_typed_dicts_to_a_type_checker(tmp_path: Path) -> None:
     """mypy sees the TypedDicts in the engine's signatures (not ``dict[str, Any]``) and refuses
     a misspelt key in a move: the only line of the snippet with errors."""
-    api = pytest.importorskip("mypy.api")
-    snippet = tmp_path / "snippet.py"
-    snippet.write_text(STATIC_CHECK, encoding="utf-8")
-    out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
-    errors = [line for line in out.splitlines() if ": error:" in line]
-    marked = 1 + next(i for i, line in enumerate(STATIC_CHECK.splitlines()) if "# E" in line)
-    assert errors and all(f"snippet.py:{marked}:" in e for e in errors), out + err
-    assert any('Extra key "sqaure"' in e for e in errors), out + err
+    errors = strict_errors(STATIC_CHECK, tmp_path)
+    assert any('Extra key "sqaure"' in e for e in errors), errors
 
 
 def test_deed_gives_a_deed_square_and_refuses_a_square_without_one() -> None:
