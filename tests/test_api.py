@@ -206,6 +206,16 @@ def test_unknown_preset_and_option_are_clear_errors():
         Rules.preset("official", nope=True)
     with pytest.raises(AttributeError, match="no rule option"):
         _ = Rules().nope
+    with pytest.raises(ValueError, match=r"unknown rule option \"free\"; options: .*, free_building$"):
+        Rules(free=True)
+
+
+def test_free_building_takes_a_bool_only():
+    """A string is truthy: ``free_building="no"`` must not switch free building on."""
+    with pytest.raises(TypeError, match=r"rule option \"free_building\" takes a bool, not 'no'"):
+        Rules(free_building="no")
+    with pytest.raises(TypeError, match="takes a bool"):
+        Rules.preset("speed", free_building=1)
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,9 @@ impl Rules {
             for (key, value) in options.iter() {
                 let key: String = key.extract()?;
                 if key == "free_building" {
+                    if !value.is_instance_of::<PyBool>() {
+                        return Err(bad_type(format!("rule option {key:?} takes a bool, not {}", value.repr()?)));
+                    }
                     if value.is_truthy()? {
                         all.set_item("even_building", false)?;
                         all.set_item("limited_buildings", false)?;
@@ -93,7 +96,8 @@ impl Rules {
                     continue;
                 }
                 let Some(current) = all.get_item(&key)? else {
-                    let known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
+                    let mut known: Vec<String> = all.keys().iter().map(|k| k.to_string()).collect();
+                    known.push("free_building".to_owned());
                     return Err(bad_value(format!("unknown rule option {key:?}; options: {}", known.join(", "))));
                 };
                 let same_kind = if current.is_instance_of::<PyBool>() {
