@@ -11,7 +11,7 @@ either side fails here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import pytest
 
@@ -196,3 +196,29 @@ def test_the_stub_gives_these_typed_dicts_to_a_type_checker(tmp_path: Path) -> N
     and refuses a misspelt key: the only line of the snippet with errors."""
     errors = strict_errors(STATIC_CHECK, tmp_path)
     assert any('"cahs"' in e for e in errors), errors
+
+
+def test_rules_options_are_rules_dicts_options_and_free_building() -> None:
+    """``RulesOptions`` (the keyword arguments) lists every option ``to_dict`` has, typed the
+    same, plus ``free_building``; an option added to one and not the other fails here."""
+    options = get_type_hints(lt.RulesOptions)
+    assert options.pop("free_building") is bool
+    assert options == get_type_hints(lt.RulesDict)
+    assert lt.RulesOptions.__required_keys__ == frozenset()
+
+
+RULES_OPTIONS_CHECK = """
+import lanopoly
+
+lanopoly.Rules(starting_cash=2000, rent_claim="automatic", free_building=True)
+lanopoly.Rules.preset("speed", round_limit=30)
+lanopoly.Rules(start_cash=2000, auctions=1)  # E: a misspelt option, a number for a flag
+"""
+
+
+def test_the_stub_types_the_rules_keyword_arguments(tmp_path: Path) -> None:
+    """``Rules(**options)`` is typed with ``Unpack[RulesOptions]``: mypy refuses a misspelt
+    option and a value of the wrong type, and accepts the right ones."""
+    errors = strict_errors(RULES_OPTIONS_CHECK, tmp_path)
+    assert any('"start_cash"' in e for e in errors), errors
+    assert any('"auctions"' in e for e in errors), errors

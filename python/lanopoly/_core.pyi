@@ -42,7 +42,7 @@ Errors say by their type what went wrong, and leave every object as it was:
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, final, overload
+from typing import Any, Final, Unpack, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,7 @@ from lanopoly.types import (
     RawSimulation,
     RentClaim,
     RulesDict,
+    RulesOptions,
     Snapshot,
     SquareInfo,
 )
@@ -127,9 +128,9 @@ class Rules:
     unlimited stock). Options are also readable as attributes (``rules.opening_bid``).
     """
 
-    def __new__(cls, **options: Any) -> Rules: ...
+    def __new__(cls, **options: Unpack[RulesOptions]) -> Rules: ...
     @staticmethod
-    def preset(name: str, **options: Any) -> Rules:
+    def preset(name: str, **options: Unpack[RulesOptions]) -> Rules:
         """A named preset (see ``presets()``), with options overridden."""
     @staticmethod
     def recorded(options: Mapping[str, Any]) -> Rules:

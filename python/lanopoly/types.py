@@ -754,6 +754,36 @@ class RulesDict(TypedDict):
     """The premium the asker leads at in a building-shortage auction."""
 
 
+class RulesOptions(TypedDict, total=False):
+    """The keyword arguments of ``Rules(**options)`` and ``Rules.preset(name, **options)``: any of
+    ``RulesDict``'s options (same meaning and type; ``tests/test_types_dicts.py`` keeps the two
+    lists equal), plus ``free_building`` (True: no even building, unlimited stock)."""
+
+    starting_cash: int
+    go_salary: int
+    double_go_on_landing: bool
+    auctions: bool
+    opening_bid: int
+    free_parking_jackpot: bool
+    jailed_owner_collects: bool
+    even_building: bool
+    limited_buildings: bool
+    houses: int
+    hotels: int
+    houses_per_hotel: int
+    jail_fine: int
+    round_limit: int
+    rent_claim: RentClaimRule
+    starting_deeds: int
+    end_after_bankruptcies: int
+    timed: bool
+    reshuffle_decks: bool
+    max_players: int
+    build_in_own_turn: bool
+    shortage_opening_bid: int
+    free_building: bool
+
+
 class SnapshotPlayer(TypedDict):
     """One seat of a snapshot (every state has eight; the seats past ``num_players`` are zeros)."""
 
@@ -1007,6 +1037,7 @@ __all__ = [
     "RollAction",
     "RolledEvent",
     "RulesDict",
+    "RulesOptions",
     "SellAction",
     "SellDownAction",
     "ShortageAuctionStartedEvent",

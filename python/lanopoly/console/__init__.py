@@ -72,7 +72,7 @@ class LanOptions:
 def table_for(setup: Setup, seed: int | None = None, rounds: int = 0, save: Path | None = None) -> LocalTable:
     """The table a setup describes (``rounds`` overrides the preset's round limit), saving its game
     to ``save`` when given."""
-    rules = Rules.preset(setup.rules, **({"round_limit": rounds} if rounds else {}))
+    rules = setup.rules_with(rounds)
     return LocalTable(
         setup.seat_names(),
         me=0,

@@ -28,7 +28,6 @@ from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 
-from lanopoly._core import Rules
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
@@ -93,7 +92,7 @@ class HostScreen:
         self.pin = pin or new_pin()
         self.interfaces = interfaces if interfaces is not None else configured_interfaces()
         self.name = table
-        rules = Rules.preset(setup.rules, **({"round_limit": rounds} if rounds else {}))
+        rules = setup.rules_with(rounds)
         self.lobby = HostLobby(
             setup.player_name(),
             self.seats,

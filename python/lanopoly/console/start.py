@@ -79,6 +79,10 @@ class Setup:
         others = [name for i, name in enumerate(tokens) if i != self.token and name != self.player_name()]
         return [self.player_name(), *others[: self.bots]]
 
+    def rules_with(self, rounds: int = 0) -> Rules:
+        """The chosen preset, its round limit replaced by ``rounds`` when that is not 0."""
+        return Rules.preset(self.rules, round_limit=rounds) if rounds else Rules.preset(self.rules)
+
 
 def option_text(lang: str, preset: str) -> str:
     """A preset's options in words: "starting cash 1500, auctions yes, ..."."""
