@@ -93,6 +93,19 @@ def clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def preset_name(lang: str, preset: str) -> str:
+    """A rules preset's name as a player reads it ("officielles" for ``official``); an id the
+    catalogs do not know (a newer peer's, in a LAN advert) as it is."""
+    return t(lang, f"preset.{preset}") if has(f"preset.{preset}") else preset
+
+
+def board_name(lang: str, board: str, *, short: bool = False) -> str:
+    """A board's name as a player reads it ("classico (Atlantic City, $)", or ``short``
+    "classico"); an id the catalogs do not know as it is."""
+    key = f"board.short.{board}" if short else f"board.{board}"
+    return t(lang, key) if has(key) else board
+
+
 def default_board(lang: str) -> str:
     """The board of the language's edition, where the engine has one; else the classic board."""
     return _BOARDS.get(lang, "classic")

@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
-from lanopoly.i18n import plural, t
+from lanopoly.i18n import board_name, plural, preset_name, t
 from lanopoly.net import reason
 from lanopoly.net.core.pinauth import normalize_pin
 from lanopoly.net.discovery import (
@@ -53,12 +53,18 @@ LOBBY_TIMEOUT = 3600.0
 """Seconds a joiner waits in a lobby for the host to start."""
 
 
-def column_widths(lobbies: Sequence[Lobby]) -> tuple[int, int]:
+def game_text(lobby: Lobby, lang: str) -> str:
+    """A lobby's rules and board as the join list shows them, in the person's language
+    ("ufficiali/classico")."""
+    return f"{preset_name(lang, lobby.rules)}/{board_name(lang, lobby.board, short=True)}"
+
+
+def column_widths(lobbies: Sequence[Lobby], lang: str = "en") -> tuple[int, int]:
     """The widths of the join list's name and address columns: the address column as wide as
     the longest address, and the name column given what that leaves of 80 columns, so a name
     with its suffix ("il tavolo di Ana ee01") is not cut when it fits."""
     address = max([15, *(len(lobby.address) for lobby in lobbies)])
-    rules = max([16, *(len(f"{lobby.rules}/{lobby.board}") for lobby in lobbies)])
+    rules = max([16, *(len(game_text(lobby, lang)) for lobby in lobbies)])
     room = 80 - len("> ") - (address + 1) - (10 + 1) - (8 + 1) - rules - 1
     longest = max([0, *(len(lobby.table) for lobby in lobbies)])
     return max(18, min(room, longest)), address
@@ -257,7 +263,8 @@ class HostScreen:
         out += _line("class:value", " " + t(lang, "lobby.pin", pin=self.pin))
         out += _line("class:value", " " + t(lang, "lobby.address", address=self.address or "..."))
         out += _line("class:value", " " + t(lang, "lobby.key", fingerprint=self.fingerprint))
-        out += _line("", " " + t(lang, "lobby.game", board=s.board, rules=s.rules))
+        board, rules = board_name(lang, s.board), preset_name(lang, s.rules)
+        out += _line("", " " + t(lang, "lobby.game", board=board, rules=rules))
         out += _line("", "")
         out += _line("", " " + t(lang, "lobby.seats", taken=self.taken, seats=self.seats))
         for text in self.seat_lines():
@@ -497,15 +504,15 @@ class JoinScreen:
         return [("class:selected" if focused else "", " " + label), ("", " ")]
 
     def lobby_lines(self, lobby: Lobby, widths: tuple[int, int] = (18, 21)) -> tuple[str, str]:
-        """A lobby's two lines: what it is (name, address, seats, state, rules and board), and
-        the host key it advertises (80 columns hold no more on one line). ``widths``: of the
-        name and address columns (:func:`column_widths`)."""
+        """A lobby's two lines: what it is (name, address, seats, state, rules and board, cut at 80
+        columns), and the host key it advertises (80 columns hold no more on one line).
+        ``widths``: of the name and address columns (:func:`column_widths`)."""
         lang = self.lang
         state = t(lang, f"join.state.{lobby.state}")
         seats = t(lang, "join.seats", taken=lobby.seats_taken, seats=lobby.seats_total)
         name, address = widths
         table = f"{lobby.table[:name]:<{name}} {lobby.address:<{address}}"
-        line = f"{table} {seats:<10} {state:<8} {lobby.rules}/{lobby.board}"
+        line = f"{table} {seats:<10} {state:<8} {game_text(lobby, lang)}"[: 80 - len("> ")]
         return line, "  " + t(lang, "join.key", fingerprint=lobby.fingerprint)
 
     def _games(self) -> StyleAndTextTuples:
@@ -516,7 +523,7 @@ class JoinScreen:
         lobbies = self.lobbies()
         if not lobbies:
             out += _line("class:hint", "   " + t(lang, "join.none"))
-        widths = column_widths(lobbies)
+        widths = column_widths(lobbies, lang)
         for index, lobby in enumerate(lobbies):
             chosen = index == min(self.selected, len(lobbies) - 1) and not self.address.text.strip()
             what, key = self.lobby_lines(lobby, widths)

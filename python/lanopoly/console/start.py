@@ -34,7 +34,7 @@ from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
 from lanopoly.console.small import guarded
-from lanopoly.i18n import LANGUAGE_NAMES, LANGUAGES, TOKENS, default_board, has, plural, t
+from lanopoly.i18n import LANGUAGE_NAMES, LANGUAGES, TOKENS, board_name, default_board, has, plural, preset_name, t
 
 DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
 ROWS = ("name", "token", "bots", "difficulty", "board", "rules", "language")
@@ -297,9 +297,9 @@ class StartScreen:
             case "difficulty":
                 return t(lang, f"difficulty.{s.difficulty}")
             case "board":
-                return t(lang, f"board.{s.board}") if has(f"board.{s.board}") else s.board
+                return board_name(lang, s.board)
             case "rules":
-                return s.rules
+                return preset_name(lang, s.rules)
             case "language":
                 return LANGUAGE_NAMES[s.lang]
             case "saved_game":
