@@ -5,8 +5,14 @@ and left out, never stopping the game."""
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from lanopoly.__main__ import console_setup, parser
@@ -151,3 +157,38 @@ def test_names_with_quotes_and_backslashes_come_back_as_they_were(tmp_path: Path
     for name in ['say "hi"', "back\\slash", "Ærlig Øyvind"]:
         assert save(Prefs(name=name), path)
         assert load(path).name == name
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize(
+    "command", [[], ["host"], ["join"], ["--players", "3"]], ids=["plain", "host", "join", "players"]
+)
+def test_every_way_into_the_console_tells_what_was_wrong_with_the_file(tmp_path: Path, command: list[str]):
+    """`lanopoly`, `lanopoly host`, `lanopoly join` and `lanopoly --players 3` in a terminal, with
+    a preferences file holding a token out of range: each first screen (the start screen, the
+    host's lobby, the join screen, the game) says so, in the language asked for (issue 14: host
+    and join said nothing)."""
+    config = tmp_path / "config"
+    (config / "lanopoly").mkdir(parents=True)
+    (config / "lanopoly" / "config.toml").write_text("token = 99\n")
+    session_name = f"lanopoly-prefs-{os.getpid()}-{'-'.join(command) or 'plain'}"
+    environment = f"env XDG_DATA_HOME={tmp_path}/data XDG_CONFIG_HOME={config}"
+    line = f"{environment} {sys.executable} -m lanopoly {' '.join(command)} --lang it"
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session_name, "-x", "80", "-y", "24", line],
+        check=True,
+        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
+    )
+    told = "token = 99 ignorato: dovrebbe essere un numero da 0 a 7"
+    screen = ""
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            capture = ["tmux", "capture-pane", "-J", "-t", session_name, "-p"]
+            screen = subprocess.run(capture, capture_output=True, text=True, check=True).stdout
+            if told in " ".join(screen.split()):
+                break
+            time.sleep(0.2)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session_name], capture_output=True)
+    assert told in " ".join(screen.split()), screen

@@ -201,7 +201,9 @@ def console_lan(args: argparse.Namespace) -> int:
     )
     save = Path(args.save) if args.save else None
     rounds = args.rounds if hosting else 0
-    return play_console(setup, ask=False, rounds=rounds, address=address, pin=args.pin or "", save=save, lan=lan)
+    notice = prefs.told(remembered.problems, lang)  # what was wrong with the file, as `lanopoly` tells it
+    pin = args.pin or ""
+    return play_console(setup, ask=False, rounds=rounds, address=address, pin=pin, save=save, lan=lan, notice=notice)
 
 
 def replay(args: argparse.Namespace) -> int:

@@ -115,7 +115,8 @@ async def session(
     lan: LanOptions | None = None,
     notice: str = "",
 ) -> int:
-    """The start screen (when ``ask``, pre-filled with ``setup``, showing ``notice`` first), then
+    """The start screen (when ``ask``, pre-filled with ``setup``, showing ``notice`` first; else
+    the lobby screen or the game screen shows it), then
     the game; the exit status. What the person chooses there is remembered for the next time
     (:mod:`lanopoly.console.prefs`).
     A setup whose ``mode`` is ``host`` or ``join`` goes through the LAN lobby screens first (back
@@ -128,6 +129,7 @@ async def session(
     lan = lan or LanOptions()
     table: Table
     message = notice
+    untold = "" if ask else notice  # with no start screen, the lobby or the game screen tells it
     while True:
         if ask:
             screen = StartScreen(
@@ -162,7 +164,9 @@ async def session(
         if setup.mode not in ("host", "join"):
             table = table_for(setup, seed, rounds, save=save or new_local_save())
             break
-        ready = await lan_lobby(setup, rounds=rounds, address=address, pin=pin, lan=lan, input=input, output=output)
+        ready = await lan_lobby(
+            setup, rounds=rounds, address=address, pin=pin, lan=lan, input=input, output=output, notice=untold
+        )
         if ready is not None:
             table = NetTable.new(
                 ready,
@@ -177,6 +181,8 @@ async def session(
         if not ask:
             return 0
     app = ConsoleApp(table, delay=delay, input=input, output=output)
+    if untold and setup.mode == "solo":
+        app.feedback = ("class:error", untold)
     if started is not None:
         started(app)
     status = await app.run()
@@ -195,8 +201,10 @@ async def lan_lobby(
     lan: LanOptions | None = None,
     input: Input | None = None,
     output: Output | None = None,
+    notice: str = "",
 ) -> Started | None:
-    """The host's or the joiner's lobby screen; the game set up, or None if the person left."""
+    """The host's or the joiner's lobby screen (``notice`` on its message line, as what was wrong
+    with the preferences file); the game set up, or None if the person left."""
     lan = lan or LanOptions()
     if setup.mode == "host":
         host = HostScreen(
@@ -209,10 +217,18 @@ async def lan_lobby(
             interfaces=lan.addresses(),
             input=input,
             output=output,
+            notice=notice,
         )
         return await host.run()
     join = JoinScreen(
-        setup, address=address, pin=pin, choose=lan.choose, interfaces=lan.addresses(), input=input, output=output
+        setup,
+        address=address,
+        pin=pin,
+        choose=lan.choose,
+        interfaces=lan.addresses(),
+        input=input,
+        output=output,
+        notice=notice,
     )
     return await join.run()
 

@@ -76,7 +76,8 @@ def _line(style: str, text: str) -> StyleAndTextTuples:
 
 class HostScreen:
     """Host a LAN game: the PIN, the address, the host key's fingerprint, the seats filling (and
-    freed) live; ``run()`` gives the game set up once the person started it, or None if they went back."""
+    freed) live; ``run()`` gives the game set up once the person started it, or None if they went back.
+    ``notice`` (what was wrong with the preferences file) shows first on the message line."""
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class HostScreen:
         interfaces: list[str] | None = None,
         input: Input | None = None,
         output: Output | None = None,
+        notice: str = "",
     ) -> None:
         self.setup = setup
         self.lang = setup.lang
@@ -114,7 +116,7 @@ class HostScreen:
         self.advertise = advertise
         self.advert: BackgroundAdvert | None = None
         self.address = ""
-        self.message: tuple[str, str] = ("class:hint", "")
+        self.message: tuple[str, str] = ("class:error", notice) if notice else ("class:hint", "")
         self.starting: asyncio.Task[None] | None = None
         self.failed = False
         self.app: Application[Started | None] = Application(
@@ -298,7 +300,8 @@ def split_address(text: str) -> tuple[str, int] | None:
 class JoinScreen:
     """Find a LAN game and join it; ``run()`` gives the game set up once the host started it, or
     None if the person went back. ``choose`` preselects the first lobby whose name or game id
-    starts with it (``lanopoly join NAME``)."""
+    starts with it (``lanopoly join NAME``). ``notice`` (what was wrong with the preferences file)
+    shows first on the message line."""
 
     def __init__(
         self,
@@ -310,6 +313,7 @@ class JoinScreen:
         interfaces: list[str] | None = None,
         input: Input | None = None,
         output: Output | None = None,
+        notice: str = "",
     ) -> None:
         self.setup = setup
         self.lang = setup.lang
@@ -321,7 +325,7 @@ class JoinScreen:
         self.pin.text = pin
         self.address = Buffer(multiline=False, accept_handler=self._accept)
         self.address.text = address
-        self.message: tuple[str, str] = ("class:hint", "")
+        self.message: tuple[str, str] = ("class:error", notice) if notice else ("class:hint", "")
         self.joining: asyncio.Task[None] | None = None
         self.joiner: Joining | None = None
         self.seats = 0
