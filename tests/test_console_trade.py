@@ -485,3 +485,49 @@ def test_the_trade_panel_names_a_jail_card_by_its_own_deck(deck: str, lang: str)
     assert title in panel[0], panel
     cards = [line for line in panel if "[ ]" in line and "(" in line]  # ann's card; no deeds on either side
     assert len(cards) == 1 and own in cards[0] and wrong not in cards[0], panel
+
+
+def _ann_builds(lang: str) -> LocalTable:
+    """ann (the person) holds the light blue group, bought and traded for, with 3, 2 and 2 houses
+    (Oriental, Vermont and Connecticut Avenue), and Tennessee Avenue bare; ann's turn."""
+    table = LocalTable(["ann", "bea"], me=0, seed=0, lang=lang, bot=SimpleBot)
+    for outcome in (dice(6, 6), dice(1, 2)):
+        table.act(outcome)
+    moves = [
+        ({"type": "roll", "player": 0}, dice(2, 4), {"type": "buy", "player": 0}),  # Oriental Avenue
+        ({"type": "end_turn", "player": 0},),
+        ({"type": "roll", "player": 1}, dice(4, 5), {"type": "buy", "player": 1}),  # bea: Connecticut Avenue
+        ({"type": "end_turn", "player": 1},),
+        ({"type": "roll", "player": 0}, dice(1, 1), {"type": "buy", "player": 0}),  # Vermont Avenue, a double
+        ({"type": "roll", "player": 0}, dice(4, 6), {"type": "buy", "player": 0}),  # Tennessee Avenue
+    ]
+    for group in moves:
+        for action in group:
+            table.act(action)
+    table.act({"type": "propose_trade", "player": 0, "to": 1, "give": {"cash": 200}, "get": {"properties": [9]}})
+    table.act({"type": "accept_trade", "player": 1, "from": 0})
+    for square in (6, 8, 9, 6, 8, 9, 6):
+        table.act({"type": "build", "player": 0, "square": square})
+    assert [table.game.square(s)["level"] for s in (6, 8, 9)] == [3, 2, 2] and table.my_move
+    return table
+
+
+@pytest.mark.parametrize(
+    ("lang", "three", "two"),
+    [
+        ("en", "(3 houses)", "(2 houses)"),
+        ("fr", "(3 maisons)", "(2 maisons)"),
+        ("it", "(3 case)", "(2 case)"),
+        ("no", "(3 hus)", "(2 hus)"),
+    ],
+)
+def test_the_trade_panel_says_a_deeds_houses_as_the_language_counts_them(lang: str, three: str, two: str) -> None:
+    """The trade panel (F9) says the houses on ann's streets as the portfolio does, in words of
+    the language: the Norwegian panel said "(2 bygd)" ("2 built")."""
+    table = _ann_builds(lang)
+    title = t(lang, "trade.title", partner="bea")
+    panel = _keys(table, [(F9, lambda app, lines: title in "\n".join(lines))])[0]
+    rows = {name: next(line for line in panel if name in line) for name in ("Oriental", "Vermont", "Tennessee")}
+    assert rows["Oriental"].rstrip().endswith("Oriental Avenue " + three), panel
+    assert rows["Vermont"].rstrip().endswith("Vermont Avenue " + two), panel
+    assert rows["Tennessee"].rstrip().endswith("Tennessee Avenue"), panel

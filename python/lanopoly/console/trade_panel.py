@@ -19,12 +19,14 @@ from typing import Any
 
 from lanopoly._core import Game
 from lanopoly.describe import square_name
-from lanopoly.i18n import money, t
+from lanopoly.i18n import money, plural, t
 
 GIVE, GET = 0, 1
 """The two sides of a draft: what the person gives, and what the partner gives in return."""
 
 CASH_STEP, CASH_PAGE = 10, 100
+HOTEL = 5
+"""A street's level with a hotel (1-4: its houses)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,8 @@ def holdings(game: Game, seat: int, lang: str) -> list[Item]:
         marks = t(lang, "trade.mortgaged") if info.get("mortgaged") else ""
         level = info.get("level", 0)
         if level:
-            marks += " " + t(lang, "trade.built", level=level)
+            buildings = t(lang, "level.hotel") if level == HOTEL else plural(lang, "pf.houses", level)
+            marks += " " + t(lang, "trade.built", what=buildings)
         items.append(Item(f"{info['name']}{marks}", square=square))
     for deck in p["jail_cards"]:
         items.append(Item(t(lang, f"trade.card.{deck}"), deck=deck))
