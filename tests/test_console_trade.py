@@ -6,6 +6,7 @@ decision waits (an auction); the log records every term of an offer and of a dea
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -15,6 +16,8 @@ from conftest import dice
 from lanopoly import Game, Policy, SimpleBot
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console.commands import command_words
+from lanopoly.console.names import fold
 from lanopoly.describe import describe
 from lanopoly.i18n import t
 from lanopoly.types import Action
@@ -188,9 +191,9 @@ def test_a_heuristic_bot_answers_an_offer_before_another_bot_moves_on() -> None:
 F9, DOWN, RIGHT, PAGE_UP, TAB, ESC = "\x1b[20~", "\x1b[B", "\x1b[C", "\x1b[5~", "\t", "\x1b"
 
 
-def _ann_and_bea_each_hold_a_deed(bot: Callable[[], Policy] = SimpleBot) -> LocalTable:
+def _ann_and_bea_each_hold_a_deed(bot: Callable[[], Policy] = SimpleBot, lang: str = "en") -> LocalTable:
     """ann (the person) buys Vermont Avenue, bea Baltic Avenue; ann's turn again (cy holds nothing)."""
-    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0, bot=bot)
+    table = LocalTable(["ann", "bea", "cy"], me=0, seed=0, bot=bot, lang=lang)
     for outcome in (dice(6, 6), dice(1, 2), dice(1, 1)):
         table.act(outcome)
     table.act({"type": "roll", "player": 0})
@@ -531,3 +534,27 @@ def test_the_trade_panel_says_a_deeds_houses_as_the_language_counts_them(lang: s
     assert rows["Oriental"].rstrip().endswith("Oriental Avenue " + three), panel
     assert rows["Vermont"].rstrip().endswith("Vermont Avenue " + two), panel
     assert rows["Tennessee"].rstrip().endswith("Tennessee Avenue"), panel
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+def test_the_offer_panels_keys_say_the_languages_command_words(lang: str) -> None:
+    """Under an offer made to the person, the hint says a (accept) and r (reject) with the very
+    words the command line takes for them in the language, and c (counter) with the word the
+    help and the counter-offer's title use: the Norwegian hint said "r: avslå" (the word of
+    'decline', a purchase) while the command is "avvis"; French and Italian the same."""
+    hint = t(lang, "offer.keys")
+    said = dict(re.findall(r"\b([arc]) ?: (\S+)", hint))
+    words = command_words(lang)
+    assert words[fold(said["a"])] == "accept", hint
+    assert words[fold(said["r"])] == "reject", hint
+    assert said["a"] == t(lang, "alias.accept").split()[0] and said["r"] == t(lang, "alias.reject").split()[0]
+    assert fold(said["c"]) in fold(t(lang, "help.keys")), hint
+    assert fold(said["c"]) in fold(t(lang, "trade.counter_title", partner="bea")), hint
+    # The help says the same two words (as verbs of its sentence).
+    help_keys = fold(t(lang, "help.keys"))
+    assert fold(said["a"])[:5] in help_keys and fold(said["r"])[:5] in help_keys, help_keys
+    # And the panel shows that hint once bea offers ann something.
+    table = _ann_and_bea_each_hold_a_deed(lang=lang)
+    table.act({"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 10}, "get": {"properties": [8]}})
+    shown = _keys(table, [(F9, lambda app, lines: hint in "\n".join(lines))])[0]
+    assert any(hint in line for line in shown), shown
