@@ -558,3 +558,28 @@ def test_the_offer_panels_keys_say_the_languages_command_words(lang: str) -> Non
     table.act({"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 10}, "get": {"properties": [8]}})
     shown = _keys(table, [(F9, lambda app, lines: hint in "\n".join(lines))])[0]
     assert any(hint in line for line in shown), shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "deck", "typed"),
+    [
+        ("it", "community_chest", "scambia bea give carta prigione Probabilità for 50"),
+        ("it", "chance", "scambia bea give carta prigione, 10 for niente"),
+        ("no", "community_chest", "bytt bea give løslatelseskort prøv lykken for 50"),
+        ("no", "chance", "bytt bea give Fengselskort for ingenting"),
+        ("fr", "community_chest", "échanger bea give carte prison caisse de communauté for 50"),
+        ("en", "community_chest", "trade bea give community chest jail card for 50"),
+    ],
+)
+def test_the_trade_command_takes_a_jail_card_in_the_languages_own_words(lang: str, deck: str, typed: str) -> None:
+    """ann types a trade giving her jail card in her language's words (the Italian 'carta
+    prigione', the deck 'Probabilità'; the Norwegian 'løslatelseskort', 'Prøv lykken'): the offer
+    made carries that card, of that deck (the command knew only 'jail'/'prison' and
+    'chest'/'caisse')."""
+    table = _holds_a_jail_card(deck, lang)
+
+    def offers() -> list[Action]:
+        return [a for a in table.record.inputs if a["type"] == "propose_trade"]  # bea may answer at once
+
+    _keys(table, [(typed + "\r", lambda app, lines: bool(offers()))])
+    assert [offer["give"]["jail_cards"] for offer in offers()] == [[deck]], table.lines[-3:]

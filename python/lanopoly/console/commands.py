@@ -159,8 +159,20 @@ def one_player(game: Game, text: str, lang: str = "en") -> int:
     return seats[0]
 
 
+def trade_words(kind: str, lang: str) -> list[str]:
+    """The words of the trade command for ``kind`` (``jail_card``, ``community_chest``,
+    ``nothing``), folded: the language's own (its catalog's ``trade.words.KIND``) and the English ones."""
+    return [fold(word) for code in dict.fromkeys((lang, "en")) for word in t(code, f"trade.words.{kind}").split()]
+
+
+def _says(item: str, kind: str, lang: str) -> bool:
+    """Whether the folded trade item holds one of the words of ``kind``."""
+    return any(word in item for word in trade_words(kind, lang))
+
+
 def parse_items(game: Game, text: str, lang: str = "en") -> dict[str, Any]:
-    """Trade items: comma-separated properties, '$100' or '100' cash, 'jail card'."""
+    """Trade items: comma-separated properties, '$100' or '100' cash, a jail card in the
+    language's words ('jail card', 'carta prigione probabilità', 'løslatelseskort')."""
     bundle: dict[str, Any] = {"properties": [], "cash": 0, "jail_cards": []}
     for raw in filter(None, (part.strip() for part in re.split(r",|\band\b", text))):
         item = fold(raw)
@@ -169,10 +181,10 @@ def parse_items(game: Game, text: str, lang: str = "en") -> dict[str, Any]:
             bundle["cash"] += int(money.group(1))
             if bundle["cash"] > MOST_MONEY:
                 raise CommandError(t(lang, "err.too_large", number=money.group(1)))
-        elif "jail" in item or "prison" in item:
-            kind = "community_chest" if ("chest" in item or "caisse" in item) else "chance"
+        elif _says(item, "jail_card", lang):
+            kind = "community_chest" if _says(item, "community_chest", lang) else "chance"
             bundle["jail_cards"].append(kind)
-        elif item in ("nothing", "rien"):
+        elif any(item == word for word in trade_words("nothing", lang)):
             continue
         else:
             bundle["properties"].append(one_square(game, raw, lang))
