@@ -85,28 +85,55 @@ def test_endgame_is_asked_first():
     _run(table, scene)
 
 
-def test_quitting_a_game_against_bots_says_where_it_is_saved_and_how_to_continue(tmp_path: Path, capsys):
+@pytest.mark.parametrize(
+    ("lang", "no", "yes", "question"),
+    [
+        ("en", "n", "y", "Leave the game? It is saved in {path}; `lanopoly continue` takes it up again. (y/n)"),
+        ("it", "no", "s", "Lasciare la partita? È salvata in {path}; `lanopoly continue` la riprende. (s/n)"),
+    ],
+)
+def test_quitting_a_game_against_bots_says_where_it_is_saved_and_how_to_continue(
+    tmp_path: Path, capsys, lang: str, no: str, yes: str, question: str
+):
+    """`quit` in a saved game against bots asks first, and the question on the screen says where
+    the game is saved and that `lanopoly continue` takes it up: in tmux the pane closes with the
+    console, and what it printed on leaving was never seen (issue 14). A no plays on; a yes
+    leaves, printing the same on the terminal."""
     save = tmp_path / "local-1.json"
+    asked = question.format(path=save)
+    screens: list[list[str]] = []
 
     async def run() -> int:
         with create_pipe_input() as pipe:
 
-            def started(app: ConsoleApp) -> None:
+            async def scene(app: ConsoleApp) -> None:
+                await wait_for(app.app, lambda lines: app.app.is_running and any("ada" in x for x in lines))
                 pipe.send_text("quit\r")
+                screens.append(await wait_for(app.app, lambda lines: asked in " ".join(x.strip() for x in lines)))
+                pipe.send_text(no + "\r")
+                screens.append(await wait_for(app.app, lambda lines: asked not in " ".join(x.strip() for x in lines)))
+                pipe.send_text("\x11")  # Ctrl-Q asks the same
+                screens.append(await wait_for(app.app, lambda lines: asked in " ".join(x.strip() for x in lines)))
+                pipe.send_text(yes + "\r")
 
+            scenes: list[asyncio.Task[None]] = []
             return await session(
-                Setup(name="ada", bots=2, lang="en"),
+                Setup(name="ada", bots=2, lang=lang),
                 ask=False,
                 seed=3,
                 delay=PAUSE,
                 input=pipe,
                 output=Terminal(),
-                started=started,
+                started=lambda app: scenes.append(asyncio.get_running_loop().create_task(scene(app))),
                 save=save,
             )
 
-    assert asyncio.run(asyncio.wait_for(run(), 30)) == 0
+    assert asyncio.run(asyncio.wait_for(run(), 60)) == 0
+    asking, answered, again = (" ".join(line.strip() for line in screen) for screen in screens)
+    assert asked in asking and asked in again, asking
+    assert asked not in answered
     out = capsys.readouterr().out
-    assert f"The game is saved in {save}." in out, out
-    assert "To play on: `lanopoly continue` (or `lanopoly`, then F6)." in out, out
+    if lang == "en":
+        assert f"The game is saved in {save}." in out, out
+        assert "To play on: `lanopoly continue` (or `lanopoly`, then F6)." in out, out
     assert save.exists()

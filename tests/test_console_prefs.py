@@ -42,7 +42,7 @@ def test_what_is_chosen_on_the_start_screen_is_remembered_for_the_next_start():
             pipe.send_text("zoe" + DOWN + RIGHT + DOWN + LEFT + DOWN + RIGHT + ENTER)
             while not opened and not running.done():
                 await asyncio.sleep(0.005)
-            pipe.send_text("quit\r")
+            pipe.send_text("quit\ry\r")  # the game is saved: quitting asks first
             return await asyncio.wait_for(running, timeout=10)
 
     assert asyncio.run(run()) == 0

@@ -59,7 +59,7 @@ def _start(setup: Setup, keys: str) -> tuple[ConsoleApp | None, int, float]:
             if opened:
                 while not opened[0].app.is_running:
                     await asyncio.sleep(0.005)
-                pipe.send_text("quit\r")
+                pipe.send_text("quit\ry\r")  # the game is saved: quitting asks first
             return await asyncio.wait_for(running, timeout=10), took
 
     status, took = asyncio.run(run())

@@ -38,7 +38,7 @@ class Keys(Moves):
             if self._confirm is not None or not self._asks_to_quit():
                 event.app.exit(result=0)  # pressed again while asked: leave
             else:
-                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
+                self.ask_to_quit()
 
         keyed = (("f2", "roll"), ("f3", "buy"), ("f4", "decline"), ("f5", "end"), (CLAIM_KEY, "claim"))
         for key, command in keyed:

@@ -15,7 +15,7 @@ from lanopoly.console.commands import CommandError, Local, any_square, help_text
 from lanopoly.console.drawing import Drawing
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
-from lanopoly.console.session import Action, Table
+from lanopoly.console.session import Action, LocalTable, Table
 from lanopoly.console.trade_panel import Draft, offers_to
 from lanopoly.describe import square_name
 from lanopoly.i18n import money, t
@@ -80,11 +80,11 @@ class Moves(Drawing):
         self.say("class:error", explain(error, game, lang) if isinstance(error, IllegalAction) else str(error))
         self.app.invalidate()
 
-    def ask(self, key: str, then: Callable[[], None]) -> None:
-        """Ask on the message line (the text ``key``, ending "(y/n)" in the language); ``then``
-        runs if the next line typed says yes, anything else does nothing."""
+    def ask(self, key: str, then: Callable[[], None], **fields: Any) -> None:
+        """Ask on the message line (the text ``key`` filled with ``fields``, ending "(y/n)" in the
+        language); ``then`` runs if the next line typed says yes, anything else does nothing."""
         self._confirm = then
-        self.say("class:decision", t(self.table.lang, key))
+        self.say("class:decision", t(self.table.lang, key, **fields))
         self.app.invalidate()
 
     def _answer(self, text: str) -> None:
@@ -97,13 +97,26 @@ class Moves(Drawing):
         self.app.invalidate()
 
     def _asks_to_quit(self) -> bool:
-        """Leaving is asked first in a LAN game still played (the others are left waiting)."""
-        return isinstance(self.table, NetTable) and not self.table.game.is_over
+        """Leaving is asked first in a game still played: on the LAN (the others are left
+        waiting), and against bots when it is saved (the question says where, and how to play
+        on: the terminal may close with the window, tmux's pane does)."""
+        table = self.table
+        if table.game.is_over:
+            return False
+        return isinstance(table, NetTable) or (isinstance(table, LocalTable) and table.saved_at() is not None)
+
+    def ask_to_quit(self) -> None:
+        """Ask whether to leave (:meth:`_asks_to_quit`); a yes leaves."""
+        table = self.table
+        if isinstance(table, LocalTable) and table.saved_at() is not None:
+            self.ask("confirm.quit_local", lambda: self.app.exit(result=0), path=table.saved_at())
+        else:
+            self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
 
     def _local(self, command: Local) -> None:
         if command.name == "quit":
             if self._asks_to_quit():
-                self.ask("confirm.quit_lan", lambda: self.app.exit(result=0))
+                self.ask_to_quit()
             else:
                 self.app.exit(result=0)
         elif command.name == "help":

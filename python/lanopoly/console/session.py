@@ -251,12 +251,17 @@ class LocalTable:
         self._apply(action)
         return None
 
+    def saved_at(self) -> str | None:
+        """Where the game is saved, as the person reads it (``~/...``); None when it is not."""
+        return shown_path(self.save_path) if self.save_path is not None else None
+
     def farewell(self) -> str | None:
         """What to print once the console closed on an unfinished game: where it is saved and how
         to play on (``lanopoly continue``); None when it is over or not saved."""
-        if self.save_path is None or self.game.is_over:
+        path = self.saved_at()
+        if path is None or self.game.is_over:
             return None
-        return t(self.lang, "local.saved_at", path=shown_path(self.save_path))
+        return t(self.lang, "local.saved_at", path=path)
 
     def queued(self) -> list[Action]:
         """Moves sent and waiting for a step to come (only a LAN game queues moves)."""
