@@ -148,3 +148,31 @@ def test_a_long_answer_to_a_command_wraps_and_the_log_gives_it_room():
     assert usage[first + 1] == "  boardwalk'" and usage[first + 2].startswith(">")
     assert first == LOG_TOP + LOG_ROWS - 1  # the log gave up one of its ten rows
     assert short[LOG_TOP + LOG_ROWS].startswith("the commands are in the log") and short[-2].startswith(">")
+
+
+def _wheel(up: bool, row: int, column: int = 10) -> str:
+    """A notch of the mouse wheel at a screen row and column (0-based), as xterm sends it (SGR)."""
+    return f"\x1b[<{64 if up else 65};{column + 1};{row + 1}M"
+
+
+def test_the_mouse_wheel_scrolls_the_log():
+    """Over the log, a notch of the wheel down shows it three lines further, a notch up three
+    lines back (issue 14: only PageUp/PageDown scrolled it); over the board it moves no line."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1)
+
+    def help_top(screen: list[str]) -> bool:
+        return _log(screen)[0] == "Commands:"
+
+    top, down, back = _screens(
+        table,
+        [
+            ("help\r", help_top),
+            (_wheel(up=False, row=LOG_TOP + 2), lambda screen: not help_top(screen)),
+            # Over the board the wheel does nothing: one notch up over the log is back at the top.
+            (_wheel(up=False, row=3) + _wheel(up=True, row=LOG_TOP + 5), help_top),
+        ],
+    )
+    start = table.lines.index("Commands:")
+    assert _log(top)[0] == "Commands:"
+    assert _log(down)[0] == wrap(table.lines[start + 3], 80)[0], _log(down)
+    assert _log(back)[0] == "Commands:", _log(back)

@@ -16,7 +16,7 @@ from lanopoly.console.claims import claim_hint
 from lanopoly.console.commands import command_for
 from lanopoly.console.decision import Decision, shown_word
 from lanopoly.console.deed_card import card_lines
-from lanopoly.console.log_view import wrap
+from lanopoly.console.log_view import WheelControl, wrap
 from lanopoly.console.portfolio import auction_lines, player_status, players_lines, portfolio_lines, status_lines
 from lanopoly.console.session import summary_lines
 from lanopoly.console.trade_panel import offer_lines, offers_to, panel_lines
@@ -25,6 +25,9 @@ from lanopoly.i18n import clock, money, plural, t
 HINT_ROWS = 2
 """The most rows the hint line takes: two while it tells rent owed to the person (a long square
 name), one otherwise."""
+
+WHEEL_LINES = 3
+"""Lines of the log a notch of the mouse wheel scrolls."""
 
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
@@ -45,7 +48,7 @@ class Drawing(Decision):
                 ConditionalContainer(
                     Window(FormattedTextControl(self._board), height=self._board_rows), filter=~showing
                 ),
-                ConditionalContainer(Window(FormattedTextControl(self._log), wrap_lines=True), filter=~showing),
+                ConditionalContainer(Window(WheelControl(self._log, self._wheel), wrap_lines=True), filter=~showing),
                 ConditionalContainer(Window(FormattedTextControl(self._card)), filter=showing),
             ]
         )
@@ -227,6 +230,10 @@ class Drawing(Decision):
         height, width = self._log_size()
         page = self.log_view.page(self.table.lines, height, width)
         return [("", "\n".join(row for line in page.lines for row in wrap(line, width)))]
+
+    def _wheel(self, notches: int) -> None:
+        """The mouse wheel over the log: ``WHEEL_LINES`` lines up (-1) or down (1) per notch."""
+        self.log_view.scroll(self.table.lines, *self._log_size(), notches * WHEEL_LINES)
 
     def _anchor_summary(self) -> None:
         """Show the log from the start of the end-of-game summary (PageUp for what came before)."""

@@ -2,7 +2,7 @@
 
 The log window is what is left of the screen under the board (10 rows at 80x24), so longer texts
 (the command list, the end-of-game summary) do not fit at once. The view follows the newest lines
-until the person scrolls (PageUp/PageDown) or the console anchors it at the start of a text worth
+until the person scrolls (PageUp/PageDown, the mouse wheel) or the console anchors it at the start of a text worth
 reading from its top (the summary when the game ends, the command list after ``help``). Lines
 longer than the window wrap between words, each taking as many rows as it needs.
 """
@@ -11,9 +11,17 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
 SECOND_COLUMN = re.compile(r"^\s*\S.*?\s{2,}(?=\S)")
 """Where the second column of a two-column line starts (the command list: command, then what it does)."""
@@ -86,6 +94,34 @@ class LogView:
         shown = self.page(lines, height, width)
         if shown.below == 0:
             return
-        self.top = shown.first + max(1, len(shown.lines) - 1)
+        self._down_to(shown.first + max(1, len(shown.lines) - 1), lines, height, width)
+
+    def scroll(self, lines: list[str], height: int, width: int, step: int) -> None:
+        """Move the view ``step`` lines (up when negative), as a mouse wheel's notch does; down
+        to the newest lines, the view follows them again."""
+        shown = self.page(lines, height, width)
+        if step < 0:
+            self.top = max(0, shown.first + step)
+        elif shown.below:
+            self._down_to(shown.first + step, lines, height, width)
+
+    def _down_to(self, top: int, lines: list[str], height: int, width: int) -> None:
+        """Show the log from line ``top``; when that shows its end, follow the newest lines."""
+        self.top = top
         if self.page(lines, height, width).below == 0 and LogView().page(lines, height, width).first <= self.top:
             self.follow()
+
+
+class WheelControl(FormattedTextControl):
+    """A text that the mouse wheel scrolls: ``on_wheel`` gets -1 for a notch up, 1 for a notch
+    down, wherever the pointer is over the window (other mouse events as the text's own)."""
+
+    def __init__(self, text: Callable[[], StyleAndTextTuples], on_wheel: Callable[[int], None]) -> None:
+        super().__init__(text)
+        self.on_wheel = on_wheel
+
+    def mouse_handler(self, mouse_event: MouseEvent) -> NotImplementedOrNone:
+        if mouse_event.event_type in (MouseEventType.SCROLL_UP, MouseEventType.SCROLL_DOWN):
+            self.on_wheel(-1 if mouse_event.event_type == MouseEventType.SCROLL_UP else 1)
+            return None
+        return super().mouse_handler(mouse_event)
