@@ -17,6 +17,7 @@ from lanopoly import Game, Policy, SimpleBot
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.console.commands import command_words
+from lanopoly.console.decision import shown_word
 from lanopoly.console.names import fold
 from lanopoly.describe import describe
 from lanopoly.i18n import t
@@ -27,10 +28,10 @@ PAUSE = 30.0  # seconds a bot waits after each move: longer than the test
 BEA = "bea-the-bold-banker"
 
 
-def _offer_during_an_auction() -> LocalTable:
+def _offer_during_an_auction(lang: str = "en") -> LocalTable:
     """ada (the person) buys Reading Railroad; bea (a bot with a long name) offers her $1234 and a
     jail card's worth of nothing for it, then declines Baltic Avenue: an auction ada is in."""
-    table = LocalTable(["ada", BEA, "cy"], me=0, seed=0)
+    table = LocalTable(["ada", BEA, "cy"], me=0, seed=0, lang=lang)
     for outcome in (dice(6, 6), dice(1, 2), dice(1, 3)):
         table.act(outcome)
     table.act({"type": "roll", "player": 0})
@@ -583,3 +584,29 @@ def test_the_trade_command_takes_a_jail_card_in_the_languages_own_words(lang: st
 
     _keys(table, [(typed + "\r", lambda app, lines: bool(offers()))])
     assert [offer["give"]["jail_cards"] for offer in offers()] == [[deck]], table.lines[-3:]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+def test_the_auction_and_offer_decisions_say_the_languages_command_words(lang: str) -> None:
+    """The decision in the middle of the board says what to type in the language's words: the
+    Italian auction said "bid N / pass" while the command line's words are "offri" and "passa"
+    (found playing at 120x40); an offer's short line said "accept / reject"."""
+    auction = t(lang, "dec.auction", lot="x", lead="y").rsplit(". ", 1)[1].split()
+    assert [auction[0], auction[1], auction[3]] == [shown_word(lang, "bid"), "N", shown_word(lang, "pass")], auction
+    offer = t(lang, "dec.offer", player="bea", give="x", get="y").rsplit(": ", 1)[1].split()
+    assert [offer[0], offer[2]] == [shown_word(lang, "accept"), shown_word(lang, "reject")], offer
+    # On the screen at 120x40, the auction's line as the catalog has it.
+    table = _offer_during_an_auction(lang)
+
+    async def session() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal(120, 40))
+            running = asyncio.create_task(app.run())
+            said = " ".join(auction)
+            screen = await wait_for(app.app, lambda lines: any(said in line for line in lines))
+            pipe.send_text("\x11")
+            await asyncio.wait_for(running, timeout=30)
+            return screen
+
+    shown = asyncio.run(session())
+    assert any(" ".join(auction) in line for line in shown), "\n".join(shown)
