@@ -610,3 +610,36 @@ def test_the_auction_and_offer_decisions_say_the_languages_command_words(lang: s
 
     shown = asyncio.run(session())
     assert any(" ".join(auction) in line for line in shown), "\n".join(shown)
+
+
+def _both_hold_many_deeds() -> LocalTable:
+    """ann (the person, played here as a simple bot that makes no offers) and bea play until
+    they hold 18 deeds between them: more than the trade panel's lines that fit at 80x24."""
+    table = LocalTable(["ann", "bea"], me=0, seed=4)
+    person = SimpleBot()
+    while True:
+        held = [len(table.game.player(seat)["properties"]) for seat in (0, 1)]
+        if sum(held) >= 18 and table.my_move:
+            return table
+        if not table.step():
+            legal = [a for a in table.game.legal_actions(0) if a["type"] != "propose_trade"]
+            table.act(dict(person.choose(table.game, 0, legal)))
+
+
+def test_a_trade_panel_taller_than_the_screen_scrolls_to_its_cursor() -> None:
+    """At 80x24, ann's and bea's holdings take more rows than the panel has: Up from ann's first
+    deed goes to her cash line, Right to bea's side and Up to bea's cash line, the panel's last:
+    the panel scrolls to show each (found playing at 80x24: bea's last deeds and cash line were
+    under the screen's edge and could not be chosen by sight)."""
+    table = _both_hold_many_deeds()
+    cash = t("en", "trade.cash", amount="$0")
+    first, last = _keys(
+        table,
+        [
+            (F9, lambda app, lines: "Trade with bea" in "\n".join(lines)),
+            ("\x1b[D\x1b[A", lambda app, lines: any(" ".join(line.split()) == "> " + cash for line in lines)),
+        ],
+    )
+    assert "Trade with bea" in first[0] and not any(" ".join(line.split()) == "> " + cash for line in first)
+    assert any(" ".join(line.split()) == "> " + cash for line in last), "\n".join(last)
+    assert all(len(line) <= 80 for line in last)

@@ -29,6 +29,10 @@ name), one otherwise."""
 WHEEL_LINES = 3
 """Lines of the log a notch of the mouse wheel scrolls."""
 
+CURSOR = ("[SetCursorPosition]", "")
+"""A fragment that puts a window's cursor where it stands: prompt_toolkit scrolls a window to
+show its cursor."""
+
 FEEDBACK_ROWS = 3
 """The most rows the answer to a command takes (the log gives them up while it is shown)."""
 
@@ -107,7 +111,10 @@ class Drawing(Decision):
         kind, index = self.shown
         game, lang = self.table.game, self.table.lang
         if kind == "trade" and self.draft is not None:
-            return [[line] for line in panel_lines(game, self.draft, lang, width)]
+            # The cursor's line holds the window's cursor: a panel taller than the window scrolls
+            # to it (at 80x24 two players' holdings may take more than its 21 rows).
+            rows = panel_lines(game, self.draft, lang, width)
+            return [[CURSOR, line] if "card.current" in line[0] else [line] for line in rows]
         if kind == "offer":
             offers = offers_to(game, self.table.me)
             if not offers:
