@@ -308,3 +308,32 @@ def test_an_italian_log_names_no_square_and_reads_no_card_in_english():
     assert [text for text in english_cards if text in log] == []
     assert "pesca Imprevisti: " in log and "pesca Probabilità: " in log  # cards were drawn
     assert " va su Imprevisti." in log or " va su Probabilità." in log
+
+
+JAIL_CARD = {
+    "en": "get-out-of-jail",
+    "fr": "« libéré de prison »",
+    "it": "«uscite gratis di prigione»",
+    "no": "løslatelseskort",
+}
+"""The name of the get-out-of-jail card in each language (the card's own words in French and Italian)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_jail_card_has_one_name_in_each_language(lang):
+    """The help, the portfolio, the trade panel and the engine's refusal call the card by the same
+    name: the Italian help said «uscite gratis di prigione», the panel "carta esci di prigione";
+    the French help « libéré de prison », the panel "carte de sortie de prison" (found playing at 120x40)."""
+    name = JAIL_CARD[lang]
+    texts = [t(lang, "cmd.card"), t(lang, "pf.cards", cards="x"), t(lang, "trade.card.chance")]
+    texts += [t(lang, "trade.card.community_chest"), _refusal(lang, 'you have no "get out of jail" card')]
+    assert all(name in text for text in texts), texts
+
+
+def _refusal(lang: str, template: str) -> str:
+    """The engine's refusal ``template`` as the language's catalog says it."""
+    catalog = load(lang, "refusals")
+    assert catalog is not None
+    text = catalog.text(template, None)
+    assert text is not None, template
+    return text
