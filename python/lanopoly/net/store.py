@@ -86,20 +86,29 @@ class Secrets:
     def read(cls, path: Path) -> Secrets:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != SECRET_FORMAT:
-                raise StoreError(f"{path}: not a protocol 8 secret file ({data.get('format')!r})")
+            if not isinstance(data, dict) or data.get("format") != SECRET_FORMAT:
+                found = data.get("format") if isinstance(data, dict) else data
+                raise StoreError(f"{path}: not a protocol 8 secret file ({found!r})")
+            host = data["host"]
+            if not isinstance(host, list) or len(host) != 2:
+                raise ValueError("host: expected [address, port]")
+            key, chain = unb64(data["key"], "key"), unb64(data["chain"], "chain")
+            if len(key) != 32 or len(chain) != 32:
+                raise ValueError("the key and the chain secret must be 32 bytes each")
             return cls(
                 int(data["me"]),
-                unb64(data["key"], "key"),
-                unb64(data["chain"], "chain"),
+                key,
+                chain,
                 {int(p): unb64(v, "share") for p, v in data["held"].items()},
                 str(data["pin"]),
-                (str(data["host"][0]), int(data["host"][1])),
+                (str(host[0]), int(host[1])),
             )
         except OSError as e:
             raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
-        except (KeyError, TypeError, ValueError, WireError, AttributeError) as e:
-            raise StoreError(f"{path} is damaged: {e}") from None
+        except RecursionError:
+            raise StoreError(f"{path} is damaged: nested too deeply") from None
+        except (KeyError, TypeError, ValueError, OverflowError, WireError, AttributeError) as e:
+            raise StoreError(f"{path} is damaged: {type(e).__name__}: {e}") from None
 
 
 class Journal:
@@ -144,13 +153,17 @@ class Journal:
             lines = path.read_text(encoding="utf-8").split("\n")
         except OSError as e:
             raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise StoreError(f"{path} is damaged: {e}") from None
         if not lines or not lines[0]:
             raise StoreError(f"{path} is empty")
         try:
             head = json.loads(lines[0])
-            if head.get("t") != "genesis":
+            if not isinstance(head, dict) or head.get("t") != "genesis":
                 raise StoreError(f"{path} does not start with a genesis")
             genesis = Genesis.from_json(head)
+        except RecursionError:
+            raise StoreError(f"{path}: bad genesis: nested too deeply") from None
         except (ValueError, WireError) as e:
             raise StoreError(f"{path}: bad genesis: {e}") from None
         entries: list[JournalEntry] = []

@@ -121,6 +121,8 @@ def verify_text(text: str) -> Verified:
     try:
         data = json.loads(text)
         log = GameLog.from_json(text)
+    except RecursionError:
+        raise VerifyError(0, "not a lanopoly game log: nested too deeply") from None
     except (ValueError, KeyError, TypeError) as e:
         raise VerifyError(0, f"not a lanopoly game log: {e}") from None
     if len(log.inputs) != len(log.hashes):
@@ -132,7 +134,7 @@ def verify_text(text: str) -> Verified:
         raise VerifyError(0, "the network record is not an object")
     if net.get("format") != FORMAT or net.get("protocol") != PROTOCOL:
         legacy = net.get("protocol")
-        if isinstance(legacy, int) and 1 <= legacy < PROTOCOL:
+        if type(legacy) is int and 1 <= legacy < PROTOCOL:
             return _hash_chain(log, Verified(0, b"", networked=False, legacy=legacy))
         raise VerifyError(0, f"unsupported network record (format {net.get('format')!r}, protocol {legacy!r})")
     return _verify_record(log, net)
@@ -195,7 +197,16 @@ def _verify_record(log: GameLog, net: dict[str, Any]) -> Verified:
     result.steps = len(steps)
     result.final_hash = observer.game.state_hash()
     result.over = observer.game.is_over
-    end = net.get("end")
-    if isinstance(end, dict) and end.get("outcome") == "frozen":
-        result.freeze = (int(end.get("step", 0)), str(end.get("reason", "")))
+    result.freeze = _frozen(net.get("end"))
     return result
+
+
+def _frozen(end: Any) -> tuple[int, str] | None:
+    """The saving peer's word that the session froze, ``(step, reason)``, when its record says so
+    in the format a peer writes; anything else is no word at all (it is never trusted anyway)."""
+    if not isinstance(end, dict) or end.get("outcome") != "frozen":
+        return None
+    step, reason = end.get("step", 0), end.get("reason", "")
+    if type(step) is not int or type(reason) is not str:
+        return None
+    return step, reason

@@ -74,8 +74,8 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def unpairs(value: Any) -> tuple[Signed, ...]:
-    if not isinstance(value, list):
-        raise WireError("expected a list of signed messages")
+    if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+        raise WireError("expected a list of signed messages, each [body, signature]")
     return tuple(decode_signed(unb64(p[0], "body"), unb64(p[1], "signature")) for p in value)
 
 
@@ -108,8 +108,10 @@ def from_line(line: str) -> JournalEntry:
             return SignedEntry(message, str(data["to"]))
         if kind == "end":
             return EndEntry(str(data["outcome"]), int(data["step"]), str(data["reason"]))
-    except (KeyError, TypeError, ValueError, json.JSONDecodeError) as e:
-        raise WireError(f"bad journal line: {e}") from None
+    except RecursionError:
+        raise WireError("bad journal line: nested too deeply") from None
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
+        raise WireError(f"bad journal line: {type(e).__name__}: {e}") from None
     raise WireError(f"unknown journal entry {kind!r}")
 
 
