@@ -168,6 +168,31 @@ def test_a_flood_from_256_addresses_never_locks_out_a_new_one() -> None:
     run(test, Server(limits))
 
 
+@pytest.mark.parametrize("first", [b"", b"\0"], ids=["silent", "one byte"])
+def test_a_burst_from_many_addresses_does_not_cut_an_honest_handshake_in_flight(first: bytes) -> None:
+    """An honest handshake has begun (part of its frame sent) when ``total`` connections arrive from
+    16 addresses, four each, silent or after one byte: each newcomer over the limit evicts one of
+    theirs, never the honest one, which then completes. (Cutting the oldest let any burst or churn
+    of connections from many addresses cut every join in flight: a lobby's joiners failed 5 of 5
+    under a connect-and-abort loop from 256 loopback addresses.)"""
+    limits = Limits(first_byte=LONG, handshake=LONG)
+
+    async def test(server: Server) -> None:
+        listener = server.listener
+        hello_frame = frame("hello", "honest")
+        reader, writer = await server.connect("127.0.0.5")
+        writer.write(hello_frame[:3])
+        await listener.until(lambda s: s.started == 1)
+        for i in range(limits.total):
+            await server.idle(f"127.0.1.{1 + i % 16}", first)
+        await listener.until(lambda s: s.accepted == 1 + limits.total)
+        assert server.stats.evicted == 1 and listener.pending == limits.total
+        writer.write(hello_frame[3:])
+        assert await read_frame(reader) == welcome("honest")
+
+    run(test, Server(limits))
+
+
 def test_deadlines_close_idle_and_slow_connections() -> None:
     """No first byte within ``first_byte``: closed. A first byte in time extends the deadline to
     ``handshake`` from the accept, and an unfinished handshake is closed then."""

@@ -8,8 +8,9 @@ so that unauthenticated connections can never block authenticated ones:
 - at most ``per_address`` of them at once from one source address, and at most
   ``starts_per_address`` handshakes started by one address per ``window`` seconds: more are
   closed at once, before any handshake work;
-- at most ``total`` of them at once: a new one evicts the oldest, so idle connections can never
-  lock out an honest handshake (which takes milliseconds);
+- at most ``total`` of them at once: a new one evicts another, silent ones first, then those of the
+  address holding the most slots, then the oldest, so neither idle connections nor a churn of new
+  ones from many addresses cuts an honest handshake (milliseconds, one connection at a time);
 - an address for which ``reserved(host)`` holds (a start record peer's) has its own
   ``reserved_per_address`` slots, never counts against ``total`` and is never evicted;
 - the address table behind the start rate forgets addresses quiet for a window, and the oldest
@@ -18,8 +19,9 @@ so that unauthenticated connections can never block authenticated ones:
 A refusal costs what asyncio spends on accepting a connection, then an abort: no handshake task,
 no timer. Evictions and timeouts abort the connection and cancel its handshake. Each is logged at
 debug level with its reason and counted in ``stats``. Everything here is O(1) per connection
-(amortised): nothing blocks the event loop. The first byte is noticed as it arrives
-(``data_received``) without being consumed: the handshake reads the stream from its start.
+(amortised; an eviction looks at ``total`` handshakes at most): nothing blocks the event loop. The
+first byte is noticed as it arrives (``data_received``) without being consumed: the handshake reads
+the stream from its start.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ class Limits:
     reserved_per_address: int = 4
     """The same for a reserved address (a start record peer's), outside ``total``."""
     total: int = 64
-    """Connections in their handshake at once from addresses not reserved; a new one evicts the oldest."""
+    """Connections in their handshake at once from addresses not reserved; a new one evicts another (``_victim``)."""
     first_byte: float = 2.0
     """Seconds from the accept until the first byte; also the grace to flush a declined connection's reply."""
     handshake: float = 5.0
@@ -285,10 +287,25 @@ class Listener(Generic[T]):
         writer.transport.abort()
 
     def _evict(self, newcomer: _Pending) -> None:
-        oldest = next(iter(self._open))
-        log.debug("evicting %s, the oldest of %d in their handshake, for %s", oldest, len(self._open), newcomer)
+        victim = self._victim()
+        log.debug("evicting %s, one of %d in their handshake, for %s", victim, len(self._open), newcomer)
         self._count("evicted")
-        self._drop(oldest, EVICTED)
+        self._drop(victim, EVICTED)
+
+    def _victim(self) -> _Pending:
+        """The handshake cut for a newcomer: one that has not said a word before one that has; among
+        those, one of the address holding the most slots; among those, the oldest. Cutting the oldest
+        alone let a burst or a churn of connections from many addresses cut every honest handshake in
+        flight (it dials once at a time, and is the oldest as soon as the burst outnumbers the slots).
+        Looks at ``total`` handshakes at most."""
+        per_host = self._per_host
+        best = next(iter(self._open))  # called with every slot taken
+        best_key = (best.heard, -per_host[best.host])
+        for pending in self._open:  # oldest first: a later one is chosen only if strictly more to cut
+            key = (pending.heard, -per_host[pending.host])
+            if key < best_key:
+                best, best_key = pending, key
+        return best
 
     def _may_start(self, host: str) -> bool:
         """Record a handshake started by ``host`` now, unless it started its share within the window."""
