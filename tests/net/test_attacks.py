@@ -10,10 +10,12 @@ a lobby host proving no key. Each is tried here against protocol 8.
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
 import pytest
 
+from lanopoly.net import cli
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.pinauth import PinJoiner, normalize_pin
 from lanopoly.net.core.session import Config
@@ -177,3 +179,14 @@ def test_a_stranger_cannot_link_as_a_peer_of_the_game(tmp_path: Path) -> None:
         assert {r.outcome for r in results} == {"over"}
 
     asyncio.run(main())
+
+
+def test_a_join_that_cannot_reach_the_host_says_why_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """The refusal is printed as docs/lan.md shows it, not as 'could not join: could not join: ...'."""
+    with socket.socket() as taken:  # a port nobody listens on: bound, never listening
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        code = cli.main(["join", f"127.0.0.1:{port}", "--pin", "123456", "--timeout", "10"])
+    out = capsys.readouterr().err
+    assert code == 1 and f"could not join: cannot reach 127.0.0.1:{port}" in out, out
+    assert "could not join: could not join" not in out, out

@@ -367,7 +367,7 @@ async def join_main(args: argparse.Namespace) -> int:
         async with asyncio.timeout(args.timeout):
             started = await joining.run()
     except (SetupError, TimeoutError) as e:
-        why = "timed out in the lobby" if isinstance(e, TimeoutError) else reason(e)
+        why = "timed out in the lobby" if isinstance(e, TimeoutError) else reason(e).removeprefix("could not join: ")
         print(f"could not join: {why}", file=sys.stderr)
         return EXIT_SETUP
     print(f"joined the lobby of host key {joining.fingerprint}", flush=True)
