@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lanopoly.net import cli
+from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.pinauth import PinJoiner, normalize_pin
 from lanopoly.net.core.session import Config
@@ -190,3 +191,27 @@ def test_a_join_that_cannot_reach_the_host_says_why_once(capsys: pytest.CaptureF
     out = capsys.readouterr().err
     assert code == 1 and f"could not join: cannot reach 127.0.0.1:{port}" in out, out
     assert "could not join: could not join" not in out, out
+
+
+def test_a_peer_sending_status_in_a_loop_gets_one_answer_per_link() -> None:
+    """STATUS (a link's first message) makes the receiver send what the sender lacks: the whole game
+    for ``STATUS [0]``. Answered every time, a peer of the game sending it in a loop cost another
+    16 ms of CPU and 150 KiB to send per 24 bytes (at step 850): one answer per link now."""
+
+    async def main() -> None:
+        started = await set_up(2, rounds=3)
+        ds = drivers(started, None)
+        results = await asyncio.gather(*(play(d, s) for d, s in zip(ds, started, strict=True)))
+        assert {r.outcome for r in results} == {"over"}
+        core = ds[0].core
+        status = p8.encode(core.game_id, p8.Status(0, 0, ()))
+
+        def sent(effects: list[fx.Effect]) -> int:
+            return sum(len(e.payload) for e in effects if isinstance(e, fx.Send))
+
+        core.link_up(1, 0.0)  # the link this STATUS opens
+        assert sent(core.receive(1, status, 0.0)) > 1000  # the game, for a peer that lacks it
+        again = [sent(core.receive(1, status, 0.0)) for _ in range(10)]
+        assert max(again) < 100, again  # at most its BYE (the game is over): no history again
+
+    asyncio.run(main())
