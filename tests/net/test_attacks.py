@@ -215,3 +215,29 @@ def test_a_peer_sending_status_in_a_loop_gets_one_answer_per_link() -> None:
         assert max(again) < 100, again  # at most its BYE (the game is over): no history again
 
     asyncio.run(main())
+
+
+def test_an_unfounded_evidence_message_does_not_freeze_the_game(tmp_path: Path) -> None:
+    """A peer sends EVIDENCE for a step whose acks all agree, with nothing in it. Taken as is, it put
+    every other peer in the evidence round and froze them all as a 'desync' blaming nobody (one
+    message, and --replace-after could no longer save the game). Now it is named and the game goes on."""
+
+    async def main() -> None:
+        started = await set_up(3, rounds=3)
+        ds = drivers(started, tmp_path)
+        sent = asyncio.Event()
+
+        def griefer(event: fx.Event) -> None:
+            if isinstance(event, fx.StepApplied) and event.step == 10 and not sent.is_set():
+                sent.set()
+                for peer in (0, 1):
+                    ds[2].links[peer].conn.send(p8.encode(ds[2].core.game_id, p8.Evidence(event.step, ())))
+
+        ds[2].subscribe(griefer)
+        results = await asyncio.gather(*(play(d, s) for d, s in zip(ds, started, strict=True)))
+        assert sent.is_set()
+        assert [r.outcome for r in results] == ["over"] * 3, [r.freeze for r in results]
+        for r in results[:2]:
+            assert [(f.peer, f.kind) for f in r.faults] == [(2, "unfounded_evidence")], r.faults
+
+    asyncio.run(main())

@@ -665,10 +665,28 @@ class Session:
         )
 
     def _take_evidence(self, link: int, evidence: Evidence) -> None:
+        if self.phase is not Phase.EVIDENCE and not self._shows_disagreement(evidence.step, evidence.messages):
+            self._unfounded(link, evidence.step)  # checked before any signature: costs nothing to refuse
+            return
         good = [m for m in evidence.messages if self._verified(link, m)]
-        self.evidence.setdefault(link, []).extend(good)
-        if self.phase in (Phase.DECIDING, Phase.AGREEING, Phase.FINISHING):
+        if self.phase is Phase.EVIDENCE:
+            self.evidence.setdefault(link, []).extend(good)
+        elif self._shows_disagreement(evidence.step, good):
+            self.evidence.setdefault(link, []).extend(good)
             self._start_evidence(evidence.step)
+
+    def _unfounded(self, link: int, step: int) -> None:
+        """Name (once) a peer that sent evidence showing no disagreement; the game goes on."""
+        if not any(f.peer == link and f.kind == "unfounded_evidence" for f in self.faults):
+            self._fault(link, "unfounded_evidence", f"sent evidence for step {step} with no acks that disagree")
+
+    def _shows_disagreement(self, step: int, messages: Sequence[Signed]) -> bool:
+        """Whether signed acks of ``step`` (in ``messages`` or held here) disagree. A peer starts the
+        evidence round only when it sees that, and its evidence holds the acks it saw: without them an
+        EVIDENCE is unfounded, and taking it froze every peer as a desync blaming nobody."""
+        acks = [m for m in messages if isinstance(m, Ack) and m.step == step]
+        acks += self.inbox.acks.get(step, {}).values()
+        return len({(a.action_hash, a.state_hash) for a in acks}) > 1
 
     # ----------------------------------------------------------------------------- the step machine
 
