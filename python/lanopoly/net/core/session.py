@@ -565,13 +565,13 @@ class Session:
             if direct and isinstance(message, Ack):
                 self.inbox.add_ack(message, direct)  # now known to have come on its own link too
             return  # a message already taken (repeated after a new link, or passed on twice): nothing new
+        step = self.game.step
+        if message.step + 1 < step or message.step > step + 2:
+            return  # settled long ago, or far ahead (this peer is behind and will catch up): not verified
         if not self._verified(link, message):
             return
         if not self.members.is_present(message.signer):
             return
-        step = self.game.step
-        if message.step + 1 < step or message.step > step + 2:
-            return  # settled long ago, or far ahead of this peer (it is behind and will catch up)
         for m in expand([message]):
             proof = self.slots.file(m)
             if proof is not None:
