@@ -246,46 +246,73 @@ def test_an_unfounded_evidence_message_does_not_freeze_the_game(tmp_path: Path) 
     asyncio.run(main())
 
 
-def test_a_relay_of_long_settled_messages_costs_no_signature_check(tmp_path: Path) -> None:
-    """A peer passes on (RELAY) 64 validly signed messages of steps settled long ago, in a loop: they
-    were each verified before being found too old to matter (7 ms of CPU per 10 KB frame at step 400,
-    never named). Now the step window is looked at first."""
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The files of a finished 2-peer game, to rebuild a peer's core from (as a rejoin does)."""
+    folder = tmp_path_factory.mktemp("finished")
 
     async def main() -> None:
         started = await set_up(2, rounds=3)
-        ds = drivers(started, tmp_path)
+        ds = drivers(started, folder)
         results = await asyncio.gather(*(play(d, s) for d, s in zip(ds, started, strict=True)))
         assert {r.outcome for r in results} == {"over"}
 
     asyncio.run(main())
-    secrets = Secrets.read(secret_path(tmp_path / "p0.json"))
-    genesis, entries = Journal.read(journal_path(tmp_path / "p0.json"))
+    return folder
+
+
+def rebuilt(folder: Path, me: int, checks: list[bytes]) -> Session:
+    """Peer ``me``'s core rebuilt from its journal in the middle of the game, its link to the other
+    peer up; every signature it checks from now on is appended to ``checks``."""
+    secrets = Secrets.read(secret_path(folder / f"p{me}.json"))
+    genesis, entries = Journal.read(journal_path(folder / f"p{me}.json"))
     steps = [i for i, e in enumerate(entries) if isinstance(e, StepEntry)]
-    at = len(steps) // 2  # rebuilt in the middle of the game, as a rejoin does
-    upto = entries[: steps[at - 1] + 1]
-    checks: list[bytes] = []
+    upto = entries[: steps[len(steps) // 2 - 1] + 1]
 
     def counted(key: bytes, data: bytes, signature: bytes) -> bool:
         checks.append(data)
         return bool(ED25519.verify(key, data, signature))
 
-    suite = Suite("counted", ED25519.new_signer, counted)
-    record = genesis.record
     core = Session(
         genesis,
-        0,
+        me,
         ED25519.new_signer(secrets.key_seed),
         secrets.chain_secret,
         secrets.held,
-        bots(record, 0),
+        bots(genesis.record, me),
         Config(step_timeout=10, rejoin_timeout=30),
-        suite=suite,
+        suite=Suite("counted", ED25519.new_signer, counted),
         journal=upto,
     )
-    assert core.game.step == at
-    core.link_up(1, 0.0)
-    old = tuple(m for r in core.record.steps_after(0)[: at - 2] for m in r.messages)[: p8.MAX_BATCH]
-    assert len(old) >= 10
+    assert core.game.step == len(steps) // 2
+    core.link_up(1 - me, 0.0)
     checks.clear()
+    return core
+
+
+def test_a_relay_of_long_settled_messages_costs_no_signature_check(finished: Path) -> None:
+    """A peer passes on (RELAY) 64 validly signed messages of steps settled long ago, in a loop: they
+    were each verified before being found too old to matter (7 ms of CPU per 10 KB frame at step 400,
+    never named). Now the step window is looked at first."""
+    checks: list[bytes] = []
+    core = rebuilt(finished, 0, checks)
+    old = tuple(m for r in core.record.steps_after(0)[: core.game.step - 2] for m in r.messages)[: p8.MAX_BATCH]
+    assert len(old) >= 10
     core.receive(1, p8.encode(core.game_id, p8.Relay(old)), 1.0)
     assert checks == [] and core.faults == [] and core.result is None
+
+
+def test_offers_for_steps_far_ahead_are_not_kept(finished: Path) -> None:
+    """A peer OFFERs moves it signed for steps far ahead, a new step each time: each was verified and
+    kept (its inbox and its equivocation slots, about 1 KB each, 22 MB for 20,000), never named nor
+    forgotten. Now an offer outside the step window is dropped unverified, as any signed message."""
+    checks: list[bytes] = []
+    core = rebuilt(finished, 0, checks)
+    key = ED25519.new_signer(Secrets.read(secret_path(finished / "p1.json")).key_seed)
+    seat = core.genesis.record.controllers.index(1)
+    for ahead in range(3, 103):
+        move = p8.sign_action(
+            key, core.game_id, core.game.step + ahead, 1, b"\0" * 32, seat, {"type": "decline", "player": seat}
+        )
+        core.receive(1, p8.encode(core.game_id, p8.Offer(move)), 1.0)
+    assert checks == [] and core.inbox.offers == {} and core.faults == [] and core.result is None

@@ -637,6 +637,9 @@ class Session:
         self.recovery.take(share)
 
     def _take_offer(self, link: int, offer: Action) -> None:
+        step = self.game.step
+        if offer.step + 1 < step or offer.step > step + 2:
+            return  # as for signed messages: kept, offers for any step grew without bound (1 KB each)
         if offer.signer != link or not self._verified(link, offer):
             if offer.signer != link:
                 self._fault(link, "replayed", "offered a move signed by another peer")
