@@ -256,3 +256,49 @@ async def _join_by_name(address: str) -> None:
         ["join", "Ada's table", "--pin", "123456", "--browse-seconds", "3", "--interfaces", address]
     )
     assert await join_main(args) == EXIT_SETUP
+
+
+def test_a_copy_of_a_lobbys_advert_elsewhere_does_not_keep_a_joiner_out() -> None:
+    """Anyone may copy a lobby's advert (its name, game id and host key) and point it at its own
+    port. ``lanopoly join NAME`` refused to pick one of two adverts claiming the same lobby and host
+    key, and told the person to name one by its host key or game id, which were the same: nobody
+    could join by name. Now it tries each: only the real host proves the key, and the joiner plays."""
+    from lanopoly.net.core.session import Config
+    from lanopoly.net.play import driver_for, play
+
+    from .inproc import PIN, bots, open_lobby
+
+    async def main() -> None:
+        stype = service_type()
+        real, impostor = await open_lobby(2, rounds=1), await open_lobby(2, rounds=1)
+        host_zc, spoof_zc = make_zeroconf(["127.0.0.8"]), make_zeroconf(["127.0.0.9"])
+        ad = LobbyAd("Bob's table", real.game_id.hex(), 1, 2, "official", "classic", real.fingerprint)
+        advert = LobbyAdvertiser(host_zc, ad, ["127.0.0.1"], real.gate.port, stype)
+        suffix = "0000" if not advert.instance.startswith("Bob's table 0000.") else "0001"
+        txt = spoofed_txt(gid=real.game_id.hex().encode(), fp=real.fingerprint.encode(), seats=b"2")
+        copy = AsyncServiceInfo(
+            stype, f"Bob's table {suffix}.{stype}", port=impostor.gate.port, properties=txt,
+            server="spoof.local.", parsed_addresses=["127.0.0.1"],
+        )  # fmt: skip
+        try:
+            await asyncio.gather(advert.register(), _publish(spoof_zc, copy))
+            parser = argparse.ArgumentParser()
+            add_commands(parser.add_subparsers())
+            args = parser.parse_args(
+                ["join", "Bob's table", "--pin", PIN, "--browse-seconds", "3", "--interfaces", "127.0.0.2"]
+            )
+            joiner = asyncio.create_task(join_main(args))
+            full = asyncio.create_task(real.wait_full(20))
+            await asyncio.wait({joiner, full}, return_when=asyncio.FIRST_COMPLETED)
+            assert not joiner.done(), f"the joiner gave up (exit {joiner.result()}) instead of joining"
+            await full
+            started = await real.start()
+            host = driver_for(started, bots, Config(step_timeout=10, rejoin_timeout=30), interfaces=["127.0.0.1"])
+            result = await play(host, started)
+            assert await joiner == 0 and result.outcome == "over"
+        finally:
+            await advert.close()
+            await spoof_zc.async_unregister_all_services()
+            await asyncio.gather(real.close(), impostor.close(), host_zc.async_close(), spoof_zc.async_close())
+
+    asyncio.run(asyncio.wait_for(main(), 60))

@@ -312,6 +312,10 @@ async def host_main(args: argparse.Namespace) -> int:
             await aiozc.async_close()
 
 
+MAX_JOIN_TRIES = 8
+"""Adverts of the lobby named that ``join`` tries in turn, at most (see ``join_main``)."""
+
+
 async def _find_lobbies(target: str, seconds: float, interfaces: list[str] | None) -> list[Lobby]:
     """The lobbies seen within ``seconds`` whose name, game id or host key starts with ``target``."""
     lower = target.lower()
@@ -336,39 +340,41 @@ async def join_main(args: argparse.Namespace) -> int:
         print("lanopoly join: outside a terminal (or with --bots) give TARGET and --pin", file=sys.stderr)
         return EXIT_SETUP
     interfaces = _interfaces(args)
-    game_id, expected = b"", None
     address = _split_address(args.target)
+    targets: list[tuple[str, int, bytes, str | None]]
     if address is None:
         found = await _find_lobbies(args.target, args.browse_seconds, interfaces)
         if not found:
             print(f"no lobby named {args.target!r} found (try `lanopoly list`)", file=sys.stderr)
             return EXIT_SETUP
-        if len(found) > 1:  # two lobbies may have the same name: never pick one at random
+        if len({(lobby.game_id, lobby.fingerprint) for lobby in found}) > 1:  # never pick one at random
             print(f"{len(found)} lobbies match {args.target!r}; name one by its host key or game id:", file=sys.stderr)
             for lobby in found:
                 print(f"  {lobby.table}  host key {lobby.fingerprint}  game {lobby.game_id}", file=sys.stderr)
             return EXIT_SETUP
-        chosen = found[0]
-        host, port, game_id, expected = (
-            chosen.addresses[0],
-            chosen.port,
-            bytes.fromhex(chosen.game_id),
-            chosen.fingerprint,
-        )
+        # Adverts of one lobby (one game id, one host key), or a copy of its advert elsewhere: only
+        # the host can prove the key, so each is tried in turn (a copy cannot keep a joiner out).
+        targets = [(lobby.addresses[0], lobby.port, bytes.fromhex(lobby.game_id), lobby.fingerprint) for lobby in found]
     else:
-        host, port = address
+        targets = [(address[0], address[1], b"", None)]
     try:
         normalize_pin(args.pin)
     except ValueError as e:
         print(f"bad --pin: {e}", file=sys.stderr)
         return EXIT_SETUP
-    joining = Joining(host, port, args.name or "guest", args.pin, interfaces, game_id, expected)
-    try:
-        async with asyncio.timeout(args.timeout):
-            started = await joining.run()
-    except (SetupError, TimeoutError) as e:
-        why = "timed out in the lobby" if isinstance(e, TimeoutError) else reason(e).removeprefix("could not join: ")
-        print(f"could not join: {why}", file=sys.stderr)
+    failures: list[str] = []
+    for host, port, game_id, expected in targets[:MAX_JOIN_TRIES]:
+        joining = Joining(host, port, args.name or "guest", args.pin, interfaces, game_id, expected)
+        try:
+            async with asyncio.timeout(args.timeout):
+                started = await joining.run()
+            break
+        except (SetupError, TimeoutError) as e:
+            why = "timed out in the lobby" if isinstance(e, TimeoutError) else reason(e)
+            why = why.removeprefix("could not join: ")
+            failures.append(why if len(targets) == 1 else f"{host}:{port}: {why}")
+    else:
+        print(f"could not join: {'; '.join(failures)}", file=sys.stderr)
         return EXIT_SETUP
     print(f"joined the lobby of host key {joining.fingerprint}", flush=True)
     replace_with = started.genesis.record.replace_with
