@@ -246,13 +246,11 @@ def test_an_unfounded_evidence_message_does_not_freeze_the_game(tmp_path: Path) 
     asyncio.run(main())
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The files of a finished 2-peer game, to rebuild a peer's core from (as a rejoin does)."""
-    folder = tmp_path_factory.mktemp("finished")
+def _finished(folder: Path, peers: int) -> Path:
+    """The files of a finished game of ``peers`` peers, to rebuild a peer's core from (as a rejoin does)."""
 
     async def main() -> None:
-        started = await set_up(2, rounds=3)
+        started = await set_up(peers, rounds=3)
         ds = drivers(started, folder)
         results = await asyncio.gather(*(play(d, s) for d, s in zip(ds, started, strict=True)))
         assert {r.outcome for r in results} == {"over"}
@@ -261,9 +259,19 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _finished(tmp_path_factory.mktemp("finished2"), 2)
+
+
+@pytest.fixture(scope="module")
+def finished3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _finished(tmp_path_factory.mktemp("finished3"), 3)
+
+
 def rebuilt(folder: Path, me: int, checks: list[bytes]) -> Session:
-    """Peer ``me``'s core rebuilt from its journal in the middle of the game, its link to the other
-    peer up; every signature it checks from now on is appended to ``checks``."""
+    """Peer ``me``'s core rebuilt from its journal in the middle of the game, its links to the other
+    peers up; every signature it checks from now on is appended to ``checks``."""
     secrets = Secrets.read(secret_path(folder / f"p{me}.json"))
     genesis, entries = Journal.read(journal_path(folder / f"p{me}.json"))
     steps = [i for i, e in enumerate(entries) if isinstance(e, StepEntry)]
@@ -285,7 +293,8 @@ def rebuilt(folder: Path, me: int, checks: list[bytes]) -> Session:
         journal=upto,
     )
     assert core.game.step == len(steps) // 2
-    core.link_up(1 - me, 0.0)
+    for other in range(len(genesis.record.peers)):
+        core.link_up(other, 0.0)  # its own index is ignored
     checks.clear()
     return core
 
@@ -316,3 +325,18 @@ def test_offers_for_steps_far_ahead_are_not_kept(finished: Path) -> None:
         )
         core.receive(1, p8.encode(core.game_id, p8.Offer(move)), 1.0)
     assert checks == [] and core.inbox.offers == {} and core.faults == [] and core.result is None
+
+
+def test_a_vote_in_the_last_round_does_not_crash_a_peer_whose_wish_changes(finished3: Path) -> None:
+    """A peer votes in round 64, the last a vote may carry, at the step to come. A peer following it
+    into that round and then wishing another change (one more peer to remove) signed a vote for
+    round 65, which its own encoder refuses: WireError out of the session core. Now it does not vote."""
+    core = rebuilt(finished3, 0, [])
+    step, prev = core.game.step + 1, core._state_hash()
+    core.vote_replace(2, "bot", 1.0)
+    key = ED25519.new_signer(Secrets.read(secret_path(finished3 / "p1.json")).key_seed)
+    last = p8.sign_vote(key, core.game_id, step, 1, prev, 64, (2,), "bank")  # not the same: no commit
+    core.receive(1, last.wire(), 1.0)
+    assert core.members.vote_of(0, step) is not None and core.members.vote_of(0, step).round == 64
+    core.vote_replace(1, "bot", 1.0)  # its wish changes: no round is left at this step
+    assert core.members.vote_of(0, step).round == 64 and core.result is None

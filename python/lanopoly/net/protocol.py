@@ -58,6 +58,8 @@ MAX_BODY = 2048
 MAX_NESTED_BODY = MAX_BODY + 256
 MAX_BATCH = 64
 """Signed messages one RELAY or EVIDENCE may carry."""
+MAX_ROUND = 64
+"""The last round of votes (and commits) at one step."""
 MAX_SYNC_STEPS = 256
 MAX_SYNC_CHANGES = MAX_PEERS
 VOTE_CHOICES = ("bot", "bank")
@@ -305,7 +307,7 @@ def decode_signed(body: Any, signature: Any, allowed: Sequence[Kind] = tuple(TAG
         )
     if kind in (Kind.VOTE, Kind.COMMIT):
         prev = wire.bin_field(rest[0], "prev", HASH_LEN)
-        round_ = wire.int_field(rest[1], "round", 0, 64)
+        round_ = wire.int_field(rest[1], "round", 0, MAX_ROUND)
         targets = wire.int_field(rest[2], "targets", 1, 2**MAX_PEERS - 1)
         choice = wire.str_field(rest[3], "choice", 8)
         if choice not in VOTE_CHOICES:

@@ -1286,6 +1286,8 @@ class Session:
             return
         while self.mine.get(f"vote{round_}", step) is not None:  # a vote signed before a restart holds its round
             round_ += 1
+        if round_ > p8.MAX_ROUND:  # a peer voted in the last round already: no new vote at this step
+            return
         vote = p8.sign_vote(self.key, self.game_id, step, self.me, prev, round_, targets, choice)
         self._sign_and_keep(vote)
         self.members.take(vote)
