@@ -27,14 +27,18 @@ def _reject_ext(code: int, data: bytes) -> Any:
     raise WireError(f"ExtType {code} is not allowed")
 
 
-_PLAIN = (type(None), bool, int, str, bytes)
+_PLAIN = frozenset((type(None), bool, int, str, bytes))
 
 
 def _check_plain(value: Any) -> None:
     """Refuse anything but nil, bool, int, str, bytes, arrays and maps (msgpack decodes Timestamps
     without asking ``ext_hook``; floats have no place in this protocol either)."""
-    if type(value) is list and all(type(item) in _PLAIN for item in value):
-        return  # a flat message: the usual case
+    if type(value) is list:  # a flat message is the usual case: a plain loop, no generator
+        for item in value:
+            if type(item) not in _PLAIN:
+                break
+        else:
+            return
     stack = [value]
     while stack:
         item = stack.pop()
