@@ -446,6 +446,12 @@ class Session:
     def _flush(self) -> list[fx.Effect]:
         """The effects so far; and the wait is timed: since when each awaited thing is awaited."""
         waiting = self._waiting() if self.phase not in (Phase.OVER, Phase.FROZEN) else {}
+        if waiting == self._waiting_now and len(self._awaited) == len(waiting):
+            # The same wait as after the last input (most messages change nothing awaited): the
+            # times stand. ``_awaited`` only loses entries between flushes, so equal sizes say
+            # that it still holds one per thing awaited.
+            out, self._out = self._out, []
+            return out
         for peer, what in waiting.items():
             if (peer, what) not in self._awaited and peer in self.away:
                 self._want(peer)
