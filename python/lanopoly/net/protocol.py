@@ -256,7 +256,23 @@ _FIELDS = {Kind.ACTION: 3, Kind.FORWARD: 2, Kind.REVEAL: 3, Kind.ACK: 3, Kind.VO
 
 
 def decode_signed(body: Any, signature: Any, allowed: Sequence[Kind] = tuple(TAGS)) -> Signed:
-    """Decode a signed message from its body and signature (the signature is checked elsewhere)."""
+    """Decode a signed message from its body and signature (the signature is checked elsewhere).
+
+    A message is decoded again and again: by its signer (``sign``), nested in an ack or a forward,
+    passed on, and in a process running several peers (the network simulation) by each of them.
+    Decoding is a pure function of the bytes and the kinds allowed, and its results are frozen
+    values: the last ones are kept."""
+    if type(body) is bytes and type(signature) is bytes:
+        return _decode_bytes(body, signature, allowed if type(allowed) is tuple else tuple(allowed))
+    return _decode_signed(body, signature, allowed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _decode_bytes(body: bytes, signature: bytes, allowed: tuple[Kind, ...]) -> Signed:
+    return _decode_signed(body, signature, allowed)
+
+
+def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed:
     body = wire.bytes_field(body, "signed body", MAX_NESTED_BODY)
     signature = wire.bin_field(signature, "signature", SIGNATURE_LEN)
     f = wire.unpack(body)
