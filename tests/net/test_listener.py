@@ -17,7 +17,18 @@ from typing import Any
 import pytest
 
 from lanopoly.net import wire
-from lanopoly.net.listener import FIRST_BYTE, HANDSHAKE, RATE, SLOTS, Limits, Listener, Stats, _host
+from lanopoly.net.listener import (
+    FIRST_BYTE,
+    HANDSHAKE,
+    RATE,
+    SLOTS,
+    Candidate,
+    Limits,
+    Listener,
+    Stats,
+    _host,
+    victim,
+)
 
 SERVER = "127.0.0.1"
 CAP = 256
@@ -191,6 +202,54 @@ def test_a_burst_from_many_addresses_does_not_cut_an_honest_handshake_in_flight(
         assert await read_frame(reader) == welcome("honest")
 
     run(test, Server(limits))
+
+
+def test_a_churn_one_connection_per_address_does_not_cut_a_handshake_that_made_progress() -> None:
+    """An honest two-frame handshake has made progress (its first frame is in, the listener told) when
+    256 addresses connect once each and send one byte: each newcomer over the limit evicts one of
+    theirs, never the honest one, which then completes. (Before progress counted, every churn
+    connection tied with the honest one (one byte heard, one slot) and the oldest, the honest
+    one, was cut: 2 of 2 lobby joins in flight failed under a connect-and-abort churn.)"""
+    limits = Limits(first_byte=LONG, handshake=LONG)
+    server: Server
+
+    async def two_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Joined | None:
+        message = await read_frame(reader)
+        server.listener.progress(writer)
+        writer.write(frame("more"))
+        if await read_frame(reader) != ["go"]:
+            return None
+        writer.write(frame("welcome", message[1]))
+        await writer.drain()
+        return message[1], writer
+
+    async def test(server: Server) -> None:
+        listener = server.listener
+        reader, writer = await server.connect("127.0.0.5")
+        writer.write(frame("hello", "honest"))
+        assert await read_frame(reader) == ["more"]
+        for i in range(256):
+            await server.idle(f"127.0.{2 + i // 128}.{1 + i % 128}", b"\0")
+        await listener.until(lambda s: s.accepted == 257)
+        assert server.stats.evicted == 257 - limits.total and listener.pending == limits.total
+        writer.write(frame("go"))
+        assert await read_frame(reader) == welcome("honest")
+
+    server = Server(limits, handshake=two_frames)
+    run(test, server)
+
+
+def test_the_eviction_choice() -> None:
+    """Progress first, then a word said, then the address's slots, then age (oldest first) decide."""
+    fresh, heard, progressed = Candidate(False, False, 1), Candidate(False, True, 1), Candidate(True, True, 1)
+    assert victim([progressed, heard, fresh]) == 2
+    assert victim([progressed, heard]) == 1
+    assert victim([progressed, Candidate(True, False, 1)]) == 1
+    assert victim([heard, heard, Candidate(False, True, 2)]) == 2
+    assert victim([progressed, progressed]) == 0
+    assert victim([Candidate(True, False, 9), heard]) == 1
+    with pytest.raises(ValueError):
+        victim([])
 
 
 def test_deadlines_close_idle_and_slow_connections() -> None:

@@ -115,13 +115,20 @@ class Gate:
             if kind == LINK_HELLO and self.record is not None and self.key is not None:
                 machine = KeyListener(self.record, self.me, self.key, self.suite)
                 conn.send(machine.hello(first))
-                up = machine.proof(await conn.recv(HANDSHAKE_TIMEOUT))
+                proof = await conn.recv(HANDSHAKE_TIMEOUT)
+                self.progress(conn)
+                up = machine.proof(proof)
                 conn.secure(up.cipher)
                 return (up, conn)
             raise LinkClosed(f"unexpected first message {kind!r}")
         except (LinkClosed, LinkAuthError, WireError, PinError) as e:
             log.debug("connection from %s refused: %s", conn.label, reason(e))
             return None  # the listener closes it
+
+    def progress(self, conn: Conn) -> None:
+        """The handshake on ``conn`` got the dialer's second frame: it made progress (``Listener.progress``),
+        so a churn of connections that only say hello cannot evict it."""
+        self.listener.progress(conn.writer)
 
     def _done(self, result: Any) -> None:
         up, conn = result
@@ -313,6 +320,7 @@ class HostLobby:
         pake = PinHost(normalize_pin(self.pin), self.game_id)
         conn.send(await asyncio.to_thread(pake.hello, first))
         reply = await conn.recv(HANDSHAKE_TIMEOUT)
+        self.gate.progress(conn)
         try:
             answer, channel = await asyncio.to_thread(pake.reply, reply)
         except PinError as e:

@@ -8,9 +8,11 @@ so that unauthenticated connections can never block authenticated ones:
 - at most ``per_address`` of them at once from one source address, and at most
   ``starts_per_address`` handshakes started by one address per ``window`` seconds: more are
   closed at once, before any handshake work;
-- at most ``total`` of them at once: a new one evicts another, silent ones first, then those of the
-  address holding the most slots, then the oldest, so neither idle connections nor a churn of new
-  ones from many addresses cuts an honest handshake (milliseconds, one connection at a time);
+- at most ``total`` of them at once: a new one evicts another (``victim``): one whose handshake has
+  not made progress (``Listener.progress``: the handshake says so, say when the peer's second frame
+  arrives) before any that has, silent ones first, then those of the address holding the most
+  slots, then the oldest, so neither idle connections nor a churn of new ones from many addresses,
+  one connection each, cuts an honest handshake in flight;
 - an address for which ``reserved(host)`` holds (a start record peer's) has its own
   ``reserved_per_address`` slots, never counts against ``total`` and is never evicted;
 - the address table behind the start rate forgets addresses quiet for a window, and the oldest
@@ -31,7 +33,7 @@ import logging
 import math
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -110,13 +112,14 @@ class Stats:
 class _Pending:
     """A connection in its handshake: where from, its deadline timer, its task, why it was dropped."""
 
-    __slots__ = ("dropped", "heard", "host", "reserved", "task", "timer", "writer")
+    __slots__ = ("dropped", "heard", "host", "progressed", "reserved", "task", "timer", "writer")
 
     def __init__(self, host: str, reserved: bool, writer: asyncio.StreamWriter) -> None:
         self.host = host
         self.reserved = reserved
         self.writer = writer
         self.heard = False
+        self.progressed = False
         self.dropped = ""
         self.timer: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
@@ -124,6 +127,32 @@ class _Pending:
     def __str__(self) -> str:
         peer = self.writer.get_extra_info("peername")
         return f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else self.host
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the eviction choice knows of a handshake: whether it made progress, said a word, and how
+    many slots its address holds."""
+
+    progressed: bool
+    heard: bool
+    slots: int
+
+
+def victim(candidates: Iterable[Candidate]) -> int:
+    """The index of the handshake to cut for a newcomer among ``candidates`` (oldest first, at least
+    one): one that has not made progress before any that has; then one that has not said a word; then
+    one of the address holding the most slots; then the oldest. Cutting the oldest alone let a churn
+    of connections from many addresses, one each, cut every honest handshake in flight (it dials once,
+    and is the oldest as soon as the churn outnumbers the slots)."""
+    best, best_key = -1, (True, True, 0)
+    for index, c in enumerate(candidates):  # a later one is chosen only if strictly more to cut
+        key = (c.progressed, c.heard, -c.slots)
+        if best < 0 or key < best_key:
+            best, best_key = index, key
+    if best < 0:
+        raise ValueError("no handshake to evict")
+    return best
 
 
 class _Protocol(asyncio.StreamReaderProtocol):
@@ -181,6 +210,7 @@ class Listener(Generic[T]):
         self._servers: list[asyncio.Server] = []
         self._open: OrderedDict[_Pending, None] = OrderedDict()  # not reserved, oldest first
         self._open_reserved: set[_Pending] = set()
+        self._by_writer: dict[asyncio.StreamWriter, _Pending] = {}
         self._per_host: dict[str, int] = {}
         self._starts: OrderedDict[str, deque[float]] = OrderedDict()  # least recently started first
         self._tasks: set[asyncio.Task[None]] = set()
@@ -230,6 +260,13 @@ class Listener(Generic[T]):
             self._drop(pending, CLOSED)
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def progress(self, writer: asyncio.StreamWriter) -> None:
+        """The handshake on ``writer`` made progress (the peer did more than connect and say hello): it
+        is evicted only after every handshake that has not. A connection no longer held: no effect."""
+        pending = self._by_writer.get(writer)
+        if pending is not None:
+            pending.progressed = True
 
     @property
     def pending(self) -> int:
@@ -293,19 +330,11 @@ class Listener(Generic[T]):
         self._drop(victim, EVICTED)
 
     def _victim(self) -> _Pending:
-        """The handshake cut for a newcomer: one that has not said a word before one that has; among
-        those, one of the address holding the most slots; among those, the oldest. Cutting the oldest
-        alone let a burst or a churn of connections from many addresses cut every honest handshake in
-        flight (it dials once at a time, and is the oldest as soon as the burst outnumbers the slots).
-        Looks at ``total`` handshakes at most."""
+        """The handshake cut for a newcomer (``victim``); called with every slot taken, so looks at
+        ``total`` handshakes."""
+        handshakes = list(self._open)
         per_host = self._per_host
-        best = next(iter(self._open))  # called with every slot taken
-        best_key = (best.heard, -per_host[best.host])
-        for pending in self._open:  # oldest first: a later one is chosen only if strictly more to cut
-            key = (pending.heard, -per_host[pending.host])
-            if key < best_key:
-                best, best_key = pending, key
-        return best
+        return handshakes[victim(Candidate(p.progressed, p.heard, per_host[p.host]) for p in handshakes)]
 
     def _may_start(self, host: str) -> bool:
         """Record a handshake started by ``host`` now, unless it started its share within the window."""
@@ -337,6 +366,7 @@ class Listener(Generic[T]):
         else:
             self._open[pending] = None
         self._per_host[pending.host] = self._per_host.get(pending.host, 0) + 1
+        self._by_writer[pending.writer] = pending
         deadline = min(self.limits.first_byte, self.limits.handshake)
         pending.timer = loop.call_later(deadline, self._expire, pending, loop.time() + self.limits.handshake)
         pending.task = loop.create_task(self._serve(pending, reader))
@@ -366,6 +396,7 @@ class Listener(Generic[T]):
             del self._open[pending]
         else:
             return False
+        self._by_writer.pop(pending.writer, None)
         left = self._per_host[pending.host] - 1
         if left:
             self._per_host[pending.host] = left
