@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from lanopoly.net import cli
+from lanopoly.net import cli, wire
 from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
-from lanopoly.net.core.pinauth import PinJoiner, normalize_pin
+from lanopoly.net.core.pinauth import AUTH_OFFER, BUSY, REJECT, PinJoiner, StartBudget, normalize_pin
 from lanopoly.net.core.record import StepEntry
 from lanopoly.net.core.session import Config, Session
 from lanopoly.net.hosting import HostLobby, Joining, SetupError
@@ -70,6 +70,41 @@ def test_a_flood_from_256_addresses_does_not_keep_a_joiner_out() -> None:
         await join(lobby, 1)
         for w in writers:
             w.close()
+
+    asyncio.run(main())
+
+
+async def say_hello(lobby: HostLobby, source: str) -> str:
+    """Send an ``AUTH_HELLO`` from ``source``: "offer" if the host ran a SPAKE2 start, else its refusal."""
+    conn = await connect(address(0), lobby.gate.port, source)
+    try:
+        conn.send(PinJoiner(normalize_pin(PIN)).hello())
+        answer = wire.unpack(await conn.recv(5))
+    finally:
+        await conn.close()
+    if answer[0] == AUTH_OFFER:
+        return "offer"
+    assert answer[0] == REJECT
+    return str(answer[2])
+
+
+def test_a_hello_flood_gets_only_the_lobby_s_spake2_budget_and_a_new_joiner_gets_in() -> None:
+    """AUTH_HELLOs from two addresses, ten each: the host runs SPAKE2 starts only while its budget lasts
+    (here no refill: 2 starts, then BUSY), keeping its reserve for an address it has not served, and an
+    honest joiner from a new address gets in. (Every AUTH_HELLO cost the host a SPAKE2 start, 2.5 ms
+    holding the GIL: a flood from many addresses saturated it.) A joiner answered BUSY tries again."""
+
+    async def main() -> None:
+        lobby = await open_lobby(2)
+        lobby.budget = StartBudget(rate=1e-6, burst=3, reserve=1)
+        answers = [await say_hello(lobby, f"127.0.7.{1 + i % 2}") for i in range(20)]
+        assert answers.count("offer") == 2 and answers.count(BUSY) == 18, answers
+        await join(lobby, 1)
+
+        lobby = await open_lobby(2)
+        lobby.budget = StartBudget(rate=40, burst=1, reserve=0)
+        assert await say_hello(lobby, address(1)) == "offer"  # the joiner's address spent the token
+        await join(lobby, 1)  # BUSY at first, then in once a token is back
 
     asyncio.run(main())
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +32,16 @@ from lanopoly.net import reason, shares, wire
 from lanopoly.net.chain import DEFAULT_CHAIN_LENGTH, HashChain
 from lanopoly.net.core import lobby as lm
 from lanopoly.net.core.linkauth import LINK_HELLO, KeyDialer, KeyListener, LinkAuthError, LinkUp
-from lanopoly.net.core.pinauth import AUTH_HELLO, PinError, PinHost, PinJoiner, normalize_pin, reject
+from lanopoly.net.core.pinauth import (
+    AUTH_HELLO,
+    BUSY,
+    PinError,
+    PinHost,
+    PinJoiner,
+    StartBudget,
+    normalize_pin,
+    reject,
+)
 from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, Signer, Suite, fingerprint
 from lanopoly.net.links import Conn, LinkClosed, connect
@@ -45,6 +56,10 @@ SETUP_TIMEOUT = 30.0
 """Seconds from the start record to an agreed genesis (every link up, every deal and signature in)."""
 WRONG_PINS_PER_ADDRESS = 3
 WRONG_PINS_BEFORE_NEW_PIN = 10
+BUSY_RETRY_FOR = 20.0
+"""Seconds a joiner keeps trying again while the host answers ``BUSY`` (its SPAKE2 budget spent)."""
+BUSY_BACKOFF = (0.05, 0.25)
+"""Seconds a joiner waits before trying again after a ``BUSY`` (uniform in this range)."""
 PIN_DIGITS = 6
 
 
@@ -296,6 +311,7 @@ class HostLobby:
         self.gate.lobby = self._lobby
         self.wrong_pins = 0
         self._wrong_by_address: dict[str, int] = {}
+        self.budget = StartBudget()
         self._full = asyncio.Event()
         self._open = True
 
@@ -317,6 +333,9 @@ class HostLobby:
         if self._wrong_by_address.get(conn.remote_host, 0) >= WRONG_PINS_PER_ADDRESS:
             conn.send(reject("too many wrong PINs from this address"))
             raise LinkClosed("too many wrong PINs from this address")
+        if not self.budget.take(conn.remote_host, time.monotonic()):
+            conn.send(reject(BUSY))
+            raise LinkClosed(BUSY)
         pake = PinHost(normalize_pin(self.pin), self.game_id)
         conn.send(await asyncio.to_thread(pake.hello, first))
         reply = await conn.recv(HANDSHAKE_TIMEOUT)
@@ -493,21 +512,32 @@ class Joining:
         key = self.suite.new_signer(None)
         gate = Gate(self.interfaces, 0)
         my_port = await gate.open()
-        try:
-            conn = await connect(self.host, self.port, source, HANDSHAKE_TIMEOUT)
-        except LinkClosed as e:
-            await gate.close()
-            raise SetupError(f"could not join: {e}") from None
-        try:
-            start, chain_secret = await self._lobby(conn, key, my_port)
-        except (PinError, LinkClosed, WireError, TimeoutError) as e:
-            await conn.close()
-            await gate.close()
-            raise SetupError(f"could not join: {reason(e)}") from None
-        except BaseException:  # cancelled (the person left the lobby): the host sees the seat free again
-            await conn.close()
-            await gate.close()
-            raise
+        give_up = time.monotonic() + BUSY_RETRY_FOR
+        while True:
+            try:
+                conn = await connect(self.host, self.port, source, HANDSHAKE_TIMEOUT)
+            except LinkClosed as e:
+                await gate.close()
+                raise SetupError(f"could not join: {e}") from None
+            try:
+                start, chain_secret = await self._lobby(conn, key, my_port)
+                break
+            except PinError as e:
+                await conn.close()
+                if e.busy and time.monotonic() < give_up:
+                    log.debug("the host is busy: trying again")
+                    await asyncio.sleep(random.uniform(*BUSY_BACKOFF))
+                    continue
+                await gate.close()
+                raise SetupError(f"could not join: {reason(e)}") from None
+            except (LinkClosed, WireError, TimeoutError) as e:
+                await conn.close()
+                await gate.close()
+                raise SetupError(f"could not join: {reason(e)}") from None
+            except BaseException:  # cancelled (the person left the lobby): the host sees the seat free again
+                await conn.close()
+                await gate.close()
+                raise
         await conn.close()
         record = parse_start(start)
         me = next((i for i, p in enumerate(record.peers) if p.key == key.public), None)

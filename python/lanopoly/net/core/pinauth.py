@@ -48,12 +48,53 @@ MAX_PIN = 32
 MAX_REASON = 200
 
 
-class PinError(Exception):
-    """The handshake failed; ``wrong_pin`` when the other side proved another PIN."""
+BUSY = "the lobby is busy: try again"
+"""The host's reason when its SPAKE2 budget (``StartBudget``) is spent: the joiner tries again."""
 
-    def __init__(self, reason: str, wrong_pin: bool = False) -> None:
+
+class PinError(Exception):
+    """The handshake failed; ``wrong_pin`` when the other side proved another PIN; ``busy`` when the
+    host had no SPAKE2 start to spare (try again)."""
+
+    def __init__(self, reason: str, wrong_pin: bool = False, busy: bool = False) -> None:
         super().__init__(reason)
         self.wrong_pin = wrong_pin
+        self.busy = busy
+
+
+class StartBudget:
+    """How many SPAKE2 starts (~2.5 ms of CPU each, holding the GIL) the whole lobby runs: a token bucket
+    of ``burst`` tokens refilled at ``rate`` a second, so no flood of ``AUTH_HELLO`` from any number of
+    addresses costs the host more than ``rate`` starts a second. The last ``reserve`` tokens go only to
+    an address that got no start within ``window`` seconds: a flood from addresses already served
+    cannot take them, so a new joiner gets its start at once (addresses served within the window
+    number at most ``rate * window + burst``). Sans-I/O: the caller passes the time."""
+
+    def __init__(self, rate: float = 20.0, burst: int = 10, reserve: int = 5, window: float = 30.0) -> None:
+        if not (rate > 0 and window > 0 and 0 <= reserve < burst):
+            raise ValueError("StartBudget needs rate > 0, window > 0 and 0 <= reserve < burst")
+        self.rate, self.burst, self.reserve, self.window = rate, burst, reserve, window
+        self._tokens = float(burst)
+        self._then: float | None = None
+        self._served: dict[str, float] = {}  # host -> its last start, oldest first
+
+    def take(self, host: str, now: float) -> bool:
+        """Spend a token on a SPAKE2 start for ``host`` at ``now``; False (spend nothing) when none is left for it."""
+        if self._then is not None and now > self._then:
+            self._tokens = min(float(self.burst), self._tokens + (now - self._then) * self.rate)
+        self._then = now if self._then is None else max(self._then, now)
+        while self._served:
+            oldest, when = next(iter(self._served.items()))
+            if when > now - self.window:
+                break
+            del self._served[oldest]
+        floor = 1 + (self.reserve if host in self._served else 0)
+        if self._tokens < floor:
+            return False
+        self._tokens -= 1
+        self._served.pop(host, None)
+        self._served[host] = now
+        return True
 
 
 def normalize_pin(pin: str) -> bytes:
@@ -100,7 +141,8 @@ def reject(reason: str) -> bytes:
 def _expect(payload: bytes, kind: int, fields: int) -> list[object]:
     f = wire.unpack(payload)
     if len(f) >= 3 and f[0] == REJECT and f[1] == PROTOCOL:
-        raise PinError(f"refused: {wire.str_field(f[2], 'reason', MAX_REASON, allow_empty=True)}", "PIN" in str(f[2]))
+        why = wire.str_field(f[2], "reason", MAX_REASON, allow_empty=True)
+        raise PinError(f"refused: {why}", "PIN" in why, why == BUSY)
     if len(f) != fields or f[0] != kind or f[1] != PROTOCOL:
         raise PinError(f"unexpected message {f[:2]!r} in the PIN handshake")
     return f
