@@ -169,3 +169,16 @@ def test_rejoin_with_a_hand_edited_secret_file_fails_clearly(
     secret.write_text(json.dumps(SECRET_EDITS[edit](json.loads(secret.read_text()))))
     code, out = run(["rejoin", str(path)], capsys)
     assert code == 1 and f"could not rejoin: {secret}" in out, out
+
+
+@pytest.mark.parametrize("command", ["rejoin", "resume"])
+def test_rejoin_of_a_finished_game_says_it_is_over_and_who_won(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Nothing to play: it says so at once, with the winner, exits 0 and dials nobody (it waited for
+    the peers and froze at the step after the last, exit 3). The journal is left as it was."""
+    path = _copy(saved, tmp_path)
+    journal = Path(f"{path}.journal").read_bytes()
+    code, out = run([command, str(path), "--step-timeout", "1", "--rejoin-timeout", "1"], capsys)
+    assert code == 0 and "is over already, after" in out and " won; nothing to " + command in out, out
+    assert Path(f"{path}.journal").read_bytes() == journal

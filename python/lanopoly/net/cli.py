@@ -7,7 +7,8 @@ PIN never goes into the mDNS advertisement: players pass it on by voice. Every s
 SimpleBot on the peer that controls it: the host plays its own seat and the seats no joiner took,
 each joiner its own.
 
-Exit codes: 0 game over with every peer agreeing, 1 setup failed (lobby, links, interfaces, files),
+Exit codes: 0 game over with every peer agreeing (for ``rejoin``/``resume``, also a saved game that was
+over already: it says who won and dials nobody), 1 setup failed (lobby, links, interfaces, files),
 3 the session froze (a desync report is written). ``verify`` says first what the file proves, with
 its own exit codes (``net/verdict.py``): 0 a complete signed game, 1 verification failed (the step
 and the reason, on stderr), 3 an unfinished signed game, 4 an unsigned log (only its hash chain).
@@ -394,6 +395,15 @@ async def rejoin_main(args: argparse.Namespace) -> int:
         print(f"could not {args.net_command}: {e}", file=sys.stderr)
         return EXIT_SETUP
     core = driver.core
+    if core.game.is_over:  # nothing to play: no peer is dialed, nothing is written
+        await gate.close()
+        game = core.game
+        winner = game.names[game.winner] if game.winner is not None else "nobody"
+        print(
+            f"game {core.game_id.hex()} is over already, after {game.step} steps: {winner} won; "
+            f"nothing to {args.net_command}"
+        )
+        return EXIT_OK
     print(f"{args.net_command} game {core.game_id.hex()} at step {core.game.step}", flush=True)
     args.save = args.file
     driver.subscribe(_watch(args, core))
