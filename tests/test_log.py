@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import re
@@ -15,6 +16,9 @@ import pytest
 import lanopoly
 from conftest import PYTHON, REPO
 from lanopoly import Game, GameLog, ReplayMismatch, Rules, SimpleBot
+from lanopoly.__main__ import replay as replay_command
+from lanopoly.__main__ import view_replay
+from lanopoly.log import LogError
 
 
 def record(seed: int, players: int = 4, rules: Rules | None = None, board: str = "classic") -> tuple[GameLog, Game]:
@@ -243,6 +247,23 @@ def test_cli_verify_and_replay_of_a_damaged_log_say_why_in_one_line(tmp_path, lo
         assert result.returncode == code, result
         assert "Traceback" not in result.stderr + result.stdout
         assert 'rule option "houses" takes a int, not None' in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("verify_only", [True, False], ids=["--verify-only", "viewer"])
+def test_replay_of_json_nested_too_deeply_says_so_in_one_line(tmp_path, capsys, verify_only):
+    """JSON nested past the decoder's recursion: a clear error and replay's code for an unreadable
+    log (2), not a RecursionError traceback; the viewer's path reads the file the same way."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(LogError, match="nested too deeply"):
+        GameLog.load(deep)
+    code = (
+        replay_command(argparse.Namespace(file=str(deep)))
+        if verify_only
+        else view_replay(argparse.Namespace(file=str(deep)))
+    )
+    out = capsys.readouterr()
+    assert code == 2 and "nested too deeply" in out.err and "Traceback" not in out.err + out.out, out
 
 
 # --- determinism across processes -----------------------------------------------------------------

@@ -99,6 +99,8 @@ class GameLog:
             data = json.loads(text)
         except ValueError as e:
             raise LogError(f"not JSON: {e}") from None
+        except RecursionError:  # the decoder recurses once per level of arrays or objects
+            raise LogError("not a game log: JSON nested too deeply") from None
         if not isinstance(data, dict):
             raise LogError("not a JSON object")
         if data.get("format") != LOG_FORMAT:
