@@ -111,6 +111,21 @@ def _journal_lines(edit: Callable[[list[str]], list[str]]) -> Callable[[str], st
     return apply
 
 
+def _swap_signatures(kind: str) -> Callable[[str], str]:
+    """Swap the first signatures of the first two ``kind`` lines (``signed``: this peer's own messages;
+    ``step``: the messages that decided a step): each line still parses, no signature verifies."""
+
+    def edit(lines: list[str]) -> list[str]:
+        out = list(lines)
+        first, second = [i for i, line in enumerate(out) if json.loads(line).get("t") == kind][:2]
+        a, b = json.loads(out[first]), json.loads(out[second])
+        a["signed"][0][1], b["signed"][0][1] = b["signed"][0][1], a["signed"][0][1]
+        out[first], out[second] = json.dumps(a), json.dumps(b)
+        return out
+
+    return _journal_lines(edit)
+
+
 JOURNAL_EDITS: dict[str, Callable[[str], str]] = {
     "the genesis line an array": _journal_lines(lambda lines: ["[1]", *lines[1:]]),
     "the genesis line a string": _journal_lines(lambda lines: ['"genesis"', *lines[1:]]),
@@ -122,6 +137,8 @@ JOURNAL_EDITS: dict[str, Callable[[str], str]] = {
     "an end at step 1e999": _journal_lines(
         lambda lines: [*lines[:3], '{"t":"end","outcome":"over","step":1e999,"reason":""}', *lines[3:]]
     ),
+    "its own messages' signatures swapped": _swap_signatures("signed"),
+    "a step's signatures swapped": _swap_signatures("step"),
 }
 
 SECRET_EDITS: dict[str, Callable[[dict[str, Any]], Any]] = {

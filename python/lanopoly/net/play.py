@@ -21,7 +21,7 @@ from lanopoly.net.driver import Driver
 from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import Gate, Started
 from lanopoly.net.keys import ED25519, Suite
-from lanopoly.net.store import Journal, Secrets, StoreError, journal_path, secret_path
+from lanopoly.net.store import Journal, Secrets, StoreError, check_signatures, journal_path, secret_path
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ async def restart(
     key = suite.new_signer(secrets.key_seed)
     if key.public != record.peers[me].key:
         raise StoreError(f"{secret_path(save)} holds another key than peer {me}'s")
+    check_signatures(journal_path(save), genesis, entries, suite)
     try:
         core = Session(
             genesis,

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from lanopoly.net.core.record import JournalEntry, from_line, to_line
+from lanopoly.net.core.record import ChangeEntry, JournalEntry, SignedEntry, from_line, to_line
 from lanopoly.net.genesis import Genesis, b64, unb64
+from lanopoly.net.keys import Suite
+from lanopoly.net.protocol import Signed
 from lanopoly.net.wire import WireError
 
 SECRET_FORMAT = "lanopoly-secret/8"
@@ -178,6 +180,31 @@ class Journal:
                     break  # the line being written when the peer was killed
                 raise StoreError(f"{path}:{number}: {e}") from None
         return genesis, entries
+
+
+def _signed_in(entry: JournalEntry) -> tuple[Signed, ...]:
+    """The signed messages of a journal entry the session's rebuild does not check: this peer's own,
+    and those that made a change (a step's are checked as it is applied again)."""
+    if isinstance(entry, SignedEntry):
+        return (entry.message,)
+    if isinstance(entry, ChangeEntry):
+        return (*entry.record.commits, *entry.record.shares)
+    return ()
+
+
+def check_signatures(path: Path, genesis: Genesis, entries: Sequence[JournalEntry], suite: Suite) -> None:
+    """Every signed message of a journal that the rebuild does not check (``_signed_in``) verifies under
+    its signer's key in the start record, else a StoreError naming the first that does not. A
+    rejoining peer sends its own messages again: a damaged or edited one would be a bad signature in
+    its name (the others named it and froze), so it is refused before anything is sent."""
+    keys = [peer.key for peer in genesis.record.peers]
+    for number, entry in enumerate(entries, 1):
+        for m in _signed_in(entry):
+            if not (0 <= m.signer < len(keys) and suite.verify(keys[m.signer], m.signed_data, m.signature)):
+                raise StoreError(
+                    f"{path} is damaged: entry {number}, peer {m.signer}'s {m.kind.name} of step {m.step}, "
+                    "has a signature that does not verify"
+                )
 
 
 def save_text(log_json: str, network: str) -> str:
