@@ -320,3 +320,21 @@ def test_secret_and_ready_files_are_private_from_their_creation(tmp_path: Path) 
     ready = tmp_path / "ready.json"
     write_atomic(ready, '{"pin": "123456"}', private=True)
     assert stat.S_IMODE(os.stat(ready).st_mode) == 0o600
+
+
+def test_an_undecodable_payload_says_what_was_wrong() -> None:
+    """msgpack's FormatError has no message: the reason said nothing after its colon."""
+    with pytest.raises(WireError) as caught:
+        wire.unpack(b"\x91\xc1")
+    assert str(caught.value) == "undecodable payload: FormatError: a byte that begins no msgpack value (0xc1)"
+    with pytest.raises(WireError, match=r"^undecodable payload: ValueError: Unpack failed: incomplete input$"):
+        wire.unpack(b"\xd4\x00")
+
+
+def test_a_message_type_is_named_with_its_article() -> None:
+    assert [p8.a_kind(k) for k in (p8.Kind.ACTION, p8.Kind.ACK, p8.Kind.OFFER, p8.Kind.REVEAL)] == [
+        "an ACTION",
+        "an ACK",
+        "an OFFER",
+        "a REVEAL",
+    ]

@@ -236,3 +236,20 @@ def test_an_evidence_round_whose_time_is_up_ends_while_a_change_waits_for_shares
     report = run_game(446)
     assert report.ok, report.text()
     assert during, "the seed no longer plays an evidence round while a change waits: find another"
+
+
+def test_a_fault_names_the_message_type_with_its_article() -> None:
+    """What a person reads says 'sent an ACK', not 'sent a ACK' (nor 'a ACTION', 'a OFFER')."""
+    from lanopoly.net.core import effects as fx
+
+    named: list[str] = []
+
+    def watch(world: object, peer: int, item: object) -> None:
+        if isinstance(item, fx.FaultSeen) and item.fault.kind == "bad_signature":
+            named.append(item.fault.detail)
+
+    for seed in range(40):
+        run_game(seed, behaviour="zero_ack_signatures", watch=watch)
+        if named:
+            break
+    assert named and all(d.startswith("sent an ACK for step ") for d in named), named

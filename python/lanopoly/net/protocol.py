@@ -89,6 +89,12 @@ class Kind(IntEnum):
 
 _KINDS = {int(k): k for k in Kind}
 
+
+def a_kind(kind: Kind) -> str:
+    """The type's name with its article, for what a person reads: ``an ACTION``, ``a REVEAL``."""
+    return f"{'an' if kind.name[0] in 'AEIOU' else 'a'} {kind.name}"
+
+
 TAGS = {
     Kind.ACTION: b"lanopoly/8/action\x00",
     Kind.FORWARD: b"lanopoly/8/forward\x00",
@@ -245,7 +251,7 @@ class Share(Signed):
 
 def _header(f: list[Any], kind: Kind) -> tuple[bytes, int, int]:
     if f[0] != kind or f[1] != PROTOCOL:
-        raise WireError(f"a {kind.name} body must start with its type and version {PROTOCOL}")
+        raise WireError(f"{a_kind(kind)} body must start with its type and version {PROTOCOL}")
     game_id = wire.bin_field(f[2], "game id", ID_LEN)
     step = wire.int_field(f[3], "step", 0)
     signer = wire.int_field(f[4], "signer", 0, MAX_PEERS - 1)
@@ -280,7 +286,7 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
     if kind is None:
         raise WireError(f"unknown signed message type {f[0]!r}")
     if kind not in allowed:
-        raise WireError(f"a {kind.name} is not allowed here")
+        raise WireError(f"{a_kind(kind)} is not allowed here")
     if len(f) != 5 + _FIELDS[kind]:
         raise WireError(f"{kind.name}: expected {5 + _FIELDS[kind]} body fields")
     if kind is not Kind.ACK and len(body) > MAX_BODY:

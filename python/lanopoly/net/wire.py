@@ -58,6 +58,10 @@ def pack(message: Sequence[Any]) -> bytes:
     return payload
 
 
+_WHY = {"FormatError": "a byte that begins no msgpack value (0xc1)"}
+"""What an exception msgpack raises without a message meant (its type's name says too little)."""
+
+
 def unpack(payload: bytes) -> list[Any]:
     """Decode a payload strictly into a non-empty array; WireError otherwise."""
     try:
@@ -67,7 +71,12 @@ def unpack(payload: bytes) -> list[Any]:
     except WireError:
         raise
     except Exception as e:  # msgpack raises ValueError subclasses, StackError, UnicodeDecodeError...
-        raise WireError(f"undecodable payload: {type(e).__name__}: {e}") from None
+        detail = str(e) or _WHY.get(type(e).__name__, "")
+        raise WireError(
+            f"undecodable payload: {type(e).__name__}: {detail}"
+            if detail
+            else f"undecodable payload ({type(e).__name__})"
+        ) from None
     _check_plain(value)
     if not isinstance(value, list) or not value:
         raise WireError("a message must be a non-empty array")

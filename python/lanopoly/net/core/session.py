@@ -516,7 +516,9 @@ class Session:
     def _dispatch(self, link: int, message: p8.Message) -> None:
         if isinstance(message, Signed):
             if message.signer != link:
-                self._fault(link, "replayed", f"sent a {message.kind.name} signed by {self.peer_label(message.signer)}")
+                self._fault(
+                    link, "replayed", f"sent {p8.a_kind(message.kind)} signed by {self.peer_label(message.signer)}"
+                )
                 return
             self._take_signed(link, message, direct=True)
         elif isinstance(message, Offer):
@@ -546,11 +548,11 @@ class Session:
         than its signer's is also proof against the key's owner (it signed in another's name)."""
         for m in expand([message]):
             if m.game_id != self.game_id:
-                self._misbehaved(link, "wrong_game", f"sent a {m.kind.name} of another game")
+                self._misbehaved(link, "wrong_game", f"sent {p8.a_kind(m.kind)} of another game")
                 return False
             if m.signer < len(self.keys) and self.suite.verify(self.keys[m.signer], m.signed_data, m.signature):
                 continue
-            what = f"a {m.kind.name} for step {m.step} in the name of peer {m.signer}"
+            what = f"{p8.a_kind(m.kind)} for step {m.step} in the name of peer {m.signer}"
             other = next(
                 (
                     q
