@@ -40,6 +40,7 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod hash;
+pub mod plain;
 pub mod rules;
 pub mod state;
 pub mod trade;

@@ -2,7 +2,7 @@
 
 use crate::interrupt::Interrupt;
 use crate::policy::Policy;
-use lanopoly_engine::state::Pending;
+use lanopoly_engine::state::{Pending, MAX_PLAYERS};
 use lanopoly_engine::{Game, Input, Move, Resolver};
 
 /// Seeds of one game: the chance stream and one stream per seat, all derived from `seed`, so a
@@ -34,7 +34,10 @@ impl Streams {
 ///
 /// Turns go from decision to decision: a move that leads to chance (a roll) is followed at once
 /// by every chance event until a player must decide ([`Game::resolve_chance`]), as the
-/// step-by-step loop would (nobody may act, nor move out of turn, at a chance node).
+/// step-by-step loop would (nobody may act, nor move out of turn, at a chance node). When the
+/// bots move out of turn only for rent and offers, the plain steps of a turn (a roll, the end
+/// of the turn) that the turn player takes as they are ([`Policy::takes_plain_step`]) are played
+/// in one call without asking its `choose` ([`Game::play_plain_steps`]).
 ///
 /// Sampled outcomes, and the moves of a [`Policy::trusted`] bot, are applied without the engine's
 /// second check ([`Game::apply_trusted`]; debug builds and the test mode still check them). A bot
@@ -65,12 +68,34 @@ pub fn play_interruptible(
     // Bots that only claim rent and answer offers out of turn are not asked while nobody is
     // owed any and no offer is open.
     let only_claims_and_offers = policies.iter().all(|p| p.interjects_only_on_claims_and_offers());
+    let mut tries = Tries::default();
     while applied < max_inputs && !game.is_over() {
         if applied >= next_check {
             next_check = applied + Interrupt::EVERY;
             if interrupt.check() {
                 break;
             }
+        }
+        if only_claims_and_offers && tries.due(game) {
+            // At most `Interrupt::EVERY` inputs, so that the interrupt is checked as often.
+            let budget = (max_inputs - applied).min(Interrupt::EVERY);
+            let agree = |game: &Game, step: Move| {
+                let takes = policies[step.player as usize].takes_plain_step(game, step);
+                tries.answered(game, step.player, takes);
+                takes
+            };
+            let plain = game.play_plain_steps(&mut streams.chance, budget, agree, &mut observe);
+            applied += plain;
+            if plain > 0 && !(game.claims.is_empty() && game.offers.is_empty()) {
+                // Stopped at an open claim or offer: the seats owed or offered are asked now.
+                let asked = |game: &Game, seat: u8| owed_or_offered(game, seat);
+                applied += interjections_of(game, policies, streams, max_inputs - applied, asked, &mut observe);
+                continue;
+            }
+            if applied >= max_inputs || applied >= next_check || game.is_over() {
+                continue; // (the loop's checks)
+            }
+            // Else the game waits for a decision: asked below.
         }
         if game.is_chance_node() {
             // The start of a game: dealing deeds, rolling for who starts.
@@ -102,6 +127,38 @@ pub fn play_interruptible(
         }
     }
     applied
+}
+
+/// When `play` offers the turn player its plain steps ([`Policy::takes_plain_step`]). A player
+/// that declined one has something to do (trade candidates, a group to build on) and mostly
+/// still has on its next turns: it is offered none for the rest of that turn, and after `d`
+/// declines in a row it skips its next `2^(d-1) - 1` turns (at most 7) before it is offered
+/// again. Only speed depends on it: a step not offered is asked of `choose`, which answers the
+/// same.
+#[derive(Default)]
+struct Tries {
+    /// Per seat: the first turn (`Game::turn`) in which it is offered plain steps again.
+    next: [u32; MAX_PLAYERS],
+    /// Per seat: 0 after a step taken, else the turns it waits (1, 2, 4, 8) counting this one.
+    wait: [u32; MAX_PLAYERS],
+}
+
+impl Tries {
+    /// Is the turn player offered its plain steps now?
+    fn due(&self, game: &Game) -> bool {
+        game.turn >= self.next[game.turn_player as usize]
+    }
+
+    /// `seat` took (`takes`) or declined a plain step.
+    fn answered(&mut self, game: &Game, seat: u8, takes: bool) {
+        let s = seat as usize;
+        if takes {
+            self.wait[s] = 0;
+        } else {
+            self.wait[s] = (self.wait[s] * 2).clamp(1, 8);
+            self.next[s] = game.turn + 1 + (self.wait[s] - 1) * u32::from(game.num_players);
+        }
+    }
 }
 
 /// [`Game::resolve_chance`] from the game's chance stream, each outcome observed as an input.

@@ -1,7 +1,7 @@
 //! What a bot is: something that picks a move for the seat the game waits for, and may move out
 //! of turn.
 
-use lanopoly_engine::{Action, Game, Resolver};
+use lanopoly_engine::{Action, Game, Move, Resolver};
 
 /// A player that chooses moves through the same API as people: it sees the game (never the
 /// future of chance: the resolver it gets is its own, for its own random choices) and returns
@@ -23,6 +23,18 @@ pub trait Policy: Send + Sync {
     fn interject(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
         let _ = (game, seat, rng);
         None
+    }
+
+    /// Would [`Policy::choose`] answer exactly `step` now, a plain step of the seat's turn
+    /// ([`Game::plain_step`]: its roll, or the end of its turn, with nothing else open), and
+    /// would asking it leave the policy as this call leaves it, without a draw from its resolver?
+    /// Then drivers apply `step` without asking `choose`, and a turn with nothing to decide is
+    /// played in one call ([`Game::play_plain_steps`]). Meant to be much cheaper than `choose`
+    /// (a verdict the policy keeps, such as "nothing to build, lift, trade or answer"). By
+    /// default `false`: `choose` is asked at every step.
+    fn takes_plain_step(&mut self, game: &Game, step: Move) -> bool {
+        let _ = (game, step);
+        false
     }
 
     /// Is every move this policy returns (in turn and out of turn) legal on the game it was

@@ -249,6 +249,18 @@ impl Policy for HeuristicBot {
         action
     }
 
+    /// A roll or the end of the turn with no housekeeping possible (the picture's fast path),
+    /// not in jail: see [`HeuristicBot::plain_step_is_chosen`]. Debug builds ask `choose` of a
+    /// copy of the bot and panic if it would have answered otherwise.
+    fn takes_plain_step(&mut self, game: &Game, step: Move) -> bool {
+        let takes = self.plain_step_is_chosen(game, step);
+        debug_assert!(
+            !takes || self.clone().choose(game, step.player, &mut Resolver::new(0)) == step.action,
+            "the heuristic bot took the plain step {step:?} where it would choose otherwise"
+        );
+        takes
+    }
+
     /// Out of turn: claim the rent owed to the bot before the window closes, else answer an
     /// offer made to it as on its turn ([`HeuristicBot::answer_offer_out_of_turn`]): whoever
     /// offered hears back at once.

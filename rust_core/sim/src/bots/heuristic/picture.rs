@@ -5,31 +5,22 @@
 //! owners once per change instead of once per decision (eight groups scanned for trades at each
 //! decision of a trading bot) saves most of that work, and lets most decisions see at once that
 //! there is nothing to manage ([`HeuristicBot::play_turn`]). The picture is keyed on a copy of
-//! what it was read from ([`OwnersKey`]: 32 bytes, compared at each decision), not on events or
+//! what it was read from (the owners, compared at each decision), not on events or
 //! a counter in the engine: nothing in the game's state, hash or snapshots changes, and a bot
 //! handed any game (a search bot's copies, a game loaded from a snapshot) sees a true picture.
 
 use super::*;
 
-/// Everything the picture is read from: the owner of each deed, the seat it is for and who is
-/// still in. Equal keys give equal pictures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct OwnersKey([u8; 32]);
-
-impl OwnersKey {
-    fn of(game: &Game, seat: u8) -> OwnersKey {
-        let mut key = [0; 32];
-        key[..PROPERTIES].copy_from_slice(&game.owner);
-        key[PROPERTIES] = seat;
-        key[PROPERTIES + 1] = game.active_mask();
-        OwnersKey(key)
-    }
-}
-
-/// What the bot knows of the owners between two changes of them, for one seat (`me`).
+/// What the bot knows of the owners between two changes of them, for one seat (`me`), with
+/// what it was read from: the owner of each deed, the seat, and (for the trade candidates) who
+/// is still in. The same owners, seat and players give the same picture.
 #[derive(Clone, Debug)]
 pub(super) struct Picture {
-    key: OwnersKey,
+    owner: [u8; PROPERTIES],
+    me: u8,
+    /// Read with the trade candidates: then also keyed on who is still in (`active`).
+    trades: bool,
+    active: u8,
     /// The deeds of `me` ([`Game::holdings`]).
     pub held: u32,
     /// The colour groups `me` owns whole.
@@ -43,16 +34,24 @@ pub(super) struct Picture {
 impl Picture {
     /// Make `kept` the picture of `game` for `me`: kept as it is if the owners are still the
     /// ones it was read from, else read again. A bot that never trades (`trades` false) has no
-    /// trade candidates to read.
+    /// trade candidates to read, and its picture (its deeds and groups) does not depend on who
+    /// is still in: it is checked against the owners alone (28 bytes, a few instructions).
+    #[inline]
     pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8, trades: bool) {
-        let key = OwnersKey::of(game, me);
-        if !matches!(kept, Some(picture) if picture.key == key) {
-            *kept = Some(Picture::read(key, game, me, trades));
+        let current = matches!(kept, Some(picture)
+            if picture.owner == game.owner
+                && picture.me == me
+                && picture.trades == trades
+                && (!trades || picture.active == game.active_mask()));
+        if !current {
+            *kept = Some(Picture::read(game, me, trades));
         }
     }
 
     /// Read the owners: the bot's deeds, then its groups (the trade candidates if it `trades`).
-    fn read(key: OwnersKey, game: &Game, me: u8, trades: bool) -> Picture {
+    /// Out of line: a few dozen times a game, against a check at every decision.
+    #[inline(never)]
+    fn read(game: &Game, me: u8, trades: bool) -> Picture {
         let held = game.holdings(me);
         let mut wants = [(NOBODY, 0); COLOUR_GROUPS];
         let mut wants_len = 0;
@@ -63,7 +62,16 @@ impl Picture {
                 wants_len += 1;
             }
         }
-        Picture { key, held, whole: board::whole_groups(held), wants, wants_len: wants_len as u8 }
+        Picture {
+            owner: game.owner,
+            me,
+            trades,
+            active: if trades { game.active_mask() } else { 0 },
+            held,
+            whole: board::whole_groups(held),
+            wants,
+            wants_len: wants_len as u8,
+        }
     }
 
     /// The trade candidates of `me`, by colour group: (holder, missing streets); none for a bot

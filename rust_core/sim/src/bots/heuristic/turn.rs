@@ -24,9 +24,32 @@ impl HeuristicBot {
         }
     }
 
+    /// Is the plain step `step` (the roll or the end of the bot's turn, nobody else to answer:
+    /// [`Game::plain_step`]) what [`HeuristicBot::play_turn`] would answer? Yes when there is
+    /// plainly no housekeeping ([`HeuristicBot::may_manage`] false on the picture read afresh)
+    /// and, for a roll, the bot is not in jail (where it may leave by card or fine first) or
+    /// stays there by strategy. Keeps the bot's memory as a decision would (the game it plays,
+    /// its picture of the owners). A quick "no" first for a trading bot with trade candidates in
+    /// its picture as last read (perhaps stale: a "no" is always safe, `choose` is asked): it
+    /// mostly still has some.
+    pub(super) fn plain_step_is_chosen(&mut self, game: &Game, step: Move) -> bool {
+        let me = step.player;
+        if step.action == Action::Roll && game.player(me).in_jail && self.jail != JailStrategy::StayLate {
+            return false;
+        }
+        if self.trade_willingness != 0 && self.memory.picture.as_ref().is_some_and(|kept| !kept.wants().is_empty()) {
+            return false;
+        }
+        self.remember_game(game);
+        Picture::refresh(&mut self.memory.picture, game, me, self.trade_willingness != 0);
+        let (held, whole) = (self.picture().held, self.picture().whole);
+        !self.may_manage(game, me, held, whole)
+    }
+
     /// The fast path of most decisions: is there possibly some housekeeping to do? `false` only
     /// when each step of [`HeuristicBot::manage`] would plainly find nothing: no offer, no rent
     /// owed to the bot, no mortgage, no trade candidate, no building possible.
+    #[inline]
     fn may_manage(&self, game: &Game, me: u8, held: u32, whole: u8) -> bool {
         !game.offers.is_empty()
             || game.claims.iter().any(|c| c.owner == me)
