@@ -39,7 +39,7 @@ pub fn verify_trusted(on: bool) {
 }
 
 /// Are trusted moves checked now?
-fn verifying() -> bool {
+pub(crate) fn verifying() -> bool {
     cfg!(debug_assertions) || VERIFY_TRUSTED.load(Relaxed)
 }
 

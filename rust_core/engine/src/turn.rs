@@ -4,7 +4,7 @@
 //! (dice, a card), a decision (buy or decline), or the end of the move. A move that waits is
 //! finished later by [`Game::finish_move`].
 
-use crate::action::Outcome;
+use crate::action::{Action, Move, Outcome};
 use crate::board::{self, Deck, Square, DEEDS, GO, JAIL, LAYOUT, RAILWAY_MASK, SQUARES, UTILITY_MASK};
 use crate::cards::Effect;
 use crate::event::{Event, JailExit, Party, Reason};
@@ -180,6 +180,31 @@ impl Game {
         let i = self.claims.iter().position(|c| c.owner == owner && c.square == square).expect("checked");
         let claim = self.claims.remove(i);
         self.charge(claim.payer, Party::Player(owner), claim.amount, Reason::Rent);
+    }
+
+    /// The first rent claim `p` may make now: the first `ClaimRent` that [`Game::legal_actions`]
+    /// lists for `p`, found without asking [`Game::is_legal`] of each. A claim of one's own is
+    /// legal exactly when nothing holds the game (the game goes on, `p` is still in, and no
+    /// chance event, auction, placement, debt or received mortgage waits), so the first one is
+    /// the answer. Debug builds and the test mode ([`crate::verify_trusted`]) check it against
+    /// `is_legal`, as for the moves given to [`Game::apply_trusted`].
+    #[inline]
+    pub fn first_claim(&self, p: u8) -> Option<Action> {
+        let claim = self.claims.iter().find(|c| c.owner == p)?;
+        let action = Action::ClaimRent(claim.square);
+        let open = !self.is_over()
+            && p < self.num_players
+            && !self.player(p).bankrupt
+            && self.pending.is_none()
+            && self.auction.is_none()
+            && self.placing.is_none()
+            && self.debts.is_empty()
+            && self.fee_due == 0;
+        if crate::game::verifying() {
+            let legal = self.is_legal(Move { player: p, action });
+            assert_eq!(open, legal, "first_claim disagrees with is_legal on {action:?} for seat {p}");
+        }
+        open.then_some(action)
     }
 
     /// A card was drawn by the turn player: record it, put it under its deck (a "get out of

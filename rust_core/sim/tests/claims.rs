@@ -92,3 +92,24 @@ fn bots_playing_the_book_presets_let_no_rent_lapse() {
         }
     }
 }
+
+#[test]
+fn the_first_claim_is_the_first_claim_the_engine_lists() {
+    // At every input of games with random bots (debts, auctions, received mortgages, claims left
+    // open), for every seat: `Game::first_claim` is the first `ClaimRent` of `legal_actions`.
+    let mut claims_seen = 0;
+    for name in PRESETS {
+        for seed in 0..4 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::preset(name).unwrap()).unwrap();
+            let mut policies: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(RandomBot::default()) as _).collect();
+            play(&mut game, &mut policies, &mut Streams::new(seed, 4), 3_000, |game, _, _| {
+                for seat in game.seats() {
+                    let listed = game.legal_actions(seat).into_iter().find(|a| matches!(a, Action::ClaimRent(_)));
+                    assert_eq!(game.first_claim(seat), listed, "{name}, seed {seed}, seat {seat}, step {}", game.step);
+                    claims_seen += usize::from(!game.claims.is_empty());
+                }
+            });
+        }
+    }
+    assert!(claims_seen > 100, "{claims_seen} states with claims");
+}

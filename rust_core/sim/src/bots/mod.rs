@@ -11,7 +11,7 @@ pub use search::{SearchBot, SearchMemory, Searched};
 pub use spec::{from_spec, parameters};
 
 use crate::policy::Policy;
-use lanopoly_engine::{Action, Game, Move};
+use lanopoly_engine::{Action, Game};
 
 /// Names of the built-in bots.
 pub const BOTS: [&str; 3] = ["random", "heuristic", "search"];
@@ -23,10 +23,11 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
 
 /// Rent owed to `seat` that it may claim now (the first open claim), as every built-in bot claims
 /// it out of turn: rent must be claimed in time in the printed books, and a claim never costs.
+/// Taken from the engine's own list ([`Game::first_claim`]), so it is legal without a check.
+#[inline]
 pub fn owed_claim(game: &Game, seat: u8) -> Option<Action> {
-    game.claims
-        .iter()
-        .filter(|c| c.owner == seat)
-        .map(|c| Action::ClaimRent(c.square))
-        .find(|&action| game.is_legal(Move { player: seat, action }))
+    if game.claims.is_empty() {
+        return None; // (most decisions: no call)
+    }
+    game.first_claim(seat)
 }
