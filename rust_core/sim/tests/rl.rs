@@ -146,8 +146,21 @@ fn an_illegal_index_is_refused_with_the_game_named() {
 
 /// FNV-1a over every output of `steps` batch steps with random masked actions.
 fn golden_digest(n: usize, players: usize, seed: u64, steps: usize, threads: usize, learner: Option<u8>) -> u64 {
+    digest_against("random", n, players, seed, steps, threads, learner)
+}
+
+/// [`golden_digest`] against `opponent` bots.
+fn digest_against(
+    opponent: &str,
+    n: usize,
+    players: usize,
+    seed: u64,
+    steps: usize,
+    threads: usize,
+    learner: Option<u8>,
+) -> u64 {
     let rules = Rules { round_limit: 30, ..Rules::default() };
-    let opponents = ["random".to_string()];
+    let opponents = [opponent.to_string()];
     let mut v =
         VecGame::with_opponents(n, players as u8, BoardId::Classic, rules, seed, 3_000, learner, &opponents).unwrap();
     v.set_threads(threads);
@@ -191,6 +204,22 @@ fn vecgame_outputs_match_the_recorded_digests_on_any_thread_count() {
         assert_eq!(got, GOLDEN, "threads {threads}");
     }
 }
+
+/// Against heuristic opponents: the outputs of the opponents' turns asked of their `choose`
+/// step by step (recorded at c786233), so that a faster turn (plain steps in one call, issue 15)
+/// must give them again.
+#[test]
+fn vecgame_against_heuristic_bots_matches_the_step_by_step_digest() {
+    for threads in [1, 2] {
+        let got = [
+            digest_against("heuristic", 8, 4, 4, 1500, threads, Some(0)),
+            digest_against("heuristic", 5, 3, 5, 1500, threads, Some(2)),
+        ];
+        assert_eq!(got, GOLDEN_HEURISTIC, "threads {threads}");
+    }
+}
+
+const GOLDEN_HEURISTIC: [u64; 2] = [3045197934210222751, 14207473611410190034];
 
 const GOLDEN: [u64; 3] = [10954517274289909288, 9851070645635124947, 9262058528189953937];
 
