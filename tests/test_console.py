@@ -297,7 +297,9 @@ def test_decisions_read_in_plain_words():
 def test_the_real_program_in_a_real_terminal(tmp_path):
     """`lanopoly play` in an 80x24 tmux terminal: the board, the players and the prompt show."""
     session = f"lanopoly-test-{os.getpid()}"
-    command = f"env XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config {sys.executable} -m lanopoly play"
+    # The variables in the command: a running tmux server gives its own environment, not ours.
+    command = f"env XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config LANOPOLY_INTERFACES=127.0.0.1"
+    command += f" {sys.executable} -m lanopoly play"
     command += " --seed 5 --players 3 --lang en"
     env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"}
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env)

@@ -172,10 +172,14 @@ def test_every_way_into_the_console_tells_what_was_wrong_with_the_file(tmp_path:
     (config / "lanopoly").mkdir(parents=True)
     (config / "lanopoly" / "config.toml").write_text("token = 99\n")
     session_name = f"lanopoly-prefs-{os.getpid()}-{'-'.join(command) or 'plain'}"
-    environment = f"env XDG_DATA_HOME={tmp_path}/data XDG_CONFIG_HOME={config}"
+    # In the command itself, and on a tmux server of its own: a session of a running server gets
+    # that server's environment, not this process's, and host and join listen and discover.
+    environment = f"env XDG_DATA_HOME={tmp_path}/data XDG_CONFIG_HOME={config} LANOPOLY_INTERFACES=127.0.0.1"
+    environment += " LANOPOLY_SERVICE_TYPE=_lanopoly-pref._tcp.local."
+    tmux = ["tmux", "-L", session_name]
     line = f"{environment} {sys.executable} -m lanopoly {' '.join(command)} --lang it"
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session_name, "-x", "80", "-y", "24", line],
+        [*tmux, "new-session", "-d", "-s", session_name, "-x", "80", "-y", "24", line],
         check=True,
         env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
     )
@@ -184,11 +188,11 @@ def test_every_way_into_the_console_tells_what_was_wrong_with_the_file(tmp_path:
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            capture = ["tmux", "capture-pane", "-J", "-t", session_name, "-p"]
+            capture = [*tmux, "capture-pane", "-J", "-t", session_name, "-p"]
             screen = subprocess.run(capture, capture_output=True, text=True, check=True).stdout
             if told in " ".join(screen.split()):
                 break
             time.sleep(0.2)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session_name], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
     assert told in " ".join(screen.split()), screen

@@ -143,6 +143,7 @@ def test_the_start_screen_in_a_real_terminal_follows_the_locale(tmp_path):
     and a game on the Paris board."""
     session_name = f"lanopoly-start-{os.getpid()}"
     locale = f"env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
+    locale += " LANOPOLY_INTERFACES=127.0.0.1"  # a running tmux server gives its own environment, not ours
     command = f"{locale} {sys.executable} -m lanopoly play --seed 5"
     env = {**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"}
     subprocess.run(
