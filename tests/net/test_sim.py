@@ -253,3 +253,28 @@ def test_a_fault_names_the_message_type_with_its_article() -> None:
         if named:
             break
     assert named and all(d.startswith("sent an ACK for step ") for d in named), named
+
+
+def test_a_share_released_before_this_peer_made_the_change_still_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the 10,000-game run (seed 500017): peers 0, 1, 3 and 4 voted out peer 2 (killed)
+    at step 45. Peer 0 made the change first and released its share of peer 2's secret; peer 3
+    took it before the last commit (peer 1's, on another link) reached it, with peer 2 still
+    present there, and dropped it; so was peer 4's. Each share is sent once: peer 3 waited for
+    ever for shares it had been sent, was voted out in turn, and its freeze took down the game.
+    A share whose dealer is still present is now kept, and counts once the change is made.
+    (A seed where this happens under today's rules: a change of the rules changes its game.)"""
+    from lanopoly.net.core.session import Session
+
+    early: list[tuple[int, int]] = []
+    take_share = Session._take_share
+
+    def spy(core: Session, share: object) -> None:
+        if core.members.is_present(share.dealer):  # type: ignore[attr-defined]
+            early.append((core.me, share.dealer))  # type: ignore[attr-defined]
+        take_share(core, share)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Session, "_take_share", spy)
+    report = run_game(500017)
+    assert report.ok, report.text()
+    assert (3, 2) in early, "the seed no longer sends peer 3 a share before it makes the change: find another"
+    assert set(report.outcomes.values()) == {"over", "frozen"} and report.outcomes[2] == "frozen", report.text()

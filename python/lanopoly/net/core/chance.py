@@ -100,6 +100,7 @@ class Recovery:
                 self.chance.recovered[dealer] = None
             else:
                 self.pending.add(dealer)
+                self._try(dealer)  # shares that came before this peer made the change count too
 
     def check(self, share: Share) -> bool:
         """Whether ``share`` is its holder's true share of its dealer's secret (by the commitments)."""

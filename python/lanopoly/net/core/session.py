@@ -637,7 +637,10 @@ class Session:
                 self._send(link, p8.encode(self.game_id, Relay(tuple(found[-p8.MAX_BATCH :]))))
 
     def _take_share(self, share: Share) -> None:
-        if self.members.is_present(share.dealer) or share.dealer == share.signer:
+        """File a released share. One whose dealer is still present here is kept too: its holder
+        made the change first (its commit reached this peer, the last commit not yet), and it sends
+        each share once, so dropping it left this peer short of shares, waiting forever."""
+        if share.dealer == share.signer:
             return
         if not self.recovery.check(share):
             self._proven(Proof(share.signer, "bad_share", (share,)))
