@@ -278,3 +278,35 @@ def test_a_share_released_before_this_peer_made_the_change_still_counts(monkeypa
     assert report.ok, report.text()
     assert (3, 2) in early, "the seed no longer sends peer 3 a share before it makes the change: find another"
     assert set(report.outcomes.values()) == {"over", "frozen"} and report.outcomes[2] == "frozen", report.text()
+
+
+def test_a_peer_voted_out_with_its_links_up_does_not_freeze_the_peers_still_making_the_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 500017 with shares dropped as they were before the fix above, so that peer 3 is stuck
+    and voted out at step 46 while its links are up. Peer 1 made the change first and told peer 3,
+    which froze and told every peer; peers 0 and 4 had committed to the same change but not made it
+    yet (peer 1's commit was on its way), followed peer 3's freeze, and froze the game. A peer bound
+    to a change removing a peer no longer follows that peer's freeze; the change drops it. (Peer 0,
+    short of shares for the same reason, is voted out next: only the fix above saves it.)"""
+    from lanopoly.net.core.session import Session
+
+    take_share = Session._take_share
+
+    def old(core: Session, share: object) -> None:
+        if not core.members.is_present(share.dealer):  # type: ignore[attr-defined]
+            take_share(core, share)  # type: ignore[arg-type]
+
+    removed: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    frozen: dict[int, str] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.PeersRemoved):
+            removed.setdefault(peer, []).append((item.step, item.removed))
+        elif isinstance(item, fx.Frozen):
+            frozen[peer] = item.info.reason
+
+    monkeypatch.setattr(Session, "_take_share", old)
+    run_game(500017, watch=watch)
+    assert all((46, (3,)) in removed.get(p, []) for p in (1, 4)), (removed, frozen)
+    assert not [p for p, reason in frozen.items() if reason.startswith("peer 3 (p3) froze")], frozen

@@ -668,8 +668,19 @@ class Session:
             return
         self.remote_freeze = (link, freeze.reason, self._now)
         log.warning("peer %d: %s froze the session: %s", self.me, self.peer_label(link), freeze.reason)
-        if self.phase is not Phase.EVIDENCE:
+        if self._follows_freeze():
             self._freeze_remote()
+
+    def _follows_freeze(self) -> bool:
+        """Whether the remote freeze held is followed now: not during the evidence round, nor while this
+        peer is bound to a change removing its sender. A peer removed while its links are up freezes
+        on being told so by the first peer that made the change, and tells every peer; one that has
+        committed to the same change but not made it yet (a commit still on its way) would follow it,
+        and the whole game froze instead of playing on without it. Making the change drops it."""
+        if self.remote_freeze is None or self.phase is Phase.EVIDENCE:
+            return False
+        commit = self._bound(self.game.step + 1)
+        return commit is None or self.remote_freeze[0] not in commit.removed
 
     def _freeze_remote(self) -> None:
         assert self.remote_freeze is not None
@@ -1399,7 +1410,7 @@ class Session:
         if self.phase in (Phase.OVER, Phase.FROZEN):
             return
         now, c = self._now, self.config
-        if self.remote_freeze is not None and self.phase is not Phase.EVIDENCE:
+        if self._follows_freeze():
             self._freeze_remote()
             return
         for peer, what in self._waiting().items():
