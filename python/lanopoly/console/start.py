@@ -87,8 +87,14 @@ class Setup:
 def option_text(lang: str, preset: str) -> str:
     """A preset's options in words: "starting cash 1500, auctions yes, ..."."""
     parts = []
-    for key, value in Rules.preset(preset).to_dict().items():
+    options = Rules.preset(preset).to_dict()
+    for key, value in options.items():
         if not has(f"opt.{key}"):
+            continue
+        if key == "shortage_opening_bid" and not options["limited_buildings"]:
+            continue  # no shortage without limited buildings: no shortage auction to tell of
+        if key == "shortage_opening_bid" and value == 0:
+            parts.append(t(lang, "opt.shortage_no_premium"))  # not "from 0": that read as an option off
             continue
         if isinstance(value, bool):
             shown = t(lang, "yes" if value else "no")

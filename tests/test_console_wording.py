@@ -1,0 +1,71 @@
+"""Words a player misread (issue 14's leftovers), read on the screens of the real application: a
+jailed player's line, the shortage auctions' premium on the start screen."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from conftest import dice
+from lanopoly import Rules
+from lanopoly.console import LocalTable, StartScreen
+from lanopoly.console.start import Setup
+from lanopoly.i18n import LANGUAGES, plural, t
+from screen import Terminal, wait_for
+from test_console_deeds import drive, shows
+
+
+def _jailed(lang: str) -> LocalTable:
+    """ada (the person) holds one deed (Mediterranean Avenue, dealt) and has just gone to jail
+    (4+6, 6+4, 4+6 from GO: Go To Jail); bea holds Baltic Avenue."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, rules=Rules(starting_deeds=1))
+    for square in (1, 3):
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    for turn in range(3):
+        for seat in (0, 1):
+            table.act({"type": "roll", "player": seat})
+            table.act(dice(6, 4) if turn == 1 else dice(4, 6))
+            if turn == 2:
+                break
+            table.act({"type": "end_turn", "player": seat})
+    assert table.game.player(0)["in_jail"] and table.game.player(0)["properties"] == [1]
+    return table
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_jailed_players_line_keeps_its_deeds_apart_from_the_jail(lang: str) -> None:
+    """Norwegian "1 skjøte i fengsel" read as "1 deed in jail": the count of deeds and the player's
+    being in jail are two things, told apart by a comma in every language."""
+    one = plural(lang, "panel.deeds", 1).strip()
+    (screen,) = drive(_jailed(lang), [("", shows(one))])
+    line = next(line for line in screen if "1 ada " in line)
+    assert f"{one}{t(lang, 'panel.in_jail')}" in line, line
+    assert f"{one}," in line, line
+
+
+def _start_screen(lang: str) -> list[str]:
+    """The start screen of a person of ``lang`` at 120x40, as drawn."""
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(Setup(lang=lang), input=pipe, output=Terminal(120, 40))
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda lines: any(t(lang, "start.options") in line for line in lines))
+            pipe.send_text("\x11")
+            await asyncio.wait_for(running, timeout=10)
+            return lines
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screen_says_the_shortage_auctions_open_with_no_premium(lang: str) -> None:
+    """Italian "aste di carenza da 0", French "enchères de pénurie dès 0" read as an option off: the
+    official rules' shortage auctions open at no premium, and the start screen says so."""
+    text = " ".join(" ".join(_start_screen(lang)).split())
+    assert t(lang, "opt.shortage_no_premium") in text, text
+    assert f"{t(lang, 'opt.shortage_opening_bid')} 0" not in text, text
