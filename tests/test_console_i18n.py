@@ -258,7 +258,7 @@ def test_a_french_game_speaks_french_on_the_paris_board():
         table.step()
     assert any(line.endswith("pour le premier tour.") for line in table.lines), table.lines
     assert any(line.startswith("-- Tour 1 : à ") for line in table.lines), table.lines
-    assert app.decision() == "À vous : lancer (r)"
+    assert app.decision() == "À vous : lancer"
     board = "".join(text for _, text in render(table.game, 0, app._middle(), "fr"))
     assert "Paix" in board and "Cham" in board and "Boar" not in board
     assert "PARC" in board and "FREE" not in board

@@ -81,7 +81,7 @@ def test_the_defaults_come_from_the_command_line_and_language():
     assert _choose(Setup(board="paris", lang="fr"), ENTER) == Setup(board="paris", lang="fr")
     app, _, _ = _start(Setup(board="paris", lang="fr", bots=1), ENTER)
     assert app is not None and app.table.game.names == ["chien", "chapeau haut-de-forme"]
-    assert app.decision() in ("On attend chapeau haut-de-forme...", "Dés et cartes...", "À vous : lancer (r)")
+    assert app.decision() in ("On attend chapeau haut-de-forme...", "Dés et cartes...", "À vous : lancer")
 
 
 def test_every_choice_is_made_with_arrows_and_typing():

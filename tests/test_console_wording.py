@@ -1,9 +1,10 @@
 """Words a player misread (issue 14's leftovers), read on the screens of the real application: a
-jailed player's line, the shortage auctions' premium on the start screen."""
+jailed player's line, the shortage auctions' premium, the decision lines' command words."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -11,8 +12,10 @@ from prompt_toolkit.input import create_pipe_input
 from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import LocalTable, StartScreen
+from lanopoly.console.commands import command_words
+from lanopoly.console.names import fold
 from lanopoly.console.start import Setup
-from lanopoly.i18n import LANGUAGES, plural, t
+from lanopoly.i18n import LANGUAGES, money, plural, t
 from screen import Terminal, wait_for
 from test_console_deeds import drive, shows
 
@@ -69,3 +72,40 @@ def test_the_start_screen_says_the_shortage_auctions_open_with_no_premium(lang: 
     text = " ".join(" ".join(_start_screen(lang)).split())
     assert t(lang, "opt.shortage_no_premium") in text, text
     assert f"{t(lang, 'opt.shortage_opening_bid')} 0" not in text, text
+
+
+def _tables(lang: str) -> dict[str, LocalTable]:
+    """ada (the person) to roll; to decide on Baltic Avenue, after 1+2; to end her turn, once bought."""
+    tables = {}
+    for key in ("dec.roll", "dec.buy", "dec.end"):
+        table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang)
+        table.act(dice(6, 6))
+        table.act(dice(1, 2))
+        if key != "dec.roll":
+            table.act({"type": "roll", "player": 0})
+            table.act(dice(1, 2))
+        if key == "dec.end":
+            table.act({"type": "buy", "player": 0})
+        tables[key] = table
+    return tables
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_decision_lines_show_the_words_of_the_persons_language_and_no_english_letter(lang: str) -> None:
+    """French "lancer (r)", Norwegian "avslutt turen (e)": a shortcut in brackets is the initial of
+    the word beside it for the same command (so English keeps "roll (r)"), and each line names its
+    move by a word the person can type in their language (Norwegian "avslutt" is quit, not end)."""
+    words = command_words(lang)
+    wanted = {"dec.roll": ["roll"], "dec.buy": ["buy", "decline"], "dec.end": ["end"]}
+    for key, table in _tables(lang).items():
+        game = table.game
+        fields = {"extra": "", "square": game.square(3)["name"], "price": money(lang, game.currency, 60)}
+        text = t(lang, key, **fields)
+        drive(table, [("", shows(text))])  # drawn as it is, in the board's middle
+        named = [fold(w) for w in re.findall(r"[^\W\d_]+", text)]
+        for command in wanted[key]:
+            assert any(len(w) > 1 and words.get(w) == command for w in named), (lang, key, command, text)
+        assert "quit" not in {words.get(w) for w in named}, text
+        for letter in re.findall(r"\((\w)\)", text):
+            beside = [w for w in named if len(w) > 1 and w.startswith(letter) and words.get(w) == words.get(letter)]
+            assert beside, (lang, text, letter)
