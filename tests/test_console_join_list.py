@@ -1,13 +1,18 @@
 """The join screen's list of lobbies: each name whole when 80 columns hold it (the Italian
-"il tavolo di Ana ee01" showed as "il tavolo di Ana e": its disambiguating suffix cut)."""
+"il tavolo di Ana ee01" showed as "il tavolo di Ana e": its disambiguating suffix cut); its
+fields in the order a joiner fills them."""
 
 from __future__ import annotations
 
+import asyncio
+
+from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanopoly.console import Setup
 from lanopoly.console.lobby import JoinScreen, column_widths
 from lanopoly.net.discovery import Lobby
+from screen import Terminal, wait_for
 
 
 def _lobby(table: str, address: str = "127.0.0.1", port: int = 40893) -> Lobby:
@@ -42,3 +47,29 @@ def test_a_name_longer_than_80_columns_allow_is_cut_to_fit():
     lobby = _lobby("x" * 60, "192.168.100.200", 65535)
     line = screen.lobby_lines(lobby, column_widths([lobby]))[0]
     assert line.startswith("x" * 19 + " 192.168.100.200:65535 ") and len("> " + line) <= 80, line
+
+
+def test_the_pin_comes_first_on_the_join_screen_where_typing_goes_and_tab_goes_on_to_the_address():
+    """Typing went to the PIN, shown under the address, while Tab went to the address first: the
+    field a joiner fills first (the PIN, the game picked in the list) is now the first one, typing
+    goes there, and Tab goes down to the address, as the eye goes. The screen's own application
+    (without its lobby browser: no network), at 80x24."""
+
+    async def run() -> tuple[list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            screen = JoinScreen(Setup(lang="en"), interfaces=["127.0.0.1"], input=pipe, output=Terminal())
+            running = asyncio.create_task(screen.app.run_async())
+            pipe.send_text("123456")
+            typed = await wait_for(screen.app, lambda lines: any("123456" in line for line in lines))
+            pipe.send_text("\t127.0.0.1:4000")
+            tabbed = await wait_for(screen.app, lambda lines: any("127.0.0.1:4000" in line for line in lines))
+            screen.app.exit(result=None)
+            await asyncio.wait_for(running, 10)
+            return typed, tabbed
+
+    typed, tabbed = asyncio.run(run())
+    pin = next(i for i, line in enumerate(typed) if "Game PIN" in line)
+    address = next(i for i, line in enumerate(typed) if "or address (host:port)" in line)
+    assert pin < address, typed
+    assert "123456" in typed[pin], typed
+    assert "127.0.0.1:4000" in tabbed[address] and "123456" in tabbed[pin], tabbed

@@ -335,16 +335,18 @@ class JoinScreen:
         body = HSplit(
             [
                 Window(FormattedTextControl(self._games)),
-                VSplit(
-                    [
-                        Window(FormattedTextControl(lambda: self._label("join.address")), width=26, height=1),
-                        Window(self.address_control, height=1),
-                    ]
-                ),
+                # The PIN first: the field a joiner fills first (the game is picked in the list
+                # above), where typing goes at first, and Tab goes on to the address below it.
                 VSplit(
                     [
                         Window(FormattedTextControl(lambda: self._label("join.pin")), width=26, height=1),
                         Window(self.pin_control, height=1),
+                    ]
+                ),
+                VSplit(
+                    [
+                        Window(FormattedTextControl(lambda: self._label("join.address")), width=26, height=1),
+                        Window(self.address_control, height=1),
                     ]
                 ),
                 Window(FormattedTextControl(self._status), height=4, wrap_lines=True),
