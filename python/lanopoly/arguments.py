@@ -45,6 +45,9 @@ SEATS = bounded(2, 8)
 PORT = bounded(0, 65_535)
 """A TCP port (0: any free one)."""
 
+BID_TIMER = bounded(0, 600)
+"""A LAN lobby's bid timer, in seconds (0: off; at most ``genesis.MAX_BID_TIMER``)."""
+
 
 def carry_over(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str]) -> None:
     """Give a subcommand the options the person typed before its name (``lanopoly --lang it host``).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
@@ -20,7 +21,7 @@ from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError
 from lanopoly.net.core.lobby import Agreement, AgreementError, Deal
 from lanopoly.net.core.pinauth import PinError, PinHost, PinJoiner, normalize_pin
 from lanopoly.net.core.record import ChangeEntry, EndEntry, SignedEntry, StepEntry, from_line, to_line
-from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
+from lanopoly.net.genesis import MAX_BID_TIMER, Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, fingerprint
 from lanopoly.net.store import Journal, Secrets, save_text, write_atomic
 from lanopoly.net.wire import FrameBuffer, WireError
@@ -150,6 +151,21 @@ def test_a_genesis_holds_only_with_every_peers_signature_of_its_hash() -> None:
     with pytest.raises(WireError, match="did not sign"):
         forged.check(ED25519.verify)
     assert Genesis.from_json(genesis.to_json()) == genesis
+
+
+def test_the_start_record_carries_the_lobbys_bid_timer_and_without_one_keeps_its_bytes() -> None:
+    """The bid timer the host chose is a last field of the start record, so every peer signs it
+    and every console shows the same; off, the record is the 10 fields it always was (saved
+    games and their genesis hashes unchanged); a timer of 0 or over the cap never parses."""
+    rec, _, _ = record(2)
+    assert len(msgpack.unpackb(rec.encode())) == 10 and parse_start(rec.encode()).bid_timer == 0
+    timed = replace(rec, bid_timer=20)
+    assert msgpack.unpackb(timed.encode())[-1] == 20 and parse_start(timed.encode()) == timed
+    assert timed.encode() != rec.encode()
+    for bad in (0, MAX_BID_TIMER + 1, "20"):
+        fields = [*msgpack.unpackb(rec.encode()), bad]
+        with pytest.raises(WireError, match="bid timer"):
+            parse_start(msgpack.packb(fields))
 
 
 def _deal(payload: bytes) -> Deal:

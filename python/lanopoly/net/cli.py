@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from lanopoly._core import Rules, boards
-from lanopoly.arguments import PORT, ROUNDS, SEATS, seconds
+from lanopoly.arguments import BID_TIMER, PORT, ROUNDS, SEATS, seconds
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.net import reason
@@ -109,6 +109,13 @@ def add_commands(subparsers: Any) -> None:
     host.add_argument("--port", type=PORT, default=0, help="TCP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="do not advertise the lobby (join by address)")
     host.add_argument("--pin", default=None, help="the game PIN (default: 6 random digits, printed)")
+    host.add_argument(
+        "--bid-timer",
+        type=BID_TIMER,
+        default=0,
+        metavar="SECONDS",
+        help="auctions: each console passes for its person after SECONDS without a new bid (0: off, the default)",
+    )
     host.add_argument(
         "--ready-file",
         type=Path,
@@ -265,6 +272,7 @@ async def host_main(args: argparse.Namespace) -> int:
         interfaces=interfaces,
         port=args.port,
         replace_with=args.replace_with or "bot",
+        bid_timer=args.bid_timer,
         on_change=changed,
         on_pin=new_pin_taken,
     )

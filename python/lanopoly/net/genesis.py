@@ -2,7 +2,10 @@
 
 The host assembles the **start record** from the lobby: the game id, every peer (name, address,
 listening port, signing key, chain anchor), the seats' names and the peer controlling each, board,
-rules, the hash chains' length and what automatic votes do with a removed peer (``bot``/``bank``).
+rules, the hash chains' length and what automatic votes do with a removed peer (``bot``/``bank``),
+and the lobby's bid timer when the host set one (its seconds: a last field, absent when off, so a
+record without one has the bytes it always had). The timer is each console's, not the session
+core's: every peer shows the same agreed value, and a console passes for its own person only.
 Every peer then deals shares of its chain secret to the others (``shares.py``) and publishes its
 commitments. The **genesis hash** covers the exact start record bytes and every peer's
 commitments; each peer signs it, and a game exists only when every peer's signature of one
@@ -30,6 +33,8 @@ GENESIS_SIG_TAG = b"lanopoly/8/genesis-sig\x00"
 MAX_NAME = 32
 MAX_HOST = 64
 MAX_RULES = 64
+MAX_BID_TIMER = 600
+"""The longest bid timer a start record may carry, in seconds."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +64,12 @@ class StartRecord:
     rules: dict[str, Any]
     chain_length: int
     replace_with: str = "bot"
+    bid_timer: int = 0
+    """Seconds each console gives its person to bid in an auction before it passes for them (0: off)."""
 
     def encode(self) -> bytes:
         """The exact bytes the genesis hash covers (sent once by the host, kept as received)."""
+        timer = [self.bid_timer] if self.bid_timer else []
         return wire.pack(
             [
                 START_TAG,
@@ -74,6 +82,7 @@ class StartRecord:
                 self.rules,
                 self.chain_length,
                 self.replace_with,
+                *timer,
             ]
         )
 
@@ -84,7 +93,7 @@ class StartRecord:
 def parse_start(data: bytes) -> StartRecord:
     """Decode and check a start record; WireError when it is not a valid one."""
     f = wire.unpack(data)
-    if len(f) != 10 or f[0] != START_TAG or f[1] != PROTOCOL:
+    if len(f) not in (10, 11) or f[0] != START_TAG or f[1] != PROTOCOL:
         raise WireError(f"not a protocol {PROTOCOL} start record")
     game_id = wire.bin_field(f[2], "game id", ID_LEN)
     peers = []
@@ -127,6 +136,7 @@ def parse_start(data: bytes) -> StartRecord:
         rules,
         wire.int_field(f[8], "chain length", 1, 1_000_000),
         replace_with,
+        wire.int_field(f[10], "bid timer", 1, MAX_BID_TIMER) if len(f) == 11 else 0,  # absent when off
     )
 
 

@@ -42,7 +42,7 @@ from lanopoly.net.core.pinauth import (
     normalize_pin,
     reject,
 )
-from lanopoly.net.genesis import Genesis, PeerEntry, StartRecord, parse_start
+from lanopoly.net.genesis import MAX_BID_TIMER, Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, Signer, Suite, fingerprint
 from lanopoly.net.links import Conn, LinkClosed, connect
 from lanopoly.net.listener import Limits, Listener
@@ -291,6 +291,8 @@ class HostLobby:
     interfaces: list[str] | None = None
     port: int = 0
     replace_with: str = "bot"
+    bid_timer: int = 0
+    """The bid timer agreed in the start record (seconds, 0 off): the consoles', see ``genesis``."""
     chain_length: int = DEFAULT_CHAIN_LENGTH
     suite: Suite = ED25519
     on_change: Callable[[list[str]], None] | None = None
@@ -302,6 +304,8 @@ class HostLobby:
             raise ValueError("need 2 to 8 peers and as many seats or more, at most 8")
         if self.replace_with not in VOTE_CHOICES:
             raise ValueError(f"replace_with is one of {', '.join(VOTE_CHOICES)}")
+        if not 0 <= self.bid_timer <= MAX_BID_TIMER:
+            raise ValueError(f"the bid timer is 0 (off) to {MAX_BID_TIMER} seconds")
         normalize_pin(self.pin)
         self.game_id = secrets.token_bytes(16)
         self.key = self.suite.new_signer(None)
@@ -440,6 +444,7 @@ class HostLobby:
             rules=dict(self.rules),
             chain_length=self.chain_length,
             replace_with=self.replace_with,
+            bid_timer=self.bid_timer,
         )
 
     async def start(self, seats: int | None = None) -> Started:
