@@ -45,11 +45,14 @@ from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.core.record import StepEntry
 from lanopoly.net.discovery import LobbyAd, LobbyAdvertiser, make_zeroconf
+from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import HostLobby, Joining, Started
 from lanopoly.net.keys import fingerprint
 from lanopoly.net.store import Journal, journal_path
 from lanopoly.net.verdict import judge_file
 from lanopoly.refusals import explain
+from screen import Terminal as Screen
+from screen import screen_lines
 
 TEST_SERVICE_TYPE = f"_lanopoly-t{os.getpid() % 100000}._tcp.local."
 """A DNS-SD type of this test process only: a test run beside this one (another checkout on the
@@ -68,12 +71,12 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-async def _set_up(names: Sequence[str], seats: int, rounds: int = 0) -> list[Started]:
+async def _set_up(names: Sequence[str], seats: int, rounds: int = 0, bid_timer: int = 0) -> list[Started]:
     """A lobby on 127.0.0.1 hosted by ``names[0]``, the others joining in order, started with
-    ``seats`` seats (bots on the host in those nobody took): each peer's game set up."""
+    ``seats`` seats (bots on the host in those nobody took) and ``bid_timer``: each peer's game set up."""
     rules = Rules(round_limit=rounds).to_dict()
     joined = asyncio.Event()
-    lobby = HostLobby(names[0], len(names), seats, "classic", rules, PIN, interfaces=LOOPBACK)
+    lobby = HostLobby(names[0], len(names), seats, "classic", rules, PIN, interfaces=LOOPBACK, bid_timer=bid_timer)
     lobby.on_change = lambda roster: joined.set()
     port = await lobby.open()
     joining = []
@@ -93,12 +96,17 @@ def _table(started: Started, lang: str = "en", **options: Any) -> NetTable:
 
 
 async def _two_tables(
-    seats: int, rounds: int = 0, rejoin_timeout: float = 0, saves: Path | None = None, bot_delay: float = 0.0
+    seats: int,
+    rounds: int = 0,
+    rejoin_timeout: float = 0,
+    saves: Path | None = None,
+    bot_delay: float = 0.0,
+    bid_timer: int = 0,
 ) -> tuple[NetTable, NetTable]:
     """A host, ann (with ``seats - 2`` bots, each move after ``bot_delay`` seconds), and one joiner,
     bob (French), on 127.0.0.1, as two running tables (saving to ``saves``/host.json and
-    guest.json when given)."""
-    host, guest = await _set_up(["ann", "bob"], seats, rounds)
+    guest.json when given; with the lobby's ``bid_timer``)."""
+    host, guest = await _set_up(["ann", "bob"], seats, rounds, bid_timer)
     options: dict[str, Any] = {"bot_delay": bot_delay, "rejoin_timeout": rejoin_timeout}
     return (
         _table(host, save=saves / "host.json" if saves else None, **options),
@@ -682,9 +690,10 @@ async def _cid_joins_and_ann_starts(
     running: asyncio.Task[Started | None],
     port: int,
     before_enter: Callable[[], Awaitable[None]] | None = None,
-) -> None:
+) -> tuple[StartRecord, StartRecord]:
     """cid joins seat 2 of ann's lobby at ``port``; ann presses Enter (after ``before_enter``):
-    both sides start the same game of ann and cid, whose links are then closed."""
+    both sides start the same game of ann and cid, whose links are then closed; the start record
+    each side agreed to (ann's, cid's)."""
     cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
     try:
         await _drawn(app, lambda: "  2  cid (joined)" in seat_lines())
@@ -699,6 +708,7 @@ async def _cid_joins_and_ann_starts(
             for conn, _ in game.links.values():
                 await conn.close()
             await game.gate.close()
+        return started.genesis.record, joined.genesis.record
     finally:
         cid.cancel()
 
@@ -1482,6 +1492,79 @@ def test_a_queued_move_replaced_by_a_newer_one_is_told_and_not_counted_as_waitin
             assert offers[1] not in guest.queued() and guest.queued().count(offers[2]) == 1, guest.queued()
             assert any(line.startswith("Remplacé : trade ann give $2") for line in guest.lines), guest.lines[-3:]
             await _until(lambda: not guest.queued(), tables, 30, play=False)
+        finally:
+            for table in tables:
+                await table.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_the_bid_timer_chosen_on_the_host_screen_is_in_the_start_record_both_peers_agree_to():
+    """Issue 14, "an optional bid timer agreed in the lobby": ann's host screen starts with the
+    timer of ``--bid-timer`` (20 s), Up makes it 30 s on the screen, and the start record ann and
+    cid sign carries 30: every console plays with the same timer."""
+
+    async def run() -> None:
+        setup = Setup(name="ann", bots=1, lang="en")
+        with create_pipe_input() as pipe:
+            screen = HostScreen(
+                setup, pin=PIN, advertise=False, interfaces=LOOPBACK, bid_timer=20, input=pipe, output=Screen()
+            )
+            running = asyncio.create_task(screen.run())
+            try:
+                await _drawn(screen.app, lambda: screen.app.is_running and bool(screen.address))
+                assert " Bid timer in auctions: < 20 s >" in screen_lines(screen.app)
+                port = int(screen.address.rsplit(":", 1)[1])
+
+                async def longer() -> None:
+                    pipe.send_text("\x1b[A")  # Up: the next longer timer
+                    await _drawn(screen.app, lambda: " Bid timer in auctions: < 30 s >" in screen_lines(screen.app))
+
+                records = await _cid_joins_and_ann_starts(screen.app, screen.seat_lines, pipe, running, port, longer)
+                assert [record.bid_timer for record in records] == [30, 30]
+            finally:
+                running.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out():
+    """With a bid timer of 2 s agreed in the lobby, ann (the host, no console open) declines a
+    deed: bob's console shows the seconds left beside the bidders, and once they run out (not
+    before) passes for bob, a move of his own that both peers play; nothing passes for ann, whose
+    console is not open: the clock is the console's, not the session's."""
+
+    async def run() -> None:
+        host, guest = await _two_tables(2, bid_timer=2)
+        tables = (host, guest)
+        try:
+            assert host.record.bid_timer == guest.record.bid_timer == 2
+            assert any("2 s sans nouvelle enchère" in line for line in guest.lines), guest.lines
+
+            def to_decide() -> bool:
+                return host.waiting_for_you and "decline" in {a["type"] for a in host.legal()}
+
+            await _until(to_decide, tables, 60)
+            with create_pipe_input() as pipe:
+                app = ConsoleApp(guest, delay=0, input=pipe, output=Screen())
+                running = asyncio.create_task(app.run())
+                await _drawn(app.app, lambda: app.app.is_running)
+                host.act({"type": "decline", "player": host.me})
+                await _until(lambda: guest.game.auction is not None, tables, 20, play=False)
+                began = time.monotonic()
+                await _drawn(app.app, lambda: any("s pour enchérir" in line for line in screen_lines(app.app)))
+                counting = next(line for line in screen_lines(app.app) if "s pour enchérir" in line)
+                assert re.search(r"encore en lice : ann, bob · [12] s pour enchérir", counting), counting
+
+                def bob_out() -> bool:
+                    return all(t.game.auction is not None and t.game.auction["bidders"] == [0] for t in tables)
+
+                await _until(bob_out, tables, 20, play=False)
+                assert time.monotonic() - began >= 1.5, "passed before the timer ran out"
+                await _drawn(app.app, lambda: "console a passé pour vous" in app.feedback[1])
+                assert host.game.legal_actions(0), "ann is still in, to bid or pass herself"
+                pipe.send_text("quit\ry\r")
+                assert await asyncio.wait_for(running, 30) == 0
         finally:
             for table in tables:
                 await table.close()

@@ -198,6 +198,7 @@ def console_lan(args: argparse.Namespace) -> int:
         choose="" if address else target,
         interfaces=interfaces,
         rejoin_timeout=args.rejoin_timeout,
+        bid_timer=args.bid_timer if hosting else 0,
     )
     save = Path(args.save) if args.save else None
     rounds = args.rounds if hosting else 0

@@ -63,6 +63,8 @@ class LanOptions:
     choose: str = ""
     interfaces: tuple[str, ...] | None = None
     rejoin_timeout: float = REJOIN_TIMEOUT
+    bid_timer: int = 0
+    """The host's bid timer to start with (``--bid-timer``; the host screen changes it)."""
 
     def addresses(self) -> list[str] | None:
         """The interfaces to listen and discover on: these, else the configured ones."""
@@ -214,6 +216,7 @@ async def lan_lobby(
             port=lan.port,
             advertise=lan.advertise,
             table=lan.table,
+            bid_timer=lan.bid_timer,
             interfaces=lan.addresses(),
             input=input,
             output=output,

@@ -33,6 +33,7 @@ from lanopoly.console.net_session import NetTable
 from lanopoly.console.session import LocalTable, Table
 from lanopoly.console.small import guarded
 from lanopoly.console.style import no_color, style
+from lanopoly.i18n import t
 
 AWAY_TICK = 1.0
 """Seconds between two redraws of a LAN game while a peer is away (its clock runs on the screen)."""
@@ -115,15 +116,33 @@ class ConsoleApp(Keys):
 
     async def _follow(self, table: NetTable) -> None:
         """Run the LAN table's session and redraw whenever it tells of an event; while a peer is
-        away, also every second (its clock on the screen). Nothing is polled otherwise."""
+        away or an auction's bid timer runs, also every second (the clocks on the screen), and
+        when the timer runs out (``_timed_out``). Nothing is polled otherwise."""
         table.start()
         while True:
             if self._then is not None and not table.move_pending:
                 self._send_then(table)
+            self._timed_out(table)
             self.app.invalidate()
             wake = asyncio.ensure_future(table.changed.wait())
+            left = self.clock.left(table.game)
+            ticks = [AWAY_TICK] if table.away() else []
+            ticks += [] if left is None else [min(AWAY_TICK, left - int(left) or AWAY_TICK)]
             try:
-                await asyncio.wait([wake], timeout=AWAY_TICK if table.away() else None)
+                await asyncio.wait([wake], timeout=min(ticks, default=None))
             finally:
                 wake.cancel()
             table.changed.clear()
+
+    def _timed_out(self, table: Table) -> None:
+        """The bid timer ran out while the person is still in the auction: pass for them, as if
+        they typed it (a move of this console's, never forced on another peer), and say so."""
+        if not self.clock.due(table.game, table.me):
+            return
+        self.clock.passed()
+        try:
+            table.act({"type": "pass", "player": table.me})
+        except (IllegalAction, CommandError) as e:
+            self._refused(e)
+            return
+        self.feedback = ("class:hint", t(table.lang, "auction.timed_out"))

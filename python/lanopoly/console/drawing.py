@@ -187,7 +187,8 @@ class Drawing(Decision):
         # (a French "buy" question with its keys is); then the status, as much of it as fits.
         decision = wrap(self.decision(), width - 2)[: max(1, rows - len(lines))]
         room = rows - len(lines) - len(decision)
-        told = auction_lines(game, me, lang) or status_lines(game, self.table.ledger.last_roll, lang)
+        told = auction_lines(game, me, lang, self.clock.shown(game))
+        told = told or status_lines(game, self.table.ledger.last_roll, lang)
         told = told[-room:] if room > 0 else []
         lines += [[]] * (room - len(told))
         lines += [board_view.fit([("class:hint", " " + text)], width) for text in told]

@@ -2,7 +2,8 @@
 
 ``HostScreen`` opens a lobby (listening and advertised on the configured interfaces), shows the
 game PIN, the lobby's address and the fingerprint of the host's key, fills the seats live as peers
-join and frees them as they leave; Left/Right choose how many free seats bots take, Enter starts
+join and frees them as they leave; Left/Right choose how many free seats bots take, Up/Down the
+bid timer of the auctions (carried in the start record, so every peer plays with it), Enter starts
 (with the peers there, not waiting for every seat). ``JoinScreen`` lists the lobbies discovered on
 the network as they appear, change and vanish (name, host, seats, rules, board, and under each the
 host key it advertises, so that two lobbies with the same name are told apart); the person picks
@@ -53,6 +54,10 @@ LOBBY_TIMEOUT = 3600.0
 """Seconds a joiner waits in a lobby for the host to start."""
 
 
+BID_TIMERS = (0, 10, 15, 20, 30, 45, 60)
+"""The bid timers the host screen offers (seconds; 0: off), Up/Down."""
+
+
 def game_text(lobby: Lobby, lang: str) -> str:
     """A lobby's rules and board as the join list shows them, in the person's language
     ("ufficiali/classico")."""
@@ -88,6 +93,7 @@ class HostScreen:
         pin: str | None = None,
         advertise: bool = True,
         table: str = "",
+        bid_timer: int = 0,
         interfaces: list[str] | None = None,
         input: Input | None = None,
         output: Output | None = None,
@@ -95,6 +101,9 @@ class HostScreen:
     ) -> None:
         self.setup = setup
         self.lang = setup.lang
+        self.timers = sorted({*BID_TIMERS, bid_timer})
+        """The bid timers Up/Down choose among (seconds, 0 off), ``bid_timer`` (as given) among them."""
+        self.bid_timer = bid_timer
         self.seats = max(2, setup.bots + 1)
         self.bots = self.seats - 1
         self.pin = pin or new_pin()
@@ -209,6 +218,7 @@ class HostScreen:
             self._changed(self.lobby.roster)  # the seats drawn and advertised again
             return
         seats = self.taken + self.bots_at_start()
+        self.lobby.bid_timer = self.bid_timer  # in the start record: every peer signs it
         self.message = ("class:hint", t(self.lang, "lobby.starting"))
         if self.advert is not None:
             self.advert.update(state="playing")
@@ -230,7 +240,15 @@ class HostScreen:
         def _start(event: KeyPressEvent) -> None:
             self.start()
 
-        return merge_key_bindings([stepping(self._fewer, self._more, ("left", "-"), ("right", "+")), keys, leaving()])
+        bots = stepping(self._fewer, self._more, ("left", "-"), ("right", "+"))
+        timer = stepping(lambda: self._timer(-1), lambda: self._timer(1), ("down",), ("up",))
+        return merge_key_bindings([bots, timer, keys, leaving()])
+
+    def _timer(self, step: int) -> None:
+        """The next longer (``step`` 1) or shorter (-1) bid timer, until the game starts."""
+        if self.starting is None:
+            index = self.timers.index(self.bid_timer) + step
+            self.bid_timer = self.timers[max(0, min(index, len(self.timers) - 1))]
 
     def _more(self) -> None:
         self.bots = min(self.bots_at_start() + 1, self.free())
@@ -273,9 +291,15 @@ class HostScreen:
             out += _line("", text)
         out += _line("", "")
         out += _line("class:value", " " + t(lang, "lobby.bots", n=self.bots_at_start()))
+        out += _line("class:value", " " + t(lang, "lobby.bid_timer", timer=timer_text(lang, self.bid_timer)))
         out += _line(*self.message)
         out += [("class:hint", " " + t(lang, "lobby.keys"))]
         return out
+
+
+def timer_text(lang: str, seconds: int) -> str:
+    """A bid timer in words: "20 s", or "off"."""
+    return t(lang, "timer.seconds", n=seconds) if seconds else t(lang, "timer.off")
 
 
 @dataclass(frozen=True)

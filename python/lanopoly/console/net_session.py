@@ -132,6 +132,8 @@ class NetTable:
             self._retell()
             self.lines.append(t(lang, "net.back_in", step=self.core.game.step))
         driver.subscribe(self._on_event)
+        if self.record.bid_timer:
+            self.lines.append(t(lang, "net.bid_timer", seconds=self.record.bid_timer))
         if save is not None:
             self.lines.extend(t(lang, "net.saving").splitlines())  # lines that fit 80 columns
 
@@ -181,6 +183,11 @@ class NetTable:
     @property
     def game(self) -> Game:
         return self.core.game
+
+    @property
+    def bid_timer(self) -> int:
+        """The bid timer agreed in the lobby (the start record's, the same on every peer; 0: none)."""
+        return self.record.bid_timer
 
     @property
     def my_move(self) -> bool:

@@ -140,9 +140,10 @@ def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str) 
     return [dice, bank]
 
 
-def auction_lines(game: Game, me: int, lang: str) -> list[str]:
+def auction_lines(game: Game, me: int, lang: str, left: int | None = None) -> list[str]:
     """The running auction for the board's middle, most important last: the lot and its printed
-    price, who is still in (the leader marked with its bid), and what the person may bid."""
+    price, who is still in (the leader marked with its bid; with a bid timer, the seconds ``left``
+    before the console passes for the person), and what the person may bid."""
     a = game.auction
     if a is None:
         return []
@@ -160,7 +161,10 @@ def auction_lines(game: Game, me: int, lang: str) -> list[str]:
         mine = t(lang, "auction.out")
     else:
         mine = t(lang, "auction.you", cash=cash(game.player(me)["cash"]), least=cash(bids[0]), most=cash(bids[1]))
-    return [lot, t(lang, "auction.in", names=", ".join(names)), mine]
+    bidders = ", ".join(names)
+    timed = {} if left is None else {"left": left}
+    still_in = t(lang, "auction.in_timed" if timed else "auction.in", names=bidders, **timed)
+    return [lot, still_in, mine]
 
 
 def player_status(game: Game, seat: int, lang: str) -> str:

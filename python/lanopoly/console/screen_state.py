@@ -10,6 +10,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
 from lanopoly.console import big_board, board_view
+from lanopoly.console.bid_clock import BidClock
 from lanopoly.console.log_view import LogView
 from lanopoly.console.session import Action, Table
 from lanopoly.console.trade_panel import Draft
@@ -37,6 +38,8 @@ class ScreenState:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.clock = BidClock(table.bid_timer)
+        """The countdown of a LAN auction (the bid timer agreed in the lobby; none against bots)."""
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
         self._said: tuple[int, bool, Action | None, bool] | None = None
         """When the message line was last set by a command (``say``): the game's step, whether it

@@ -186,6 +186,8 @@ class LocalTable:
         self.ledger = Ledger(len(names))
         self.summarized = False
         self.save_path = save
+        self.bid_timer = 0
+        """No bid timer against bots (only a LAN lobby agrees on one)."""
         self._saved_at = 0.0
 
     @classmethod
@@ -437,6 +439,11 @@ class Table(Protocol):
 
     @property
     def game(self) -> Game: ...
+
+    @property
+    def bid_timer(self) -> int:
+        """Seconds the console gives the person to bid before it passes for them (0: no timer)."""
+        ...
 
     @property
     def my_move(self) -> bool: ...
