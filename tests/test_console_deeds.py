@@ -220,8 +220,8 @@ def test_portfolio_names_a_player_and_refuses_a_stranger() -> None:
 
 def test_the_board_s_middle_shows_the_last_roll_the_bank_and_the_jackpot() -> None:
     (screen,) = drive(forced(), [("", shows("last roll"))])
-    assert screen[8][9:70].rstrip() == "last roll 1+2 (ada)"
-    assert screen[9][9:70].rstrip() == "bank: houses 26, hotels 12 · jackpot $0"
+    assert screen[8][10:70].rstrip() == "last roll 1+2 (ada)"
+    assert screen[9][10:70].rstrip() == "bank: houses 26, hotels 12 · jackpot $0"
     (plain,) = drive(forced(jackpot=False), [("", shows("last roll"))])
     assert "jackpot" not in plain[9]
 

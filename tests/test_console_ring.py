@@ -31,15 +31,15 @@ def test_at_120x40_every_square_shows_its_name_whole_with_its_marks() -> None:
     assert board[21].split() == bottom.split(" ")
     assert board[22].split() == ["Avenue", "Avenue", "Avenue", "Railroad", "Tax", "Avenue", "Chest", "Avenue"]
     assert board[19].startswith("St. Charles") and board[19].endswith("Boardwalk")
-    # The marks under the bottom row's names: bea's Reading Railroad; Baltic (ada's, 3 houses, ada
-    # on it); Mediterranean (ada's, 3 houses); bea's token on GO.
+    # The marks under the bottom row's names: bea's Reading Railroad; Baltic (ada's, after a dot 3
+    # houses, ada on it); Mediterranean (ada's, 3 houses); bea's token on GO.
     shape = ring(Game(["ada", "bea"], seed=1), "en", 120)
-    assert board[23][shape.start(5) : shape.start(5) + 3] == "2  "
-    assert board[23][shape.start(7) : shape.start(7) + 3] == "131"
-    assert board[23][shape.start(9) : shape.start(9) + 3] == "13 "
-    assert board[23][shape.start(10) : shape.start(10) + 3] == "  2"
+    assert board[23][shape.start(5) : shape.start(5) + 4] == "2   "
+    assert board[23][shape.start(7) : shape.start(7) + 4] == "1·31"
+    assert board[23][shape.start(9) : shape.start(9) + 4] == "1·3 "
+    assert board[23][shape.start(10) : shape.start(10) + 4] == "   2"
     assert board[11] == "Pennsylvania 2" + " " * 90 + "Short Line", "a side square's marks right of its name"
-    assert board[2][shape.start(8) :] == "2m", "Water Works: bea's, mortgaged"
+    assert board[2][shape.start(8) :] == "2·m", "Water Works: bea's, mortgaged"
     # The middle: the players, the status and the decision, between the side columns.
     assert board[3][shape.start(1) :].startswith(" >1 ada            $930")
     assert board[20][shape.start(1) :].startswith(" Build, mortgage, trade... or end your turn (e)")

@@ -109,3 +109,28 @@ def test_the_decision_lines_show_the_words_of_the_persons_language_and_no_englis
         for letter in re.findall(r"\((\w)\)", text):
             beside = [w for w in named if len(w) > 1 and w.startswith(letter) and words.get(w) == words.get(letter)]
             assert beside, (lang, text, letter)
+
+
+def _new_york_with_a_house() -> LocalTable:
+    """ada (seat 1 on the screen) is dealt the orange streets and builds a house on New York
+    Avenue; bea is dealt the Reading and Pennsylvania Railroads and Water Works."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, rules=Rules(starting_deeds=3))
+    for square in (16, 5, 18, 15, 19, 28):  # dealt to ada, bea, ada, bea, ...
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act({"type": "build", "player": 0, "square": 19})
+    return table
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_without_colours_an_owner_and_its_houses_read_apart(size: tuple[int, int], monkeypatch) -> None:
+    """With NO_COLOR, "New York 11" (owner 1, one house) read as eleven: a dot now stands between
+    the owner's digit and the buildings, at 80x24 and 120x40, and the help says so."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    label = "NeYo" if size == (80, 24) else "New York"
+    (screen,) = drive(_new_york_with_a_house(), [("", shows(label))], *size)
+    line = next(line for line in screen if line.startswith(label))
+    assert re.match(rf"{label} +1·1 ", line), line
+    for lang in LANGUAGES:  # the help's line on the board (the log's last line after `help`) explains the dot
+        assert "1·3" in t(lang, "help.board"), lang

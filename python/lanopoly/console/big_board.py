@@ -6,7 +6,8 @@ names (the Italian, Norwegian and Paris names are longer than the classic ones),
 going to the columns whose names still take more than two lines; if the names need more than the
 terminal has, the widest columns give way (a long word is then cut with a hyphen). The top and
 bottom squares take three lines (two of name, one of marks), the side squares two (the marks right
-of the name). The marks are the small board's: owner seat, buildings (1-4, H, m), tokens. The
+of the name: owner seat and buildings on the first, tokens on the second). The marks are the small
+board's: owner seat, buildings (1-4, H, m) after a dot, tokens. The
 middle holds what the small ring's does, with twice the lines. Every character of a square carries
 its mouse handler, so a click anywhere on a square opens its card.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from lanopoly._core import Game
+from lanopoly.console import board_view
 from lanopoly.console.board_view import Clicks, Fragments, clickable, grid_position, label_style, marks
 from lanopoly.console.names import fold
 from lanopoly.describe import square_key, square_name
@@ -28,7 +30,9 @@ COLUMNS, ROWS_NEEDED = 120, 40
 """The smallest terminal that gets the large ring (its 24 rows leave 16 for the log and the lines
 under it)."""
 MARKS = 3
-"""Columns of a square's marks."""
+"""Columns of a side square's marks, right of its name: the owner and its buildings after a dot on
+the first line, the tokens under them (the ring has no column to spare at 120). The top and
+bottom squares have the small ring's marks under their names, on one line."""
 NAME_ROWS = 2
 """Lines of a square's name."""
 EDGE_ROWS, SIDE_ROWS = NAME_ROWS + 1, NAME_ROWS
@@ -209,8 +213,8 @@ def _square_rows(shape: Ring, game: Game, square: int, me: int, width: int) -> l
     rows += [[(style, " " * name_width)]] * (NAME_ROWS - len(rows))
     shown = marks(game, square, me)
     if side:
-        return [[*rows[0], ("", " "), *shown], [*rows[1], ("", " " * (MARKS + 1))]]
-    return [*rows, [*shown, ("", " " * (width - MARKS))]]
+        return [[*rows[0], ("", " "), *shown[:2]], [*rows[1], ("", " " * MARKS), *shown[2:]]]
+    return [*rows, [*shown, ("", " " * (width - board_view.MARKS))]]
 
 
 def render(game: Game, me: int, middle: list[Fragments], shape: Ring, on_click: Clicks | None = None) -> Fragments:

@@ -1,9 +1,12 @@
 """The board drawn as a ring of 40 cells, with the players and the decision in its middle.
 
 Each cell has a 4-letter label and three marks: the owner's seat number, its buildings (1-4, H,
-or m for mortgaged) and the tokens standing there (a seat number, or * for several). The marks
-never touch a label: on the top and bottom rows they sit on a line of their own under the label,
-on the sides one space after it (a label such as "Pen4" next to its owner's digit read "Pen42").
+or m for mortgaged) after a dot, and the tokens standing there (a seat number, or * for several;
+in reverse video without colours): "1·3" (without colours "New York 11", owner 1 and one house,
+read as eleven).
+The marks never touch a label: on the top and bottom rows they sit on a line of their own under
+the label, on the sides one space after it (a label such as "Pen4" next to its owner's digit read
+"Pen42").
 Colour groups colour the label, each seat's colour its owner marks and token (``player_style``);
 without colours the text alone says everything. Fits 80x24
 (78x13). Each cell's fragments may carry a mouse handler (``on_click``): a click on a square opens
@@ -27,8 +30,11 @@ Clicks = Callable[[int], Callable[[MouseEvent], object]]
 
 CELL = 7
 """Columns of a cell of the top and bottom rows."""
-MIDDLE = CELL * 9 - 1
-"""Columns of the middle: between the side cells, each a column wider than a top cell."""
+MARKS = 4
+"""Columns of a square's marks: owner, a dot before its buildings, buildings, tokens."""
+MIDDLE = CELL * 9 - (MARKS - 2)
+"""Columns of the middle: between the side cells (label, space, marks), so that the right one
+starts where the top row's last cell does."""
 ROWS = 13
 """Rows of the board on the screen: the top and bottom rows take two each (labels, then marks)."""
 GROUP_STYLES = [
@@ -66,7 +72,9 @@ def label_style(game: Game, square: int) -> str:
 
 
 def marks(game: Game, square: int, me: int) -> Fragments:
-    """A square's three marks: its owner's seat, its buildings (or m, mortgaged), its tokens."""
+    """A square's three marks (:data:`MARKS` columns): its owner's seat, then after a dot its
+    buildings (or m, mortgaged), then its tokens (reverse video without colours): so that without
+    colours the owner's digit and the houses' never run together ("11" read as eleven)."""
     info = game.square(square)
     land = deed(info) if info["kind"] in DEED_KINDS else None
     owner = land["owner"] if land else None
@@ -80,7 +88,8 @@ def marks(game: Game, square: int, me: int) -> Fragments:
     token_style += " class:token.me" if me in here else ""
     owner_style = "class:owner" + (player_style(owner) if owner is not None else "")
     owner_style += " class:owner.me" if owner == me else ""
-    return [(owner_style, owner_mark), ("class:building", building), (token_style, token)]
+    dot = "·" if building != " " else " "
+    return [(owner_style, owner_mark), ("class:building", dot + building), (token_style, token)]
 
 
 def _cell(game: Game, square: int, label: str, me: int) -> tuple[Fragments, Fragments]:
@@ -109,7 +118,7 @@ def render(game: Game, me: int, middle: list[Fragments], lang: str = "en", on_cl
             for part in (0, 1):  # the labels, then the marks under them
                 for col in range(11):
                     out.extend(cells[(row, col)][part])
-                    out.append(("", " " * (CELL - (4 if part == 0 else 3))))
+                    out.append(("", " " * (CELL - (4 if part == 0 else MARKS))))
                 out.append(("", "\n"))
             continue
         left, right = cells[(row, 0)], cells[(row, 10)]
