@@ -14,6 +14,7 @@ from collections.abc import Callable
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import dice
+from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable
 from screen import Terminal, wait_for
 
@@ -181,3 +182,17 @@ def test_a_refusal_out_of_turn_goes_once_the_turn_is_back():
             assert await asyncio.wait_for(running, timeout=30) == 0
 
     asyncio.run(session())
+
+
+def test_a_board_label_that_also_starts_another_name_asks_which_and_mortgages_nothing():
+    """Found playing: `mortgage BO`, typed from the board's label of B. & O. Railroad, answered
+    "you do not own Boardwalk" (and would have mortgaged Boardwalk, had ada owned it): a word
+    prefix won over the label. Both are named now, and nothing is mortgaged until ada says which."""
+    table = LocalTable(["ada", "bea"], me=0, seed=0, rules=Rules(starting_deeds=2))
+    for square in (25, 1, 39, 3):  # dealt to ada, bea, ada, bea
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    asked = "'BO' could be B. & O. Railroad, Boardwalk: say more"
+    _drive(table, [("mortgage BO", lambda app, lines: app.feedback[1] == asked)])
+    assert not any(table.game.square(s)["mortgaged"] for s in (25, 39))

@@ -33,9 +33,10 @@ def words(text: str) -> list[str]:
 
 
 def find_squares(game: Game, text: str, *, deeds_only: bool = True, lang: str = "en") -> list[int]:
-    """Squares whose name matches ``text``: exact name first, then word prefixes, then the label
-    the board shows in ``lang`` ("StCh", "pen4", any case), then substring. A label that is also the start of
-    several names ("Penn") stays ambiguous: the person is told the names rather than given one."""
+    """Squares whose name matches ``text``: exact name first, then word prefixes and the label
+    the board shows in ``lang`` ("StCh", "pen4", any case), then substring. A label that is also the
+    start of other names ("Penn", "BO") stays ambiguous: the person is told the names rather than
+    given one."""
     want = fold(text.strip())
     if not want:
         return []
@@ -48,12 +49,12 @@ def find_squares(game: Game, text: str, *, deeds_only: bool = True, lang: str = 
         return exact
     wanted = words(want)
     prefix = _each(s for s, n in names if all(any(w.startswith(p) for w in words(n)) for p in wanted))
-    if prefix:
-        return prefix
     shown = labels(game, lang)
     labelled = [s for s in squares if fold(shown[s].strip()) == want]
-    if labelled:
-        return labelled
+    if prefix or labelled:
+        # "BO", the label of B. & O. Railroad, also starts Boardwalk: both, so that the person is
+        # asked which (it picked Boardwalk, the one the board does not show as "BO")
+        return _each([*labelled, *prefix])
     return _each(s for s, n in names if want in n)
 
 
