@@ -411,7 +411,7 @@ def test_f9_shows_an_offer_made_to_the_person_and_a_counter_offer_rejects_it_and
         "        cash: $100",
         "You get from bea (cash $1440):",
         "    [x] Baltic Avenue",
-        "  >     cash: $0",
+        "  >     cash: $0   +/- $10, PgUp/PgDn $100",
     ], changed[:7]
     start = table.lines.index("bea offers a trade to ann: $50 for Vermont Avenue.")
     assert table.lines[start + 1 : start + 4] == [
@@ -632,7 +632,7 @@ def test_a_trade_panel_taller_than_the_screen_scrolls_to_its_cursor() -> None:
     the panel scrolls to show each (found playing at 80x24: bea's last deeds and cash line were
     under the screen's edge and could not be chosen by sight)."""
     table = _both_hold_many_deeds()
-    cash = t("en", "trade.cash", amount="$0")
+    cash = t("en", "trade.cash", amount="$0") + " " + t("en", "trade.cash_keys", step="$10", page="$100")
     first, last = _keys(
         table,
         [
@@ -643,3 +643,20 @@ def test_a_trade_panel_taller_than_the_screen_scrolls_to_its_cursor() -> None:
     assert "Trade with bea" in first[0] and not any(" ".join(line.split()) == "> " + cash for line in first)
     assert any(" ".join(line.split()) == "> " + cash for line in last), "\n".join(last)
     assert all(len(line) <= 80 for line in last)
+
+
+def test_the_trade_panels_cash_line_says_pageup_adds_a_hundred() -> None:
+    """Found playing: offering $300 took thirty presses of +, the hint line (full at 80 columns)
+    saying nothing of PageUp/PageDown. The cash line under the cursor says them, and PageUp adds
+    $100 (twice and + once: $210)."""
+    table = _ann_and_bea_each_hold_a_deed()
+    screens = _keys(
+        table,
+        [
+            (F9 + TAB + DOWN, lambda app, lines: any("> " in line and "cash: $0" in line for line in lines)),
+            (PAGE_UP + PAGE_UP + "+", lambda app, lines: any("cash: $210" in line for line in lines)),
+        ],
+    )
+    line = next(line for line in screens[0] if "cash: $0" in line and ">" in line)
+    assert line.endswith("cash: $0   +/- $10, PgUp/PgDn $100"), line
+    assert any(line.endswith("cash: $210   +/- $10, PgUp/PgDn $100") for line in screens[1]), screens[1]

@@ -129,7 +129,8 @@ def first_partner(game: Game, me: int) -> int | None:
 
 def panel_lines(game: Game, draft: Draft, lang: str, width: int) -> list[tuple[str, str]]:
     """The panel, as (style, text) lines: a title, then each side's items with what is chosen
-    marked [x] and the cursor >, and each side's cash (the keys are on the hint line)."""
+    marked [x] and the cursor >, and each side's cash (the keys are on the hint line, but for the
+    cash's, beside the cash line under the cursor)."""
 
     def cash(amount: int) -> str:
         return money(lang, game.currency, amount)
@@ -151,6 +152,8 @@ def panel_lines(game: Game, draft: Draft, lang: str, width: int) -> list[tuple[s
             )
         here = draft.side == side and draft.row == len(items)
         text = f"  {'>' if here else ' '}     " + t(lang, "trade.cash", amount=cash(draft.cash[side]))
+        if here:  # the hint line has no room for PageUp/PageDown: a player pressed + thirty times for $300
+            text += "   " + t(lang, "trade.cash_keys", step=cash(CASH_STEP), page=cash(CASH_PAGE))
         lines.append(("class:card.current" if here else "", text[:width]))
     return lines
 
