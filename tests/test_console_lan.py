@@ -11,6 +11,7 @@ test sleeps to wait for a condition, but the real terminals, which are read as a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -20,13 +21,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from prompt_toolkit.application import Application
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from zeroconf.asyncio import AsyncServiceInfo
 
@@ -114,6 +115,33 @@ async def _two_tables(
     )
 
 
+@contextlib.asynccontextmanager
+async def _pair(seats: int, **options: Any) -> AsyncIterator[tuple[NetTable, NetTable]]:
+    """``_two_tables`` (ann hosting, bob joining), both closed on the way out, whatever happened."""
+    tables = await _two_tables(seats, **options)
+    try:
+        yield tables
+    finally:
+        for table in tables:
+            await table.close()
+
+
+@contextlib.asynccontextmanager
+async def _console(table: NetTable) -> AsyncIterator[tuple[ConsoleApp, PipeInput, asyncio.Task[int]]]:
+    """The real game screen of ``table`` (80x24) on a pipe, once it runs: the application, the
+    keys to send it, and its task (the person's exit status once they quit)."""
+    with create_pipe_input() as pipe:
+        app = ConsoleApp(table, delay=0, input=pipe, output=Screen())
+        running = asyncio.create_task(app.run())
+        await _drawn(app.app, lambda: app.app.is_running)
+        yield app, pipe, running
+
+
+def _to_roll(table: NetTable) -> bool:
+    """The person of ``table`` is asked to move and may roll (no deed to buy or debt first)."""
+    return table.waiting_for_you and "roll" in {a["type"] for a in table.legal()}
+
+
 async def _changed(tables: Sequence[NetTable]) -> None:
     """Wait until one of the tables tells of an event of its session."""
     waits = [asyncio.ensure_future(table.changed.wait()) for table in tables]
@@ -175,9 +203,8 @@ def _steps_journaled(save: Path) -> int:
 
 def test_two_networked_tables_play_a_game_to_the_end_and_agree():
     async def run() -> None:
-        host, guest = await _two_tables(3, rounds=4)
-        tables = (host, guest)
-        try:
+        async with _pair(3, rounds=4) as tables:
+            host, guest = tables
             assert (host.me, guest.me) == (0, 1)
             assert host.game.names == ["ann", "bob", "bot 1"] and set(host.bots) == {2} and not guest.bots
             person = SimpleBot()
@@ -204,9 +231,6 @@ def test_two_networked_tables_play_a_game_to_the_end_and_agree():
             assert "every peer agrees" in host.status()[1]
             with pytest.raises(CommandError, match="over"):
                 host.act({"type": "roll", "player": 0})
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 40))
 
@@ -296,9 +320,8 @@ def test_an_out_of_turn_trade_offer_is_queued_and_then_played_or_told_not_taken(
     vanishes unsaid."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3, bot_delay=0.05)
-        tables = (host, guest)
-        try:
+        async with _pair(3, bot_delay=0.05) as tables:
+            host, guest = tables
 
             def bot_ends_its_turn() -> bool:
                 # Not just any bot move: one that owes rent (a debt), or declines a deed (an auction
@@ -329,9 +352,6 @@ def test_an_out_of_turn_trade_offer_is_queued_and_then_played_or_told_not_taken(
             assert played in ([0, 0], [1, 1]), played
             assert len(told) == 1 - played[0], (played, told)
             assert guest.core.interjected["propose_trade"] == played[0]
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -341,14 +361,11 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
     decides the step with it (a signed forward): both play it at once, and ann is still to move."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3)
-        tables = (host, guest)
-        try:
+        async with _pair(3) as tables:
+            host, guest = tables
 
-            def to_roll() -> bool:  # (a buy decision, say, would come before an offer on her screen)
-                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
-
-            await _until(to_roll, tables, 30, players=(guest,))
+            # (a buy decision, say, would come before an offer on her screen)
+            await _until(lambda: _to_roll(host), tables, 30, players=(guest,))
             step = host.game.step
             offer = {"type": "propose_trade", "player": 1, "to": 0, "give": {"cash": 1}, "get": {}}
             guest.act(offer)
@@ -366,9 +383,6 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
             assert [f for table in tables for f in table.core.faults] == []
             await _until(lambda: host.game.step > step + 2, tables, 30)  # ann plays on as usual
             assert host.core.log.hashes[: step + 2] == guest.core.log.hashes[: step + 2]
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -378,18 +392,11 @@ def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
     was played. Typed in his running console while ann thinks, it goes once the offer is taken."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3)
-        tables = (host, guest)
-        try:
+        async with _pair(3) as tables:
+            host, guest = tables
 
-            def to_roll() -> bool:
-                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
-
-            await _until(to_roll, tables, 30, players=(guest,))
-            with create_pipe_input() as pipe:
-                app = ConsoleApp(guest, delay=0, input=pipe, output=DummyOutput())
-                running = asyncio.create_task(app.run())
-                await _drawn(app.app, lambda: app.app.is_running)
+            await _until(lambda: _to_roll(host), tables, 30, players=(guest,))
+            async with _console(guest) as (app, pipe, running):
                 pipe.send_text("trade ann give 1 for nothing\r")
                 await _drawn(app.app, lambda: "Envoyé" in app.feedback[1] or bool(guest.queued()))
                 assert app.feedback[1].startswith("Envoyé, en attente de la prochaine étape"), app.feedback
@@ -398,9 +405,6 @@ def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
                 assert app.feedback == ("class:hint", "")
                 pipe.send_text("quit\ry\r")  # leaving a LAN game is asked first
                 assert await asyncio.wait_for(running, 30) == 0
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -410,14 +414,10 @@ def test_leaving_a_lan_game_is_asked_first():
     keeps the game, a yes (or Ctrl-Q again) leaves it."""
 
     async def run() -> None:
-        host, guest = await _two_tables(2)
-        tables = (host, guest)
-        try:
+        async with _pair(2) as tables:
+            host = tables[0]
             await _until(lambda: host.game.step > 0 and not host.game.is_chance_node, tables, 30, play=False)
-            with create_pipe_input() as pipe:
-                app = ConsoleApp(host, delay=0, input=pipe, output=DummyOutput())
-                running = asyncio.create_task(app.run())
-                await _drawn(app.app, lambda: app.app.is_running)
+            async with _console(host) as (app, pipe, running):
                 question = "Leave the LAN game? It is saved and you can rejoin it. (y/n)"
                 pipe.send_text("q\r")
                 await _drawn(app.app, lambda: app.feedback[1] == question)
@@ -429,9 +429,6 @@ def test_leaving_a_lan_game_is_asked_first():
                 assert not running.done()
                 pipe.send_text("\x11")  # Ctrl-Q again: leave
                 assert await asyncio.wait_for(running, 30) == 0
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -492,9 +489,8 @@ def test_the_journals_hold_every_step_when_the_game_waits_for_a_person(tmp_path:
     so a console killed while its player thinks loses nothing; the secrets are beside them."""
 
     async def run() -> None:
-        host, guest = await _two_tables(2, saves=tmp_path)
-        tables = (host, guest)
-        try:
+        async with _pair(2, saves=tmp_path) as tables:
+            host, guest = tables
             await _until(lambda: host.game.step > 20, tables, 60)
             # ann thinks: only bob plays, until the game waits for ann and both peers agree on the step
             await _until(
@@ -503,9 +499,6 @@ def test_the_journals_hold_every_step_when_the_game_waits_for_a_person(tmp_path:
             steps = host.game.step
             assert [_steps_journaled(tmp_path / name) for name in ("host.json", "guest.json")] == [steps, steps]
             assert (tmp_path / "host.json.secret").stat().st_mode & 0o077 == 0
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -1003,6 +996,39 @@ def _same_screens(*terminals: Terminal) -> tuple[list[str], list[str]]:
     return shared
 
 
+def _headless(*args: str) -> subprocess.CompletedProcess[str]:
+    """``lanopoly ARGS`` as a script runs it: no terminal (stdin closed), on loopback."""
+    return subprocess.run(
+        [sys.executable, "-m", "lanopoly", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@contextlib.contextmanager
+def _tmux(tmp_path: Path) -> Iterator[str]:
+    """A tmux server of this test's own (its socket's name), killed on the way out; then the
+    consoles' errors, if any, are shown (``_show_errors``)."""
+    server = _tmux_server()
+    try:
+        yield server
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+        _show_errors(tmp_path)
+
+
+def _two_consoles(server: str, tmp_path: Path, rounds: int, turns: int) -> tuple[Terminal, Terminal]:
+    """ann hosts (English, a game of ``rounds`` rounds) and bob joins, in two terminals of
+    ``server``; they play ``turns`` turns as simple players do, and then both screens agree."""
+    host = Terminal(server, "host", "127.0.0.2", tmp_path, f"play --lang en --rounds {rounds}")
+    guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
+    _lan_game(host, guest)
+    _play({"host": host, "guest": guest}, turns)
+    return host, guest
+
+
 def _tmux_server() -> str:
     return f"lanopoly-lan-{os.getpid()}-{time.monotonic_ns()}"
 
@@ -1018,8 +1044,7 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 @needs_tmux
 def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_path: Path):
-    server = _tmux_server()
-    try:
+    with _tmux(tmp_path) as server:
         host = Terminal(server, "host", "127.0.0.2", tmp_path)
         guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
         _lan_game(host, guest)
@@ -1058,9 +1083,6 @@ def test_two_console_peers_host_discover_join_and_play_in_real_terminals(tmp_pat
             time.sleep(0.1)
         else:
             raise AssertionError(f"the host's console did not quit:\n{host.screen()}")
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 @needs_tmux
@@ -1068,12 +1090,8 @@ def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path
     """bob's console is killed mid-game (SIGKILL: no goodbye); ann's screen shows him away, the
     clock running; ``lanopoly rejoin FILE`` in a new terminal opens the console on his seat again,
     and the game is played to the end with the same final state hash on both peers."""
-    server = _tmux_server()
-    try:
-        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 4")
-        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
-        _lan_game(host, guest)
-        _play({"host": host, "guest": guest}, 2)
+    with _tmux(tmp_path) as server:
+        host, guest = _two_consoles(server, tmp_path, rounds=4, turns=2)
         _same_screens(host, guest)
         saved = guest.saved()
         assert Path(f"{saved}.secret").exists()
@@ -1106,9 +1124,6 @@ def test_a_killed_console_is_shown_away_and_rejoin_brings_it_back(tmp_path: Path
                 break
             time.sleep(0.2)
         assert logs[0].hashes == logs[1].hashes and logs[0].replay().is_over
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 @needs_tmux
@@ -1116,12 +1131,8 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
     """bob's console is killed mid-game; ``lanopoly`` with no arguments in a new terminal (the same
     data folder) lists the unfinished game on its start screen, F4 rejoins it: bob's seat again,
     ann's screen says he is back, and both play on to the same state."""
-    server = _tmux_server()
-    try:
-        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 6")
-        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
-        _lan_game(host, guest)
-        _play({"host": host, "guest": guest}, 1)
+    with _tmux(tmp_path) as server:
+        host, guest = _two_consoles(server, tmp_path, rounds=6, turns=1)
         _same_screens(host, guest)
         saved = guest.saved()
         before = len(_saved_as_shown([host, guest])[1].inputs)
@@ -1150,9 +1161,6 @@ def test_a_killed_console_comes_back_by_picking_its_saved_game_on_the_start_scre
         back.type("quit")
         back.type("y")  # leaving a LAN game is asked first
         host.wait_for(r"bob \(AWAY \d:\d\d\)")
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 _PANEL = re.compile(r"([ >])(\d) (\S+) +\$(\d+) +(\d+) deeds?\b")
@@ -1190,12 +1198,8 @@ def test_two_killed_consoles_resume_their_game_from_the_start_screen_with_f5(tmp
     start screen; F5 on both resumes it: both screens are back in the game with the panels they
     showed, the log saying where the game is saved and how to take it up again; two more turns
     are played alike, and both saved games agree on every state hash."""
-    server = _tmux_server()
-    try:
-        host = Terminal(server, "host", "127.0.0.2", tmp_path, "play --lang en --rounds 6")
-        guest = Terminal(server, "guest", "127.0.0.3", tmp_path)
-        _lan_game(host, guest)
-        _play({"host": host, "guest": guest}, 3)
+    with _tmux(tmp_path) as server:
+        host, guest = _two_consoles(server, tmp_path, rounds=6, turns=3)
         panels, _ = _same_screens(host, guest)
         before = _saved_as_shown([host, guest])
         steps = len(before[0].inputs)
@@ -1231,9 +1235,6 @@ def test_two_killed_consoles_resume_their_game_from_the_start_screen_with_f5(tmp
         after = _saved_as_shown(list(again.values()))
         assert len(after[0].hashes) > steps and after[0].hashes[:steps] == before[0].hashes
         assert after[0].hashes == after[1].hashes and after[0].replay().state_hash() == after[0].hashes[-1]
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 def test_three_console_peers_vote_a_silent_one_out_and_play_on_with_a_bot_in_its_seat(tmp_path: Path):
@@ -1371,16 +1372,9 @@ def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Pa
     headless, and --help says which is which."""
     helped = subprocess.run([sys.executable, "-m", "lanopoly", "host", "--help"], capture_output=True, text=True)
     assert "In a terminal: the console's lobby screen" in " ".join(helped.stdout.split()), helped.stdout
-    headless = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "host", "--no-advertise", "--timeout", "0.2", "--pin", PIN],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
-        stdin=subprocess.DEVNULL,
-    )
+    headless = _headless("host", "--no-advertise", "--timeout", "0.2", "--pin", PIN)
     assert headless.returncode == 1 and "lobby open at 127.0.0.1:" in headless.stdout, headless
-    server = _tmux_server()
-    try:
+    with _tmux(tmp_path) as server:
         host = Terminal(server, "host", "127.0.0.2", tmp_path, f"host --name ann --players 2 --pin {PIN} --lang en")
         screen = host.wait_for(rf"Game PIN: {PIN}")
         key = re.search(r"Host key: ([0-9a-f-]{19})", screen)
@@ -1394,29 +1388,16 @@ def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Pa
         host.keys("Enter")
         host.wait_for(r"LAN: ann \(you\), bob")
         guest.wait_for(r"LAN: ann, bob \(you\)")
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 def test_lanopoly_join_alone_opens_the_join_screen_and_a_script_is_told_what_it_lacks(tmp_path: Path):
     """`lanopoly join` with no target and no PIN, as its help promises for a terminal, opens the
     join screen (it was a usage error: target and --pin required); a script is told to give them."""
-    headless = subprocess.run(
-        [sys.executable, "-m", "lanopoly", "join"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "LANOPOLY_INTERFACES": "127.0.0.1"},
-        stdin=subprocess.DEVNULL,
-    )
+    headless = _headless("join")
     assert headless.returncode == 1 and "give TARGET and --pin" in headless.stderr, headless
-    server = _tmux_server()
-    try:
+    with _tmux(tmp_path) as server:
         guest = Terminal(server, "guest", "127.0.0.3", tmp_path, "--name bob --lang fr join")
         guest.wait_for(r"lanopoly : rejoindre une partie \(parties trouvées sur le réseau\)")
-    finally:
-        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
-        _show_errors(tmp_path)
 
 
 def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_peers_agree():
@@ -1426,19 +1407,12 @@ def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_pee
     (sent at once, it was refused: "a move is being sent"); both peers play both and agree."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3)
-        tables = (host, guest)
-        try:
+        async with _pair(3) as tables:
+            host, guest = tables
 
-            def to_roll() -> bool:
-                return guest.waiting_for_you and "roll" in {a["type"] for a in guest.legal()}
-
-            await _until(to_roll, tables, 30, players=(host,))
+            await _until(lambda: _to_roll(guest), tables, 30, players=(host,))
             offer = {"type": "propose_trade", "player": 0, "to": 1, "give": {"cash": 1}, "get": {}}
-            with create_pipe_input() as pipe:
-                app = ConsoleApp(guest, delay=0, input=pipe, output=DummyOutput())
-                running = asyncio.create_task(app.run())
-                await _drawn(app.app, lambda: app.app.is_running)
+            async with _console(guest) as (app, pipe, running):
                 host.act(offer)
                 await _until(lambda: bool(guest.game.offers), tables, 20, play=False)
                 step = guest.game.step
@@ -1459,9 +1433,6 @@ def test_a_counter_offer_on_the_lan_rejects_the_offer_then_proposes_and_both_pee
             assert guest.core.log.inputs[step + 1]["give"] == {"cash": 0, "properties": [], "jail_cards": []}
             assert guest.core.log.inputs[step + 1]["get"]["cash"] == 1
             assert host.game.state_hash() == guest.game.state_hash()
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -1473,14 +1444,10 @@ def test_a_queued_move_replaced_by_a_newer_one_is_told_and_not_counted_as_waitin
     and the console says so in the log; the same move typed twice waits once."""
 
     async def run() -> None:
-        host, guest = await _two_tables(3)
-        tables = (host, guest)
-        try:
+        async with _pair(3) as tables:
+            host, guest = tables
 
-            def to_roll() -> bool:
-                return host.waiting_for_you and "roll" in {a["type"] for a in host.legal()}
-
-            await _until(to_roll, tables, 30, players=(guest,))
+            await _until(lambda: _to_roll(host), tables, 30, players=(guest,))
             offers = [
                 {"type": "propose_trade", "player": guest.me, "to": host.me, "give": {"cash": cash}, "get": {}}
                 for cash in (1, 2, 3)
@@ -1492,9 +1459,6 @@ def test_a_queued_move_replaced_by_a_newer_one_is_told_and_not_counted_as_waitin
             assert offers[1] not in guest.queued() and guest.queued().count(offers[2]) == 1, guest.queued()
             assert any(line.startswith("Remplacé : trade ann give $2") for line in guest.lines), guest.lines[-3:]
             await _until(lambda: not guest.queued(), tables, 30, play=False)
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
 
@@ -1535,9 +1499,8 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
     console is not open: the clock is the console's, not the session's."""
 
     async def run() -> None:
-        host, guest = await _two_tables(2, bid_timer=2)
-        tables = (host, guest)
-        try:
+        async with _pair(2, bid_timer=2) as tables:
+            host, guest = tables
             assert host.record.bid_timer == guest.record.bid_timer == 2
             assert any("2 s sans nouvelle enchère" in line for line in guest.lines), guest.lines
 
@@ -1545,10 +1508,7 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
                 return host.waiting_for_you and "decline" in {a["type"] for a in host.legal()}
 
             await _until(to_decide, tables, 60)
-            with create_pipe_input() as pipe:
-                app = ConsoleApp(guest, delay=0, input=pipe, output=Screen())
-                running = asyncio.create_task(app.run())
-                await _drawn(app.app, lambda: app.app.is_running)
+            async with _console(guest) as (app, pipe, running):
                 host.act({"type": "decline", "player": host.me})
                 await _until(lambda: guest.game.auction is not None, tables, 20, play=False)
                 began = time.monotonic()
@@ -1565,8 +1525,5 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
                 assert host.game.legal_actions(0), "ann is still in, to bid or pass herself"
                 pipe.send_text("quit\ry\r")
                 assert await asyncio.wait_for(running, 30) == 0
-        finally:
-            for table in tables:
-                await table.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
