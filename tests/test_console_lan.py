@@ -1509,6 +1509,8 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
 
             await _until(to_decide, tables, 60)
             async with _console(guest) as (app, pipe, running):
+                shown = "minuterie des enchères 2 s, puis votre console passe"  # the middle says it, for good
+                await _drawn(app.app, lambda: any(shown in line for line in screen_lines(app.app)))
                 host.act({"type": "decline", "player": host.me})
                 await _until(lambda: guest.game.auction is not None, tables, 20, play=False)
                 began = time.monotonic()

@@ -188,7 +188,7 @@ class Drawing(Decision):
         decision = wrap(self.decision(), width - 2)[: max(1, rows - len(lines))]
         room = rows - len(lines) - len(decision)
         told = auction_lines(game, me, lang, self.clock.shown(game))
-        told = told or status_lines(game, self.table.ledger.last_roll, lang)
+        told = told or status_lines(game, self.table.ledger.last_roll, lang, self.table.bid_timer)
         told = told[-room:] if room > 0 else []
         lines += [[]] * (room - len(told))
         lines += [board_view.fit([("class:hint", " " + text)], width) for text in told]

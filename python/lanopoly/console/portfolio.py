@@ -126,9 +126,10 @@ def players_lines(game: Game, me: int, lang: str, width: int) -> list[Fragments]
     return lines
 
 
-def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str) -> list[str]:
+def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str, bid_timer: int = 0) -> list[str]:
     """The game's status in two short lines: the last roll (and who rolled it), and the bank's
-    houses and hotels left, with the Free Parking jackpot when that variant is on."""
+    houses and hotels left, with the Free Parking jackpot when that variant is on; first, with a
+    LAN game's ``bid_timer``, its seconds (the first line to go when the middle is short of room)."""
     if last_roll is None:
         dice = t(lang, "status.no_dice")
     else:
@@ -137,7 +138,8 @@ def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str) 
     bank = t(lang, "status.bank", houses=game.houses_left, hotels=game.hotels_left)
     if game.rules.free_parking_jackpot:
         bank += " · " + t(lang, "status.jackpot", amount=money(lang, game.currency, game.jackpot))
-    return [dice, bank]
+    timer = [t(lang, "status.bid_timer", seconds=bid_timer)] if bid_timer else []
+    return [*timer, dice, bank]
 
 
 def auction_lines(game: Game, me: int, lang: str, left: int | None = None) -> list[str]:
