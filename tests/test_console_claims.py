@@ -198,12 +198,18 @@ def test_f6_claims_out_of_turn_in_a_lan_game():
         try:
 
             def owed_to_bob() -> bool:
+                """A claim of bob's that its payer can pay in cash, so its result is exact."""
                 persons = host.waiting_for_you or guest.waiting_for_you
-                return persons and any(c["owner"] == guest.me for c in guest.game.claims)
+                game = guest.game
+                return persons and any(
+                    c["owner"] == guest.me and game.player(c["payer"])["cash"] >= c["amount"] for c in game.claims
+                )
 
             await _until(owed_to_bob, tables, 60)
             game = guest.game
-            claim = next(c for c in game.claims if c["owner"] == guest.me)
+            claim = next(
+                c for c in game.claims if c["owner"] == guest.me and game.player(c["payer"])["cash"] >= c["amount"]
+            )
             payer, owner = claim["payer"], claim["owner"]
             cash = {seat: game.player(seat)["cash"] for seat in (payer, owner)}
             with create_pipe_input() as pipe:
