@@ -1,4 +1,4 @@
-"""LAN play benchmark: step latency (p50, p99), steps per second and CPU per step, protocol 8.
+"""LAN play benchmark: step latency (p50, p99), steps per second and CPU per step, protocol 9.
 
     python benches/bench_lan.py                       # 2, 4 and 8 peers, one game each
     python benches/bench_lan.py --peers 4 --games 3   # three games of 4 peers

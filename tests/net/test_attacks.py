@@ -4,7 +4,7 @@ handshakes and drivers (in one process, each peer on its own loopback address).
 The outside tester found, against protocol 7: idle connections from a few addresses filling the
 handshake slots (honest joins and rejoins failed); a flood from 256 addresses filling the address
 table; ten wrong PINs locking a listener for the rest of the game (a killed peer could not rejoin);
-a lobby host proving no key. Each is tried here against protocol 8.
+a lobby host proving no key. Each is tried here against protocol 9.
 """
 
 from __future__ import annotations

@@ -9,15 +9,17 @@ are proof, checkable against the genesis; one body twice, or a bad signature, is
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lanopoly.net import protocol as p8
-from lanopoly.net.core.evidence import Proof, check_proof, find_proofs
+from lanopoly.net.core.evidence import Proof, check_proof, find_proofs, proof_from_json
 from lanopoly.net.core.order import interjection_order, interjections_open
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import ED25519
 
-from .test_protocol8 import GAME, record
+from .test_protocol9 import GAME, record
 
 
 @pytest.mark.parametrize(
@@ -65,3 +67,29 @@ def test_two_different_signed_messages_for_one_slot_prove_equivocation() -> None
     forward = p8.sign_forward(liar, GAME, 6, 1, bytes(32), offer)  # type: ignore[arg-type]
     (proof,) = find_proofs([move, forward], genesis.keys, ED25519.verify)
     assert proof.peer == 1 and check_proof(proof, genesis, ED25519.verify)
+
+
+def test_a_move_nested_in_an_ack_is_proven_by_the_ack_that_carries_it() -> None:
+    """Protocol 9: a nested move has no signature of its own. Two acks of one step nesting different
+    moves are two signed acks in one slot; an ack nesting a move beside another move signed alone
+    for that step are two moves in one slot, proven by the ack and the move, also once saved (a
+    saved proof holds the ack, which stands for the move it carries). One move nested in an ack
+    and signed alone too (the same body) proves nothing."""
+    genesis, keys = _genesis()
+    liar = keys[1]
+    roll = p8.unsigned_body(p8.Kind.ACTION, GAME, 6, 1, bytes(32), 1, {"type": "roll", "player": 1})
+    a = p8.sign_ack(liar, GAME, 5, 1, bytes(32), bytes(32), roll)  # type: ignore[arg-type]
+    pay = {"type": "pay_bail", "player": 1}
+    b = p8.sign_ack(
+        liar, GAME, 5, 1, bytes(32), bytes(32), p8.unsigned_body(p8.Kind.ACTION, GAME, 6, 1, bytes(32), 1, pay)
+    )  # type: ignore[arg-type]
+    (proof,) = find_proofs([a, b], genesis.keys, ED25519.verify)[:1]
+    assert proof.peer == 1 and check_proof(proof, genesis, ED25519.verify)
+    alone = p8.sign_action(liar, GAME, 6, 1, bytes(32), 1, pay)  # type: ignore[arg-type]
+    (proof,) = find_proofs([a, alone], genesis.keys, ED25519.verify)
+    assert proof.messages[0].carrier is a and check_proof(proof, genesis, ED25519.verify)
+    saved = proof_from_json(json.loads(json.dumps(proof.to_json())))
+    assert saved is not None and saved.messages[0].slot == saved.messages[1].slot
+    assert check_proof(saved, genesis, ED25519.verify)
+    same = p8.sign_action(liar, GAME, 6, 1, bytes(32), 1, {"type": "roll", "player": 1})  # type: ignore[arg-type]
+    assert same.body == a.nested.body and find_proofs([a, same], genesis.keys, ED25519.verify) == []  # type: ignore[union-attr]

@@ -25,13 +25,15 @@ asyncio around it. One concept each:
 - ``cli``: ``lanopoly host``, ``join``, ``list``, ``verify``, ``rejoin`` and ``resume``.
 """
 
-PROTOCOL_VERSION = 8
+PROTOCOL_VERSION = 9
 """Version of the wire protocol, in every message and in the lobby's TXT record (``docs/lan.md``).
 
-8: a sans-I/O session core; every signed message verified on arrival (acks too); chain secrets
-shared so a removed peer's reveals are rebuilt; two-phase votes (vote, then a binding commit);
-links after the start proven by start-record keys, not the PIN; the lobby host proves its key;
-a peer's own signed messages journaled before they are sent. Earlier versions (2 to 7) do not
+9: a move or reveal nested in an ack is covered by the ack's one signature (it is no longer a
+signed message inside the signed ack); the ack is its signed carrier in the record, SYNC and
+evidence. 8: a sans-I/O session core; every signed message verified on arrival (acks too); chain
+secrets shared so a removed peer's reveals are rebuilt; two-phase votes (vote, then a binding
+commit); links after the start proven by start-record keys, not the PIN; the lobby host proves its
+key; a peer's own signed messages journaled before they are sent. Earlier versions (2 to 8) do not
 interoperate with it; their saved games replay (``lanopoly replay``) and verify as unsigned."""
 
 

@@ -28,8 +28,8 @@ from lanopoly.net.shares import POINT_LEN, threshold
 from lanopoly.net.wire import WireError
 
 START_TAG = 60
-GENESIS_TAG = b"lanopoly/8/genesis\x00"
-GENESIS_SIG_TAG = b"lanopoly/8/genesis-sig\x00"
+GENESIS_TAG = b"lanopoly/9/genesis\x00"
+GENESIS_SIG_TAG = b"lanopoly/9/genesis-sig\x00"
 MAX_NAME = 32
 MAX_HOST = 64
 MAX_RULES = 64

@@ -1,6 +1,6 @@
 """Who signed what: a peer's signing key, and the suite that signs and verifies (Ed25519).
 
-Every protocol 8 message that decides anything (a move, a reveal, an ack, a vote, a released
+Every protocol 9 message that decides anything (a move, a reveal, an ack, a vote, a released
 share) is signed by its author, so that it can be shown to a third party: a relayed message is as
 good as the original, and two different messages signed for one slot prove an equivocation.
 

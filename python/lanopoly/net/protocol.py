@@ -1,6 +1,6 @@
-"""Protocol 8 session messages: what peers say to each other once the game has started.
+"""Protocol 9 session messages: what peers say to each other once the game has started.
 
-Every message is a positional array ``[type, 8, game id, ...fields]``; ``parse`` checks the version,
+Every message is a positional array ``[type, 9, game id, ...fields]``; ``parse`` checks the version,
 the game id's length, and each field's type and range (a ``WireError`` closes the connection it
 came on). The messages that decide anything are **signed** by their author:
 
@@ -8,18 +8,21 @@ came on). The messages that decide anything are **signed** by their author:
 - ``FORWARD``  the leader's decision to play another peer's offered move (the move nested, signed);
 - ``REVEAL``   a peer's next hash-chain link for a chance step;
 - ``ACK``      a peer's report of a step: hash of the input, state hash after it, and at most one
-               signed ``ACTION`` (out of turn) or ``REVEAL`` for the next step nested;
+               ``ACTION`` or ``REVEAL`` body for the next step nested, covered by the ack's signature;
 - ``VOTE``     a vote to remove peers from a step on, their seats to a bot or to the bank;
 - ``COMMIT``   the same, once every present peer not named voted it: only a commit binds;
 - ``SHARE``    a peer's share of a removed peer's chain secret, released to recover its reveals.
 
-On the wire a signed message is ``[type, 8, body, signature]``: ``body`` is the msgpack of
-``[type, 8, game id, step, signer, ...fields]`` and the signature is the signer's over
+On the wire a signed message is ``[type, 9, body, signature]``: ``body`` is the msgpack of
+``[type, 9, game id, step, signer, ...fields]`` and the signature is the signer's over
 ``tag || body`` (one tag per type), the exact bytes sent (msgpack is not canonical: nothing is
-ever re-encoded). Nested messages travel as ``[body, signature]`` pairs. The body names the game,
-the step and (for moves, reveals and votes) the state it was made for, so a signed message can be
-neither moved to another game, step or state nor attributed to another peer; any peer may pass it
-on (``RELAY``, ``SYNC``, ``EVIDENCE``) and every receiver checks the signature again.
+ever re-encoded). Signed messages passed on travel as ``[body, signature]`` pairs. The body names
+the game, the step and (for moves, reveals and votes) the state it was made for, so a signed
+message can be neither moved to another game, step or state nor attributed to another peer; any
+peer may pass it on (``RELAY``, ``SYNC``, ``EVIDENCE``) and every receiver checks the signature
+again. A move or reveal nested in an ack is its bare body (bytes), signed only by the ack's
+signature: the ack is its **carrier** (``Signed.carrier``), and wherever the nested message is
+passed on or saved, the ack goes instead.
 
 An honest peer signs at most one message per slot (signer, slot kind, step): one move (``ACTION``
 or ``FORWARD``), one reveal, one ack, one vote, one share per dealer. Two valid different
@@ -39,7 +42,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -68,7 +71,7 @@ VOTE_CHOICES = ("bot", "bank")
 
 
 class Kind(IntEnum):
-    """Message type codes of protocol 8 (distinct from earlier protocols' codes)."""
+    """Message type codes of protocols 8 and 9 (distinct from earlier protocols' codes)."""
 
     ACTION = 40
     FORWARD = 41
@@ -96,13 +99,13 @@ def a_kind(kind: Kind) -> str:
 
 
 TAGS = {
-    Kind.ACTION: b"lanopoly/8/action\x00",
-    Kind.FORWARD: b"lanopoly/8/forward\x00",
-    Kind.REVEAL: b"lanopoly/8/reveal\x00",
-    Kind.ACK: b"lanopoly/8/ack\x00",
-    Kind.VOTE: b"lanopoly/8/vote\x00",
-    Kind.COMMIT: b"lanopoly/8/commit\x00",
-    Kind.SHARE: b"lanopoly/8/share\x00",
+    Kind.ACTION: b"lanopoly/9/action\x00",
+    Kind.FORWARD: b"lanopoly/9/forward\x00",
+    Kind.REVEAL: b"lanopoly/9/reveal\x00",
+    Kind.ACK: b"lanopoly/9/ack\x00",
+    Kind.VOTE: b"lanopoly/9/vote\x00",
+    Kind.COMMIT: b"lanopoly/9/commit\x00",
+    Kind.SHARE: b"lanopoly/9/share\x00",
 }
 """Signature domain tags, one per signed type: a signature of one type is never one of another."""
 
@@ -134,7 +137,11 @@ def action_hash(action: Mapping[str, Any]) -> bytes:
 
 @dataclass(frozen=True, eq=False)
 class Signed:
-    """A signed message: its exact body bytes, the signature, and the header every body starts with."""
+    """A signed message: its exact body bytes, the signature, and the header every body starts with.
+
+    A move or reveal nested in an ack has no signature of its own: ``carrier`` is that ack, whose
+    signature covers it (``signature`` is the ack's, ``signed_data`` the ack's tag and body), and
+    it is passed on, saved and journaled as its carrier (``pair``, ``pair_text``, ``wire``)."""
 
     kind: Kind
     body: bytes
@@ -142,10 +149,13 @@ class Signed:
     game_id: bytes
     step: int
     signer: int
+    carrier: Ack | None = field(default=None, kw_only=True, repr=False)
 
     @property
     def signed_data(self) -> bytes:
-        """What the signature covers: the type's tag, then the body."""
+        """What the signature covers: the type's tag, then the body (the carrier's, for a nested message)."""
+        if self.carrier is not None:
+            return self.carrier.signed_data
         return TAGS[self.kind] + self.body
 
     @property
@@ -153,18 +163,30 @@ class Signed:
         """(signer, slot kind, step): an honest peer signs one message per slot."""
         return (self.signer, SLOTS[self.kind], self.step)
 
+    @property
+    def signed(self) -> Signed:
+        """The message that carries the signature: the carrier of a nested message, else itself."""
+        return self if self.carrier is None else self.carrier
+
     @functools.cached_property
     def pair_text(self) -> str:
         """The message as saved and journaled, ``["<body>","<signature>"]`` in base64 (JSON text): made
-        once, though a message goes into the journal, the record and every save."""
+        once, though a message goes into the journal, the record and every save. A nested message
+        is saved as its carrier."""
+        if self.carrier is not None:
+            return self.carrier.pair_text
         return f'["{base64.b64encode(self.body).decode("ascii")}","{base64.b64encode(self.signature).decode("ascii")}"]'
 
     def pair(self) -> list[bytes]:
-        """The message as nested in another: ``[body, signature]``."""
+        """The message as passed on inside another: ``[body, signature]`` (its carrier's, if nested)."""
+        if self.carrier is not None:
+            return self.carrier.pair()
         return [self.body, self.signature]
 
     def wire(self) -> bytes:
-        """The message sent on its own: ``[type, 8, body, signature]``."""
+        """The message sent on its own: ``[type, 9, body, signature]`` (its carrier, if nested)."""
+        if self.carrier is not None:
+            return self.carrier.wire()
         return wire.pack([int(self.kind), PROTOCOL, self.body, self.signature])
 
     def __eq__(self, other: object) -> bool:
@@ -203,7 +225,8 @@ class Reveal(Signed):
 @dataclass(frozen=True, eq=False)
 class Ack(Signed):
     """The signer applied an input with hash ``action_hash`` at ``step`` and reached ``state_hash``;
-    ``nested`` is its out-of-turn move or its reveal for the next step, if any."""
+    ``nested`` is its move or its reveal for the next step, if any, carried by this ack (signed by
+    this ack's signature alone)."""
 
     action_hash: bytes
     state_hash: bytes
@@ -316,17 +339,20 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
     if kind is Kind.ACK:
         nested: Action | Reveal | None = None
         if rest[2] is not None:
-            inner = decode_pair(rest[2], (Kind.ACTION, Kind.REVEAL))
+            inner = _decode_signed(rest[2], signature, (Kind.ACTION, Kind.REVEAL))
             assert isinstance(inner, Action | Reveal)
             if inner.game_id != game_id or inner.step != step + 1 or inner.signer != signer:
                 raise WireError("ack: a nested message must be the acking peer's own, for the next step")
             nested = inner
-        return Ack(
+        ack = Ack(
             *head,
             wire.bin_field(rest[0], "action hash", HASH_LEN),
             wire.bin_field(rest[1], "state hash", HASH_LEN),
             nested,
         )
+        if nested is not None:
+            object.__setattr__(nested, "carrier", ack)  # made here, before anyone else holds it
+        return ack
     if kind in (Kind.VOTE, Kind.COMMIT):
         prev = wire.bin_field(rest[0], "prev", HASH_LEN)
         round_ = wire.int_field(rest[1], "round", 0, MAX_ROUND)
@@ -347,8 +373,8 @@ def decode_pair(value: Any, allowed: Sequence[Kind] = tuple(TAGS)) -> Signed:
 
 def sign(key: Signer, kind: Kind, game_id: bytes, step: int, signer: int, *fields: Any) -> Signed:
     """Make a signed message; the result is decoded from the bytes signed (one code path for both)."""
-    body = wire.pack([int(kind), PROTOCOL, game_id, step, signer, *fields])
-    return decode_signed(body, key.sign(TAGS[kind] + body), (kind,))
+    data = unsigned_body(kind, game_id, step, signer, *fields)
+    return decode_signed(data, key.sign(TAGS[kind] + data), (kind,))
 
 
 def sign_action(
@@ -371,10 +397,18 @@ def sign_reveal(key: Signer, game_id: bytes, step: int, signer: int, prev: bytes
     return m
 
 
+def unsigned_body(kind: Kind, game_id: bytes, step: int, signer: int, *fields: Any) -> bytes:
+    """A message's body, unsigned: what an ack nests (its signature covers it)."""
+    return wire.pack([int(kind), PROTOCOL, game_id, step, signer, *fields])
+
+
 def sign_ack(
-    key: Signer, game_id: bytes, step: int, signer: int, ahash: bytes, shash: bytes, nested: Action | Reveal | None
+    key: Signer, game_id: bytes, step: int, signer: int, ahash: bytes, shash: bytes, nested: bytes | Signed | None
 ) -> Ack:
-    m = sign(key, Kind.ACK, game_id, step, signer, ahash, shash, None if nested is None else nested.pair())
+    """Sign an ack; ``nested`` is the body of this peer's move or reveal for ``step + 1`` (a signed
+    message's body may be given: only its body is nested, the ack's signature covers it)."""
+    inner = nested.body if isinstance(nested, Signed) else nested
+    m = sign(key, Kind.ACK, game_id, step, signer, ahash, shash, inner)
     assert isinstance(m, Ack)
     return m
 
@@ -495,10 +529,34 @@ def _pairs(value: Any, what: str, max_len: int, allowed: Sequence[Kind] = tuple(
     return tuple(decode_pair(p, allowed) for p in wire.list_field(value, what, max_len))
 
 
+STEP_KINDS = (Kind.ACTION, Kind.FORWARD, Kind.REVEAL, Kind.ACK)
+"""What a step record holds: moves and reveals, alone or carried by the ack that nests them."""
+
+
+def step_messages(messages: Sequence[Signed]) -> tuple[Signed, ...]:
+    """A step record's messages as decided: an ack in a record stands for the move or reveal it
+    carries (its signature is the only one over them); WireError for anything else."""
+    out: list[Signed] = []
+    for m in messages:
+        if isinstance(m, Ack):
+            if m.nested is None:
+                raise WireError("an ack in a step record must carry a move or a reveal")
+            m = m.nested
+        elif m.kind not in STEP_KINDS:
+            raise WireError(f"{a_kind(m.kind)} does not decide a step")
+        out.append(m)
+    return tuple(out)
+
+
+def carriers(messages: Sequence[Signed]) -> list[Signed]:
+    """The messages as passed on: each nested one as its carrier, each once, in order."""
+    return list(dict.fromkeys(m.signed for m in messages))
+
+
 def _step_record(value: Any) -> StepRecord:
     f = wire.list_field(value, "step record", 2, exact=2)
     step = wire.int_field(f[0], "step", 1)
-    return StepRecord(step, _pairs(f[1], "step messages", MAX_PEERS, (Kind.ACTION, Kind.FORWARD, Kind.REVEAL)))
+    return StepRecord(step, step_messages(_pairs(f[1], "step messages", MAX_PEERS, STEP_KINDS)))
 
 
 def _change_record(value: Any) -> ChangeRecord:
@@ -524,9 +582,9 @@ def encode(game_id: bytes, message: Message) -> bytes:
     if isinstance(message, Offer):
         head = [Kind.OFFER, message.action.pair()]
     elif isinstance(message, Relay):
-        head = [Kind.RELAY, [m.pair() for m in message.messages]]
+        head = [Kind.RELAY, [m.pair() for m in carriers(message.messages)]]
     elif isinstance(message, Evidence):
-        head = [Kind.EVIDENCE, message.step, [m.pair() for m in message.messages]]
+        head = [Kind.EVIDENCE, message.step, [m.pair() for m in carriers(message.messages)]]
     elif isinstance(message, Freeze):
         head = [Kind.FREEZE, message.step, message.reason[:MAX_REASON]]
     elif isinstance(message, Bye):

@@ -26,7 +26,7 @@ from lanopoly.net.keys import Suite
 from lanopoly.net.protocol import Signed
 from lanopoly.net.wire import WireError
 
-SECRET_FORMAT = "lanopoly-secret/8"
+SECRET_FORMAT = "lanopoly-secret/9"
 
 
 class StoreError(Exception):
@@ -90,7 +90,7 @@ class Secrets:
             data = json.loads(path.read_text(encoding="utf-8"))
             if not isinstance(data, dict) or data.get("format") != SECRET_FORMAT:
                 found = data.get("format") if isinstance(data, dict) else data
-                raise StoreError(f"{path}: not a protocol 8 secret file ({found!r})")
+                raise StoreError(f"{path}: not a protocol 9 secret file ({found!r})")
             host = data["host"]
             if not isinstance(host, list) or len(host) != 2:
                 raise ValueError("host: expected [address, port]")

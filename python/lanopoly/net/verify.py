@@ -4,10 +4,11 @@ A peer saves the rules core's ``GameLog`` JSON with a ``"network"`` member (``Ga
 ignores it, so ``lanopoly replay`` works on the same file)::
 
     "network": {
-      "format": "lanopoly-net", "protocol": 8, "me": <the saving peer>,
+      "format": "lanopoly-net", "protocol": 9, "me": <the saving peer>,
       "genesis": {"start": <base64 start record>, "commitments": [[<base64 point>, ...], ...],
                   "signatures": [<base64 signature of the genesis hash>, ...]},
       "steps": [[[<base64 body>, <base64 signature>], ...], ...],   # what decided each step
+                  # (a move or reveal nested in an ack is saved as that ack: its signed carrier)
       "changes": [{"step": s, "commits": [...], "shares": [...]}, ...],
       "end": {"outcome": "over" | "frozen", "step": k, "reason": "..."} | null
     }
@@ -24,7 +25,8 @@ replayed input and state hash must be the log's.
 
 What that proves depends on the file (``verdict.py`` says it): every step of a finished game, a
 signed prefix only (the session stopped, or the file was cut; ``end`` is the saving peer's own
-word), or, without a protocol 8 record, only a self-consistent hash chain.
+word), or, without a protocol 9 record (a plain log, or one saved by protocols 2 to 8), only a
+self-consistent hash chain.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from lanopoly.net.core.record import FORMAT, change_from_json, unpairs
 from lanopoly.net.core.session import Session
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import ED25519
-from lanopoly.net.protocol import PROTOCOL, Action, Forward, Reveal, StepRecord, action_hash
+from lanopoly.net.protocol import PROTOCOL, Action, Forward, Reveal, StepRecord, action_hash, step_messages
 from lanopoly.net.wire import WireError
 
 logging.getLogger("lanopoly.net.session").addFilter(lambda record: record.levelno > logging.WARNING)
@@ -174,7 +176,7 @@ def _verify_record(log: GameLog, net: dict[str, Any]) -> Verified:
         if step > len(steps):
             break
         try:
-            messages = unpairs(steps[step - 1])
+            messages = step_messages(unpairs(steps[step - 1]))
         except (WireError, TypeError, IndexError) as e:
             raise VerifyError(step, f"its signed messages cannot be read: {e}") from None
         chance, current = observer.game.is_chance_node, observer.game.current_player

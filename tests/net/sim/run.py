@@ -19,6 +19,7 @@ misbehaving peer from ``behaviours.CATALOGUE``. The invariants:
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import sys
@@ -31,7 +32,7 @@ from lanopoly.net import shares
 from lanopoly.net.chain import HashChain
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.chance import step_seed
-from lanopoly.net.core.evidence import check_proof
+from lanopoly.net.core.evidence import check_proof, proof_from_json
 from lanopoly.net.core.record import ChangeEntry, StepEntry
 from lanopoly.net.core.session import Config, Session
 from lanopoly.net.keys import ED25519
@@ -204,6 +205,9 @@ class Checker:
         for proof in info.proofs:
             if not check_proof(proof, world.genesis, world.suite.verify):
                 self.violations.append(f"peer {peer} holds a proof that does not check: {proof.describe()}")
+            saved = proof_from_json(json.loads(json.dumps(proof.to_json())))  # as a desync report holds it
+            if saved is None or not check_proof(saved, world.genesis, world.suite.verify):
+                self.violations.append(f"peer {peer} holds a proof that does not check once saved: {proof.describe()}")
             if self.honest(proof.peer):
                 self.violations.append(f"peer {peer} holds a proof against honest peer {proof.peer}")
         behaviour = world.behaviours.get(self.scenario.cheater) if self.scenario.cheater is not None else None

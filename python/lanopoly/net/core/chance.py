@@ -19,7 +19,7 @@ from lanopoly.net.genesis import Genesis
 from lanopoly.net.protocol import Reveal, Share
 from lanopoly.net.shares import check_share, combine, threshold
 
-SEED_TAG = b"lanopoly/8/seed\x00"
+SEED_TAG = b"lanopoly/9/seed\x00"
 UNRECOVERED = bytes(32)
 """The link a removed peer whose secret could not be rebuilt contributes."""
 

@@ -3,7 +3,9 @@
 An honest peer signs at most one message per slot (signer, slot kind, step): one move, one reveal,
 one ack, one vote for a step; one share of each dealer. So two valid signatures by one key over
 different bodies of one slot prove that the peer told different peers different things
-(``equivocation``), whoever passes them on. A released share that does not match its dealer's
+(``equivocation``), whoever passes them on. A move or reveal nested in an ack is signed by the
+ack's signature: its proof is the ack that carries it (two acks of one step nesting different
+moves are already two different acks in one slot). A released share that does not match its dealer's
 commitments proves its holder lied (``bad_share``); shares that match yet rebuild a secret whose
 chain does not reach the dealer's anchor prove the dealer dealt another secret (``bad_deal``).
 """
@@ -43,7 +45,7 @@ class Proof:
         return {
             "peer": self.peer,
             "kind": self.kind,
-            "signed": [[b64(m.body), b64(m.signature)] for m in self.messages],
+            "signed": [[b64(body), b64(signature)] for body, signature in (m.pair() for m in self.messages)],
         }
 
 
@@ -72,8 +74,8 @@ class SlotBook:
         if seen is None:
             self._slots[slot] = message
             return None
-        if seen == message:
-            return None
+        if seen.body == message.body:
+            return None  # the same message (nested and alone, or carried by one ack or another)
         return Proof(message.signer, "equivocation", (seen, message))
 
     def forget_before(self, step: int) -> None:
@@ -105,7 +107,7 @@ def check_proof(proof: Proof, genesis: Genesis, verify: Verify) -> bool:
             return False
         first, second = proof.messages
         return (
-            first != second
+            first.body != second.body
             and first.game_id == second.game_id == genesis.game_id
             and first.slot == second.slot
             and first.signer == proof.peer
@@ -145,6 +147,15 @@ def proof_from_json(data: Any) -> Proof | None:
     """A proof from its JSON form, or None when malformed."""
     try:
         messages = tuple(decode_signed(unb64(b, "body"), unb64(s, "signature")) for b, s in data["signed"])
-        return Proof(int(data["peer"]), str(data["kind"]), messages)
+        return Proof(int(data["peer"]), str(data["kind"]), _nested_slot(messages))
     except (KeyError, TypeError, ValueError, WireError):
         return None
+
+
+def _nested_slot(messages: tuple[Signed, ...]) -> tuple[Signed, ...]:
+    """A proof's messages as they prove: a nested move or reveal is saved as its carrier, so an ack
+    beside a message of another slot stands for the message it nests (the proof is of that slot)."""
+    if len(messages) != 2 or messages[0].slot == messages[1].slot:
+        return messages
+    out = tuple(m.nested if isinstance(m, Ack) and m.nested is not None else m for m in messages)
+    return out if out[0].slot == out[1].slot else messages

@@ -35,10 +35,10 @@ from lanopoly.net.wire import WireError
 LINK_HELLO = 70
 LINK_ACCEPT = 71
 LINK_PROOF = 72
-TRANSCRIPT_TAG = b"lanopoly/8/link\x00"
-LISTENER_TAG = b"lanopoly/8/link-listener\x00"
-DIALER_TAG = b"lanopoly/8/link-dialer\x00"
-KEYS_INFO = b"lanopoly/8/link-keys"
+TRANSCRIPT_TAG = b"lanopoly/9/link\x00"
+LISTENER_TAG = b"lanopoly/9/link-listener\x00"
+DIALER_TAG = b"lanopoly/9/link-dialer\x00"
+KEYS_INFO = b"lanopoly/9/link-keys"
 
 
 class LinkAuthError(Exception):
@@ -132,7 +132,7 @@ class KeyListener:
     def hello(self, payload: bytes) -> bytes:
         f = wire.unpack(payload)
         if len(f) != 6 or f[0] != LINK_HELLO or f[1] != PROTOCOL:
-            raise LinkAuthError("not a protocol 8 link hello")
+            raise LinkAuthError("not a protocol 9 link hello")
         if wire.bin_field(f[2], "game id", ID_LEN) != self.record.game_id:
             raise LinkAuthError("a link for another game")
         dialer = wire.int_field(f[3], "dialer index", 0, len(self.record.peers) - 1)

@@ -39,8 +39,8 @@ GENESIS_SIG = 88
 ROSTER = 89
 REJECT = 83
 """The same code as the PIN handshake's refusal (``pinauth.REJECT``)."""
-HELLO_TAG = b"lanopoly/8/hello\x00"
-WELCOME_TAG = b"lanopoly/8/welcome\x00"
+HELLO_TAG = b"lanopoly/9/hello\x00"
+WELCOME_TAG = b"lanopoly/9/welcome\x00"
 MAX_NAME = 32
 
 
@@ -98,7 +98,7 @@ def parse(payload: bytes) -> Hello | Welcome | Roster | Deal | bytes | tuple[str
     WireError if it is none."""
     f = wire.unpack(payload)
     if len(f) < 2 or f[1] != PROTOCOL:
-        raise WireError("not a protocol 8 lobby message")
+        raise WireError("not a protocol 9 lobby message")
     kind, rest = f[0], f[2:]
     if kind == HELLO and len(rest) == 5:
         return Hello(

@@ -1,9 +1,10 @@
 """What a peer keeps to prove its game, and the journal it writes as it plays.
 
 The **record** holds the genesis, the signed messages that decided every step (a move, or every
-present peer's reveal) and the changes of membership (the commits that made them, and the shares released); it is
-saved with the game log (``"network"``) and ``verify`` checks it offline, trusting nothing the
-saving peer says. It also answers a peer behind (``SYNC``).
+present peer's reveal; one nested in an ack is saved as that ack, its signed carrier) and the
+changes of membership (the commits that made them, and the shares released); it is saved with the
+game log (``"network"``) and ``verify`` checks it offline, trusting nothing the saving peer says.
+It also answers a peer behind (``SYNC``).
 
 The **journal** is what a peer appends, in order, as it plays: each applied step, each change,
 and every message it signs, written before the message is sent. A restarted peer rebuilds its
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanopoly.net.genesis import Genesis, b64, unb64
-from lanopoly.net.protocol import ChangeRecord, Share, Signed, StepRecord, Vote, decode_signed
+from lanopoly.net.protocol import PROTOCOL, ChangeRecord, Share, Signed, StepRecord, Vote, decode_signed, step_messages
 from lanopoly.net.wire import WireError
 
 FORMAT = "lanopoly-net"
@@ -62,7 +63,7 @@ JournalEntry = StepEntry | ChangeEntry | SignedEntry | EndEntry
 
 
 def _pairs(messages: Sequence[Signed]) -> list[list[str]]:
-    return [[b64(m.body), b64(m.signature)] for m in messages]
+    return [[b64(body), b64(signature)] for body, signature in (m.pair() for m in messages)]
 
 
 def pairs_text(messages: Sequence[Signed]) -> str:
@@ -100,7 +101,8 @@ def from_line(line: str) -> JournalEntry:
         data = json.loads(line)
         kind = data["t"]
         if kind == "step":
-            return StepEntry(StepRecord(int(data["step"]), unpairs(data["signed"])), bytes.fromhex(data["hash"]))
+            record = StepRecord(int(data["step"]), step_messages(unpairs(data["signed"])))
+            return StepEntry(record, bytes.fromhex(data["hash"]))
         if kind == "change":
             return ChangeEntry(change_from_json(data))
         if kind == "signed":
@@ -160,7 +162,7 @@ class Record:
         head = json.dumps(
             {
                 "format": FORMAT,
-                "protocol": 8,
+                "protocol": PROTOCOL,
                 "me": self.me,
                 "genesis": self.genesis.to_json(),
                 "changes": [change_json(c) for c in self.changes],

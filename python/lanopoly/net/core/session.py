@@ -506,10 +506,18 @@ class Session:
 
     def _sign_and_keep(self, message: Signed, to: str = "all") -> Signed:
         """Keep a message this peer just signed, journaled before it is sent."""
-        self.mine.keep(message, to)
-        self.slots.file(message)
+        self._keep(message, to)
         self._persist(SignedEntry(message, to))
         return message
+
+    def _keep(self, message: Signed, to: str) -> None:
+        """Remember a message this peer signed, and the move or reveal an ack of it carries: its slot
+        is taken (the ack goes out, and is repeated, for it)."""
+        self.mine.keep(message, to)
+        self.slots.file(message)
+        if isinstance(message, Ack) and message.nested is not None:
+            self.mine.keep(message.nested, "nested")
+            self.slots.file(message.nested)
 
     # ----------------------------------------------------------------------------- intake
 
@@ -547,6 +555,8 @@ class Session:
         what it verified, so a failure is the misbehaviour of ``link``; a body signed by another key
         than its signer's is also proof against the key's owner (it signed in another's name)."""
         for m in expand([message]):
+            if m.carrier is message:
+                continue  # nested in the ack just verified: covered by its signature
             if m.game_id != self.game_id:
                 self._misbehaved(link, "wrong_game", f"sent {p8.a_kind(m.kind)} of another game")
                 return False
@@ -1004,13 +1014,16 @@ class Session:
         leader = self._leader()
         if leader is None or leader == self.me or self.run >= len(self.members.present):
             return
-        signed = self._sign_queued(step)
-        if signed is not None:
-            self._send(leader, p8.encode(self.game_id, Offer(signed)))
+        queued = self._queued(step)
+        if queued is not None:
+            seat, action = queued
+            move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
+            self._sign_and_keep(move, "leader")
+            self._send(leader, p8.encode(self.game_id, Offer(move)))
 
-    def _sign_queued(self, step: int, to: str = "leader") -> Action | None:
-        """Sign the person's first queued out-of-turn move that is legal now, for ``step`` (to offer it
-        to the leader, or ``nested`` in this peer's ack)."""
+    def _queued(self, step: int) -> tuple[int, Move] | None:
+        """Take the person's first queued out-of-turn move that is legal now, for ``step`` (to offer it
+        to the leader, or to nest in this peer's ack)."""
         current = self.game.current_player
         for seat in sorted(self.person_queue):
             action = self.person_queue[seat]
@@ -1023,10 +1036,8 @@ class Session:
                 self._notify(fx.MoveDropped(seat, dict(action), str(e)))
                 continue
             del self.person_queue[seat]
-            move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
-            self._sign_and_keep(move, to)
             self.offered[step] = (seat, action)
-            return move
+            return seat, action
         return None
 
     def _apply(
@@ -1082,10 +1093,10 @@ class Session:
         """Sign (or repeat) this peer's ack of ``step`` and send it; the session then agrees."""
         ack = self.mine.get("ack", step)
         if not isinstance(ack, Ack):
-            nested: Action | Reveal | None = None
+            nested: bytes | None = None
             if not self.game.is_over:
                 if self.game.is_chance_node:
-                    nested = self.mine.get("reveal", step + 1) or self._my_reveal(step + 1, self._state_hash())  # type: ignore[assignment]
+                    nested = self._reveal_body(step + 1)
                 elif self._may_interject(step + 1):
                     nested = self._interjection(step + 1)
                 elif self._leader() == self.me:
@@ -1098,11 +1109,24 @@ class Session:
         self._broadcast(ack.wire())
         self.phase = Phase.AGREEING
 
-    def _early_move(self, step: int) -> Action | None:
-        """This peer's bot move for ``step``, chosen and signed as it acks the step before, so that it
-        goes out nested in that ack: the next step then needs no round trip of its own. Only a bot
-        that moves at once does so (a person, a bot with a delay, or a seat that must resign moves
-        when the step comes)."""
+    def _reveal_body(self, step: int) -> bytes:
+        """The body of this peer's reveal for chance step ``step``, nested in its ack of the step
+        before (the one it signed alone already, if any: the same body, so the same message)."""
+        signed = self.mine.get("reveal", step)
+        if signed is not None:
+            return signed.body
+        index, link = self.chance.index + 1, self.chance.my_link()
+        return p8.unsigned_body(p8.Kind.REVEAL, self.game_id, step, self.me, self._state_hash(), index, link)
+
+    def _move_body(self, step: int, seat: int, action: Move) -> bytes:
+        """The body of this peer's move for ``seat`` at ``step``, to nest in its ack of the step before."""
+        return p8.unsigned_body(p8.Kind.ACTION, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
+
+    def _early_move(self, step: int) -> bytes | None:
+        """This peer's bot move for ``step``, chosen as it acks the step before, so that it goes out
+        nested in that ack (its body, signed by the ack): the next step then needs no round trip of
+        its own. Only a bot that moves at once does so (a person, a bot with a delay, or a seat that
+        must resign moves when the step comes)."""
         seat = self.game.current_player
         if seat is None or self.config.bot_delay > 0 or self._bound(step) is not None:
             return None
@@ -1114,9 +1138,7 @@ class Session:
             self.members.check(self.game, action)
         except (ValueError, TypeError, KeyError):
             return None  # refused again when the step comes, and then the session freezes
-        move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
-        self._sign_and_keep(move, "nested")
-        return move
+        return self._move_body(step, seat, action)
 
     def _early(self, move: Action, seat: int | None) -> bool:
         """Whether a nested ``move`` is the early move of ``seat`` (the seat to act) by its controller."""
@@ -1130,11 +1152,12 @@ class Session:
             and any(c == self.me for c in self.members.controllers)
         )
 
-    def _interjection(self, step: int) -> Action | None:
-        """This peer's out-of-turn move for ``step``: the person's queued one, else a bot's."""
-        signed = self._sign_queued(step, "nested")
-        if signed is not None:
-            return signed
+    def _interjection(self, step: int) -> bytes | None:
+        """The body of this peer's out-of-turn move for ``step`` (to nest in its ack): the person's
+        queued one, else a bot's."""
+        queued = self._queued(step)
+        if queued is not None:
+            return self._move_body(step, *queued)
         current = self.game.current_player
         for seat in self.members.seats_of(self.me):
             policy = self.policies.get(seat)
@@ -1151,9 +1174,7 @@ class Session:
                 self.members.check(self.game, action)
             except (ValueError, TypeError, KeyError):
                 continue
-            move = p8.sign_action(self.key, self.game_id, step, self.me, self._state_hash(), seat, dict(action))
-            self._sign_and_keep(move, "nested")
-            return move
+            return self._move_body(step, seat, action)
         return None
 
     def _try_agree(self) -> bool:
@@ -1510,7 +1531,7 @@ class Session:
         frames: list[list[StepRecord]] = [[]]
         size = 0
         for record in steps:
-            weight = sum(len(m.body) + 64 for m in record.messages) + 16
+            weight = sum(len(m.signed.body) + 64 for m in record.messages) + 16
             if frames[-1] and (size + weight > SYNC_BYTES or len(frames[-1]) >= p8.MAX_SYNC_STEPS):
                 frames.append([])
                 size = 0
@@ -1613,8 +1634,7 @@ class Session:
         try:
             for entry in journal:
                 if isinstance(entry, SignedEntry):
-                    self.mine.keep(entry.message, entry.to)
-                    self.slots.file(entry.message)
+                    self._keep(entry.message, entry.to)
                     if isinstance(entry.message, Vote):
                         self.members.take(entry.message)  # so that this peer never signs another in its slot
                 elif isinstance(entry, ChangeEntry):

@@ -1,4 +1,4 @@
-"""Protocol 8's building blocks against hostile input: frames, messages, genesis, shares, handshakes.
+"""Protocol 9's building blocks against hostile input: frames, messages, genesis, shares, handshakes.
 
 Each piece is pure (no sockets), so each refusal is checked directly: a malformed or forged input
 raises the module's error and changes nothing.
@@ -84,7 +84,7 @@ def test_signed_messages_survive_the_wire_and_bind_game_step_signer_and_kind() -
     [
         [
             p8.Kind.ACTION,
-            8,
+            p8.PROTOCOL,
             GAME,
             5,
             2,
@@ -92,17 +92,39 @@ def test_signed_messages_survive_the_wire_and_bind_game_step_signer_and_kind() -
             1,
             {"type": "roll", "player": 3},
         ],  # the action's player is not the seat
-        [p8.Kind.ACTION, 8, GAME, 5, 9, bytes(32), 1, {"type": "roll", "player": 1}],  # signer out of range
-        [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 0, "bot"],  # targets nobody
-        [p8.Kind.VOTE, 8, GAME, 5, 1, bytes(32), 0, 1, "burn"],  # unknown choice
-        [p8.Kind.REVEAL, 8, GAME, 5, 1, bytes(32), 0, bytes(32)],  # chance index 0
-        [p8.Kind.ACK, 8, GAME, 5, 1, bytes(31), bytes(32), None],  # a short hash
+        [p8.Kind.ACTION, p8.PROTOCOL, GAME, 5, 9, bytes(32), 1, {"type": "roll", "player": 1}],  # signer out of range
+        [p8.Kind.VOTE, p8.PROTOCOL, GAME, 5, 1, bytes(32), 0, 0, "bot"],  # targets nobody
+        [p8.Kind.VOTE, p8.PROTOCOL, GAME, 5, 1, bytes(32), 0, 1, "burn"],  # unknown choice
+        [p8.Kind.REVEAL, p8.PROTOCOL, GAME, 5, 1, bytes(32), 0, bytes(32)],  # chance index 0
+        [p8.Kind.ACK, p8.PROTOCOL, GAME, 5, 1, bytes(31), bytes(32), None],  # a short hash
     ],
 )
 def test_a_signed_body_with_a_bad_field_is_refused(fields: list[object]) -> None:
     body = wire.pack(fields)
     with pytest.raises(WireError):
         p8.decode_signed(body, bytes(64))
+
+
+def test_an_ack_carries_its_nested_move_under_its_one_signature() -> None:
+    """Protocol 9: the move nested in an ack is its body alone, covered by the ack's signature; it is
+    passed on and saved as the ack (its carrier), and a record's ack stands for the move it carries."""
+    key = ED25519.new_signer(b"\x07" * 32)
+    body = p8.unsigned_body(p8.Kind.ACTION, GAME, 6, 2, bytes(32), 1, {"type": "roll", "player": 1})
+    ack = p8.sign_ack(key, GAME, 5, 2, bytes(32), bytes(32), body)
+    parsed = p8.parse(ack.wire(), GAME)
+    assert isinstance(parsed, p8.Ack) and isinstance(parsed.nested, p8.Action)
+    move = parsed.nested
+    assert move.body == body and move.carrier is parsed and move.signature == ack.signature
+    assert move.pair() == ack.pair() and move.wire() == ack.wire() and move.pair_text == ack.pair_text
+    assert ED25519.verify(key.public, move.signed_data, move.signature)  # the ack's one signature
+    assert not ED25519.verify(key.public, p8.TAGS[p8.Kind.ACTION] + body, move.signature)
+    assert p8.step_messages([parsed]) == (move,)
+    with pytest.raises(WireError, match="carry"):
+        p8.step_messages([p8.sign_ack(key, GAME, 5, 2, bytes(32), bytes(32), None)])
+    # Protocol 8's form, a signed [body, signature] pair inside the ack, is refused.
+    old = wire.pack([p8.Kind.ACK, p8.PROTOCOL, GAME, 5, 2, bytes(32), bytes(32), [body, bytes(64)]])
+    with pytest.raises(WireError):
+        p8.decode_signed(old, bytes(64))
 
 
 def test_an_ack_may_nest_only_its_signers_message_for_the_next_step() -> None:
@@ -118,10 +140,10 @@ def test_an_ack_may_nest_only_its_signers_message_for_the_next_step() -> None:
 def test_link_messages_are_bounded() -> None:
     key = ED25519.new_signer(b"\x01" * 32)
     ack = p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), None)
-    too_many = wire.pack([p8.Kind.RELAY, 8, GAME, [ack.pair()] * (p8.MAX_BATCH + 1)])
+    too_many = wire.pack([p8.Kind.RELAY, p8.PROTOCOL, GAME, [ack.pair()] * (p8.MAX_BATCH + 1)])
     with pytest.raises(WireError):
         p8.parse(too_many, GAME)
-    bad_port = wire.pack([p8.Kind.STATUS, 8, GAME, 3, 0, [[1, 70000]]])
+    bad_port = wire.pack([p8.Kind.STATUS, p8.PROTOCOL, GAME, 3, 0, [[1, 70000]]])
     with pytest.raises(WireError):
         p8.parse(bad_port, GAME)
 
@@ -246,7 +268,9 @@ def _accept_any(dialer: KeyDialer, listener: KeyListener) -> tuple[bytes, object
     t = __import__("lanopoly.net.core.linkauth", fromlist=["_transcript"])._transcript(
         dialer.record.game_id, dialer.me, fields[2], dialer._public, fields[3], dialer.port
     )
-    proof = w.pack([72, 8, dialer.key.sign(__import__("lanopoly.net.core.linkauth").net.core.linkauth.DIALER_TAG + t)])
+    proof = w.pack(
+        [72, p8.PROTOCOL, dialer.key.sign(__import__("lanopoly.net.core.linkauth").net.core.linkauth.DIALER_TAG + t)]
+    )
     return proof, None
 
 
