@@ -83,8 +83,10 @@ def _named(behaviour: str, kinds: set[str], seeds: range) -> tuple[int, int]:
         ("ack_equivocator", {"equivocation"}),
         ("move_equivocator", {"equivocation"}),
         ("early_equivocator", {"equivocation"}),
+        ("nested_equivocator", {"equivocation"}),
         ("forger", {"forged", "illegal_action", "replayed", "out_of_turn"}),  # an unused forged move may go unseen
         ("illegal_mover", {"illegal_action"}),
+        ("illegal_nester", {"illegal_action"}),
         ("wrong_reveal", {"bad_reveal"}),
         ("garbage", {"malformed", "wrong_game"}),
         ("omitter", {"withheld"}),

@@ -146,18 +146,22 @@ class MoveEquivocator(Behaviour):
         return [(to, payload)]
 
     def _alternative(self, world: World, me: int, move: Action) -> bytes | None:
+        alt = self._other_action(world, me, move)
+        if alt is None:
+            return None
+        key = world.peers[me].secrets.key
+        return p8.sign_action(key, move.game_id, move.step, me, move.prev, move.seat, alt).wire()
+
+    def _other_action(self, world: World, me: int, move: Action) -> dict[str, object] | None:
+        """Another legal move for ``move``'s seat on the state it was made for (None if there is none)."""
         core = world.peers[me].core
-        if core is None:
+        if core is None or len(core.log.inputs) < move.step - 1:
             return None
         game = core.log.new_game()
         for action in core.log.inputs[: move.step - 1]:
             game.apply(action)
         others = [a for a in game.legal_actions(move.seat) if a != move.action and a["type"] != "declare_bankruptcy"]
-        if not others:
-            return None
-        alt = self.rng.choice(others)
-        key = world.peers[me].secrets.key
-        return p8.sign_action(key, move.game_id, move.step, me, move.prev, move.seat, alt).wire()
+        return self.rng.choice(others) if others else None
 
 
 class EarlyEquivocator(MoveEquivocator):
@@ -178,6 +182,60 @@ class EarlyEquivocator(MoveEquivocator):
         if alt is not None and to % 2 == 1:
             return [(to, payload), (to, self.mark(alt))]
         return [(to, payload)]
+
+
+class NestedEquivocator(MoveEquivocator):
+    """Signs two acks of one step nesting two different moves for the next (its early move or an
+    out-of-turn one), each to a part of the table: in protocol 9 the ack's signature is the only one
+    over a nested move, so the proof is the two acks, two signed messages in one slot."""
+
+    name = "nested_equivocator"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.lies: dict[int, bytes | None] = {}
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not Ack or type(m.nested) is not Action or len(world.peers) < 3:
+            return [(to, payload)]
+        if m.step not in self.lies:
+            move = m.nested
+            alt = self._other_action(world, me, move)
+            body = (
+                None
+                if alt is None
+                else p8.unsigned_body(p8.Kind.ACTION, m.game_id, move.step, me, move.prev, move.seat, alt)
+            )
+            self.lies[m.step] = None if body is None else _resign(world, me, m, nested=body).wire()
+        lie = self.lies[m.step]
+        if lie is not None and to % 2 == 1:
+            return [(to, self.mark(lie))]
+        return [(to, payload)]
+
+
+class IllegalNester(Behaviour):
+    """Nests a move the rules refuse in its ack (its early move, or an out-of-turn one), the same to
+    every peer: the ack's signature is the only one over it."""
+
+    name = "illegal_nester"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.after = rng.uniform(0.0, 5.0)
+        self.signed: dict[bytes, bytes] = {}
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not Ack or type(m.nested) is not Action:
+            return [(to, payload)]
+        if m.body not in self.signed:
+            move = m.nested
+            illegal = {"type": "bid", "player": move.seat, "amount": -1}  # refused by the rules, whatever the state
+            body = p8.unsigned_body(p8.Kind.ACTION, m.game_id, move.step, me, move.prev, move.seat, illegal)
+            self.signed[m.body] = _resign(world, me, m, nested=body).wire()
+        return [(to, self.mark(self.signed[m.body]))]
 
 
 class Omitter(Behaviour):
@@ -421,6 +479,7 @@ CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
         LyingHash,
         MoveEquivocator,
         EarlyEquivocator,
+        NestedEquivocator,
         Omitter,
         RevealGrinder,
         Replayer,
@@ -429,5 +488,6 @@ CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
         Garbage,
         WrongReveal,
         IllegalMover,
+        IllegalNester,
     )
 }
