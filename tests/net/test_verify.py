@@ -203,6 +203,13 @@ def test_a_record_of_an_older_protocol_is_only_checked_for_its_hash_chain(capsys
     assert code == 4 and "a LAN protocol 3 record, whose signatures this version does not check" in out, out
 
 
+def test_a_protocol_8_record_is_only_checked_for_its_hash_chain(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game saved by protocol 8 (two peers, one round, by main before protocol 9): its acks nest
+    signed messages, which this version does not read; verify says what it checked and no more."""
+    code, out = verify(DATA / "protocol8-game.json", capsys)
+    assert code == 4 and "a LAN protocol 8 record, whose signatures this version does not check" in out, out
+
+
 def test_verify_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["verify", "--help"])
