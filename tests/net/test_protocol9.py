@@ -19,7 +19,16 @@ from lanopoly.net import shares, wire
 from lanopoly.net.chain import HashChain
 from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError
 from lanopoly.net.core.lobby import Agreement, AgreementError, Deal
-from lanopoly.net.core.pinauth import PinError, PinHost, PinJoiner, normalize_pin
+from lanopoly.net.core.pinauth import (
+    AUTH_HELLO,
+    REJECT,
+    PinError,
+    PinHost,
+    PinJoiner,
+    normalize_pin,
+    other_version,
+    reject_version,
+)
 from lanopoly.net.core.record import ChangeEntry, EndEntry, SignedEntry, StepEntry, from_line, to_line
 from lanopoly.net.genesis import MAX_BID_TIMER, Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, fingerprint
@@ -125,6 +134,16 @@ def test_an_ack_carries_its_nested_move_under_its_one_signature() -> None:
     old = wire.pack([p8.Kind.ACK, p8.PROTOCOL, GAME, 5, 2, bytes(32), bytes(32), [body, bytes(64)]])
     with pytest.raises(WireError):
         p8.decode_signed(old, bytes(64))
+
+
+def test_a_joiner_of_another_protocol_is_told_why_in_its_own_version() -> None:
+    """A protocol-8 joiner's hello is answered with a REJECT it reads (its version in it), naming both
+    versions, instead of a connection closed without a word ("end of stream")."""
+    assert other_version(PinJoiner(normalize_pin("123456")).hello()) is None
+    old_hello = wire.pack([AUTH_HELLO, 8, b""])
+    assert other_version(old_hello) == 8
+    kind, version, why = wire.unpack(reject_version(8))
+    assert (kind, version) == (REJECT, 8) and "protocol 9" in why and "protocol 8" in why
 
 
 def test_an_ack_may_nest_only_its_signers_message_for_the_next_step() -> None:

@@ -40,7 +40,9 @@ from lanopoly.net.core.pinauth import (
     PinJoiner,
     StartBudget,
     normalize_pin,
+    other_version,
     reject,
+    reject_version,
 )
 from lanopoly.net.genesis import MAX_BID_TIMER, Genesis, PeerEntry, StartRecord, parse_start
 from lanopoly.net.keys import ED25519, Signer, Suite, fingerprint
@@ -331,6 +333,10 @@ class HostLobby:
         return await self.gate.open()
 
     async def _lobby(self, conn: Conn, first: bytes) -> None:
+        version = other_version(first)
+        if version is not None:
+            conn.send(reject_version(version))
+            raise LinkClosed(f"a joiner of LAN protocol {version}")
         if not self._open or self._full.is_set():
             conn.send(reject("the lobby is full"))
             raise LinkClosed("the lobby is full")

@@ -138,6 +138,24 @@ def reject(reason: str) -> bytes:
     return wire.pack([REJECT, PROTOCOL, reason[:MAX_REASON]])
 
 
+def other_version(payload: bytes) -> int | None:
+    """The protocol version of a joiner's ``AUTH_HELLO`` when it is not this one (None otherwise)."""
+    try:
+        f = wire.unpack(payload)
+    except WireError:
+        return None
+    if len(f) >= 2 and f[0] == AUTH_HELLO and type(f[1]) is int and f[1] != PROTOCOL and 0 < f[1] < 2**16:
+        return f[1]
+    return None
+
+
+def reject_version(version: int) -> bytes:
+    """A refusal that a joiner of protocol ``version`` reads as its own ``REJECT`` (its version in
+    it), so that it says why instead of seeing its connection close."""
+    why = f"this lobby plays LAN protocol {PROTOCOL}, this joiner protocol {version}: run the same lanopoly version"
+    return wire.pack([REJECT, version, why])
+
+
 def _expect(payload: bytes, kind: int, fields: int) -> list[object]:
     f = wire.unpack(payload)
     if len(f) >= 3 and f[0] == REJECT and f[1] == PROTOCOL:
@@ -215,4 +233,14 @@ class PinJoiner:
         return PinChannel(self.game_id, Cipher(to_host, to_joiner), binding)
 
 
-__all__ = ["PinChannel", "PinError", "PinHost", "PinJoiner", "WireError", "normalize_pin", "reject"]
+__all__ = [
+    "PinChannel",
+    "PinError",
+    "PinHost",
+    "PinJoiner",
+    "WireError",
+    "normalize_pin",
+    "other_version",
+    "reject",
+    "reject_version",
+]
