@@ -264,3 +264,50 @@ fn the_mask_matches_is_legal_with_drafts_open() {
         assert!(open_checked > 100, "{open_checked}");
     }
 }
+
+/// The observation overwrites every float of the caller's row (it is written once, without a
+/// zero-fill first): a row full of garbage and a row of zeros come out bit for bit the same, for
+/// every seat, with drafts, auctions and offers open along the way.
+#[test]
+fn the_observation_overwrites_every_float_of_the_row() {
+    let rules = Rules { round_limit: 12, ..Rules::default() };
+    for seed in 0..3u64 {
+        let mut game = Game::new(3, BoardId::Classic, rules).unwrap();
+        let mut rng = Resolver::new(seed);
+        let mut drafts = [Draft::closed(); 3];
+        let mut m = [false; SIZE];
+        let (mut clean, mut dirty) = (vec![0.0f32; observation::SIZE], vec![0.0f32; observation::SIZE]);
+        let mut seen = [0usize; 3]; // rows with a draft, an auction, an offer
+        while !game.is_over() {
+            if game.is_chance_node() {
+                let o = game.sample_outcome(&mut rng).unwrap();
+                game.apply_chance(o).unwrap();
+                continue;
+            }
+            for seat in 0..3u8 {
+                let draft = &drafts[seat as usize];
+                clean.fill(0.0);
+                dirty.iter_mut().enumerate().for_each(|(k, x)| *x = if k % 2 == 0 { f32::NAN } else { 7.5 });
+                observation::observe(&game, seat, draft, &mut clean);
+                observation::observe(&game, seat, draft, &mut dirty);
+                let same = clean.iter().zip(&dirty).all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "seat {seat}: a float left as the buffer held it");
+                seen[0] += draft.is_open() as usize;
+                seen[1] += game.auction.is_some() as usize;
+                seen[2] += game.offers.iter().any(|o| o.to == seat) as usize;
+            }
+            let seat = game.actor().unwrap();
+            mask(&game, seat, &drafts[seat as usize], &mut m);
+            match decode(&game, seat, &drafts[seat as usize], pick(&m, &mut rng)).unwrap() {
+                Decoded::Draft(d) => drafts[seat as usize] = d,
+                Decoded::Move(action) => {
+                    game.apply(Move { player: seat, action }).unwrap();
+                    if matches!(action, lanopoly_engine::Action::ProposeTrade { .. }) {
+                        drafts[seat as usize] = Draft::closed();
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&k| k > 10), "{seen:?}");
+    }
+}
