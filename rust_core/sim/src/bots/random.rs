@@ -14,11 +14,16 @@ pub struct RandomBot {
     pub max_extra: u32,
     turn: u32,
     extra: u32,
+    /// The legal actions of the decision at hand, in `legal_actions` order: the buffer is kept
+    /// from one decision to the next so that deciding allocates nothing (it holds nothing
+    /// between decisions, so it is not saved).
+    #[serde(skip)]
+    legal: Vec<Action>,
 }
 
 impl Default for RandomBot {
     fn default() -> Self {
-        RandomBot { max_extra: 3, turn: u32::MAX, extra: 0 }
+        RandomBot { max_extra: 3, turn: u32::MAX, extra: 0, legal: Vec::new() }
     }
 }
 
@@ -55,7 +60,8 @@ impl Policy for RandomBot {
             self.turn = game.turn;
             self.extra = 0;
         }
-        let mut actions = game.legal_actions(seat);
+        let mut actions = std::mem::take(&mut self.legal);
+        legal_actions_into(game, seat, &mut actions);
         let in_debt = game.debts.iter().any(|d| d.debtor == seat);
         if self.extra >= self.max_extra && !in_debt && actions.iter().any(|a| !is_optional(a)) {
             actions.retain(|a| !is_optional(a));
@@ -68,13 +74,14 @@ impl Policy for RandomBot {
             let (min, max) = game.bid_range(seat).expect("a bid was listed");
             action = Action::Bid(min + rng.below(max - min + 1));
         }
+        self.legal = actions;
         action
     }
 
     /// Claims the rent owed to it, like every built-in bot (no choice worth randomising); else
     /// answers an offer made to it, uniform over the answers allowed now, as `choose` picks.
     fn interject(&mut self, game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
-        super::owed_claim(game, seat).or_else(|| answer_offer(game, seat, rng))
+        super::owed_claim(game, seat).or_else(|| answer_offer(game, seat, rng, &mut self.legal))
     }
 }
 
@@ -85,11 +92,17 @@ fn uniform(actions: &[Action], rng: &mut Resolver) -> Action {
 
 /// An answer (accept or reject, to any offer made to `seat`) among those allowed now, uniformly;
 /// `None` without an offer to `seat` or when no answer is allowed now.
-fn answer_offer(game: &Game, seat: u8, rng: &mut Resolver) -> Option<Action> {
+fn answer_offer(game: &Game, seat: u8, rng: &mut Resolver, answers: &mut Vec<Action>) -> Option<Action> {
     if !game.offers.iter().any(|o| o.to == seat) {
         return None;
     }
-    let mut answers = game.legal_actions(seat);
+    legal_actions_into(game, seat, answers);
     answers.retain(|a| matches!(a, Action::AcceptTrade { .. } | Action::RejectTrade { .. }));
-    (!answers.is_empty()).then(|| uniform(&answers, rng))
+    (!answers.is_empty()).then(|| uniform(answers, rng))
+}
+
+/// `game.legal_actions(seat)`, in its order, into `out` (emptied first), which keeps its memory.
+fn legal_actions_into(game: &Game, seat: u8, out: &mut Vec<Action>) {
+    out.clear();
+    game.visit_legal_actions(seat, |action| out.push(action));
 }
