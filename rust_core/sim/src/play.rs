@@ -193,7 +193,7 @@ pub fn interjections(
 
 /// Is rent owed to `seat`, or a trade offer made to it? Only then may a bot that
 /// [`Policy::interjects_only_on_claims_and_offers`] move out of turn.
-fn owed_or_offered(game: &Game, seat: u8) -> bool {
+pub(crate) fn owed_or_offered(game: &Game, seat: u8) -> bool {
     game.claims.iter().any(|c| c.owner == seat) || game.offers.iter().any(|o| o.to == seat)
 }
 

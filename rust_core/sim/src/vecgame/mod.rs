@@ -20,6 +20,7 @@ use crate::action_space::{self, decode, Decoded, Draft};
 use crate::bots;
 use crate::interrupt::Interrupt;
 use crate::observation;
+use crate::play::owed_or_offered;
 use crate::policy::Policy;
 use crate::pool::{panic_message, Pool};
 use lanopoly_engine::state::MAX_PLAYERS;
@@ -586,7 +587,9 @@ fn advance(slot: &mut Slot, setup: &Setup, interrupt: &Interrupt<'_>) -> Result<
 /// own [`Policy::interject`], the agent's seats by the environment (a claim never costs; the agent
 /// acts only when the game waits for it, and rent must be claimed before the next rolls). The
 /// opponents' bots also answer there the offers made to them (the agent's among them) at once;
-/// the agent answers those made to it when the game waits for it.
+/// the agent answers those made to it when the game waits for it. A bot that
+/// [`Policy::interjects_only_on_claims_and_offers`] is asked only when rent is owed to it or an
+/// offer made to it, as `play` does (it would answer `None` otherwise, drawing nothing).
 fn interject_for_all(slot: &mut Slot) {
     let game = &mut slot.game;
     if (game.claims.is_empty() && game.offers.is_empty()) || game.is_chance_node() || game.is_over() {
@@ -597,6 +600,7 @@ fn interject_for_all(slot: &mut Slot) {
     for seat in (1..n).map(|d| (actor + d) % n) {
         // The environment's claims for the agent are asked of the engine (`owed_claim`).
         let (action, trusted) = match slot.bots.get_mut(seat as usize).and_then(Option::as_mut) {
+            Some((bot, _)) if bot.interjects_only_on_claims_and_offers() && !owed_or_offered(game, seat) => continue,
             Some((bot, stream)) => (bot.interject(game, seat, stream), bot.trusted()),
             None => (bots::owed_claim(game, seat), true),
         };
