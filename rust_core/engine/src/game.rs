@@ -368,12 +368,18 @@ impl Game {
 
     /// Call `emit` with each action of [`Game::legal_actions`], in the same order, without
     /// collecting them (the legality mask of `lanopoly-sim` needs no allocation).
-    pub fn visit_legal_actions(&self, p: u8, mut emit: impl FnMut(Action)) {
+    pub fn visit_legal_actions(&self, p: u8, emit: impl FnMut(Action)) {
+        self.visit_legal_actions_where(p, |_| true, emit);
+    }
+
+    /// [`Game::visit_legal_actions`], of the actions `wanted` accepts only: the others are not
+    /// checked at all (a caller that will drop some kinds of action saves their legality checks).
+    pub fn visit_legal_actions_where(&self, p: u8, wanted: impl Fn(&Action) -> bool, mut emit: impl FnMut(Action)) {
         if self.is_over() || self.pending.is_some() || p >= self.num_players || self.player(p).bankrupt {
             return;
         }
         let mut consider = |action: Action| {
-            if self.is_legal(Move { player: p, action }) {
+            if wanted(&action) && self.is_legal(Move { player: p, action }) {
                 emit(action);
             }
         };

@@ -61,10 +61,15 @@ impl Policy for RandomBot {
             self.extra = 0;
         }
         let mut actions = std::mem::take(&mut self.legal);
-        legal_actions_into(game, seat, &mut actions);
         let in_debt = game.debts.iter().any(|d| d.debtor == seat);
-        if self.extra >= self.max_extra && !in_debt && actions.iter().any(|a| !is_optional(a)) {
-            actions.retain(|a| !is_optional(a));
+        actions.clear();
+        if self.extra >= self.max_extra && !in_debt {
+            // Only the actions that move the game on, if there is any (their legality alone
+            // checked: the optional ones would be dropped); else every legal action.
+            game.visit_legal_actions_where(seat, |a| !is_optional(a), |a| actions.push(a));
+        }
+        if actions.is_empty() {
+            legal_actions_into(game, seat, &mut actions);
         }
         let mut action = uniform(&actions, rng);
         if is_optional(&action) {
