@@ -24,7 +24,7 @@ from lanopoly.net.core.session import Config, Session
 from lanopoly.net.hosting import HostLobby, Joining, SetupError
 from lanopoly.net.keys import ED25519, Suite
 from lanopoly.net.links import Conn, LinkClosed, connect
-from lanopoly.net.play import play, restart
+from lanopoly.net.play import play, rebuild, restart
 from lanopoly.net.store import Journal, Secrets, journal_path, secret_path
 
 from .inproc import PIN, address, bots, drivers, open_lobby, set_up
@@ -184,9 +184,8 @@ def test_after_the_start_strangers_and_pins_cannot_keep_a_restarted_peer_out(tmp
             with pytest.raises(LinkClosed):
                 await conn.recv(5)
             await conn.close()
-        driver, gate = await restart(
-            tmp_path / "p2.json", bots, Config(step_timeout=10, rejoin_timeout=30), interfaces=[address(2)]
-        )
+        rebuilt = rebuild(tmp_path / "p2.json", bots, Config(step_timeout=10, rejoin_timeout=30))
+        driver, gate = await restart(rebuilt, interfaces=[address(2)])
         back = await driver.run()
         await gate.close()
         results = [await t for t in tasks[:2]] + [back]

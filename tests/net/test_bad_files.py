@@ -199,3 +199,25 @@ def test_rejoin_of_a_finished_game_says_it_is_over_and_who_won(
     code, out = run([command, str(path), "--step-timeout", "1", "--rejoin-timeout", "1"], capsys)
     assert code == 0 and "is over already, after" in out and " won; nothing to " + command in out, out
     assert Path(f"{path}.journal").read_bytes() == journal
+
+
+@pytest.mark.parametrize("command", ["rejoin", "resume"])
+def test_rejoin_of_a_finished_game_opens_no_port(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The saved game is read before anything is opened: told to listen on an address this machine
+    does not have (TEST-NET-1), a finished game still says who won and exits 0, since it listens on
+    nothing (it opened its port first, and failed there: exit 1)."""
+    path = _copy(saved, tmp_path)
+    code, out = run([command, str(path), "--interfaces", "192.0.2.1"], capsys)
+    assert code == 0 and "is over already, after" in out, out
+
+
+def test_console_rejoin_of_a_finished_game_opens_no_port(saved: Path, tmp_path: Path) -> None:
+    """The console's rejoin of a finished game says it is over, before it opens a port."""
+    from lanopoly.bots import SimpleBot
+    from lanopoly.console.rejoin import CannotRejoin, open_saved
+
+    path = _copy(saved, tmp_path)
+    with pytest.raises(CannotRejoin, match="The game is over"):
+        asyncio.run(open_saved(path, resume_all=False, bot=SimpleBot, lang="en", interfaces=["192.0.2.1"]))

@@ -46,7 +46,8 @@ from lanopoly.net.driver import Driver
 from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import Gate, Started
 from lanopoly.net.links import Conn
-from lanopoly.net.play import driver_for, restart
+from lanopoly.net.play import driver_for, rebuild, restart
+from lanopoly.net.store import StoreError
 
 Action = dict[str, Any]
 
@@ -170,12 +171,16 @@ class NetTable:
         interfaces: list[str] | None = None,
     ) -> NetTable:
         """The table of the game saved at ``save``, rebuilt from its journal and listening again (it
-        dials every other peer once started). StoreError when the files are missing or do not hold."""
+        dials every other peer once started). StoreError when the files are missing or do not hold, or
+        the game is over already (then nothing is opened)."""
 
         def policies(record: StartRecord, me: int) -> dict[int, Policy | None]:
             return console_policies(record, me, bot)
 
-        driver, gate = await restart(save, policies, console_config(bot_delay, rejoin_timeout), interfaces=interfaces)
+        rebuilt = rebuild(save, policies, console_config(bot_delay, rejoin_timeout))
+        if rebuilt.core.game.is_over:  # nothing to take up: no port is opened, nobody dialed
+            raise StoreError(t(lang, "net.refused_over"))
+        driver, gate = await restart(rebuilt, interfaces=interfaces)
         return cls(driver, gate, lang=lang, save=save)
 
     # -- the table interface ---------------------------------------------------------------------

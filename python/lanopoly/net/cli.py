@@ -49,7 +49,7 @@ from lanopoly.net.driver import Driver
 from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import HostLobby, Joining, SetupError, Started, new_pin
 from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces, parse_interfaces
-from lanopoly.net.play import driver_for, play, restart
+from lanopoly.net.play import driver_for, play, rebuild, restart
 from lanopoly.net.protocol import VOTE_CHOICES
 from lanopoly.net.store import StoreError, write_atomic
 from lanopoly.net.verdict import EXIT_CODES_HELP, Kind, judge_file
@@ -398,13 +398,12 @@ async def rejoin_main(args: argparse.Namespace) -> int:
     """``lanopoly rejoin FILE`` / ``resume FILE``: rebuild from the journal, link to every peer, catch up, play."""
     interfaces = _interfaces(args)
     try:
-        driver, gate = await restart(args.file, _bots, _config(args), interfaces=interfaces)
+        rebuilt = rebuild(args.file, _bots, _config(args))
     except (StoreError, OSError) as e:
         print(f"could not {args.net_command}: {e}", file=sys.stderr)
         return EXIT_SETUP
-    core = driver.core
-    if core.game.is_over:  # nothing to play: no peer is dialed, nothing is written
-        await gate.close()
+    core = rebuilt.core
+    if core.game.is_over:  # nothing to play: no port is opened, no peer dialed, nothing written
         game = core.game
         winner = game.names[game.winner] if game.winner is not None else "nobody"
         print(
@@ -412,6 +411,11 @@ async def rejoin_main(args: argparse.Namespace) -> int:
             f"nothing to {args.net_command}"
         )
         return EXIT_OK
+    try:
+        driver, gate = await restart(rebuilt, interfaces=interfaces)
+    except OSError as e:
+        print(f"could not {args.net_command}: {e}", file=sys.stderr)
+        return EXIT_SETUP
     print(f"{args.net_command} game {core.game_id.hex()} at step {core.game.step}", flush=True)
     args.save = args.file
     driver.subscribe(_watch(args, core))

@@ -2,15 +2,17 @@
 
 ``play`` takes a game just set up (``hosting.Started``) and runs it: the session core with this
 peer's policies, the driver on the links formed at the start, the journal and secret files next
-to the saved game. ``restart`` rebuilds a peer from those files (``lanopoly rejoin``/``resume``):
-the session from the journal, the listening port (the start record's, or another when that one
-is taken: the peers learn it from this peer's link handshakes), and dials every other peer.
+to the saved game. ``rebuild`` rebuilds a peer from those files (``lanopoly rejoin``/``resume``),
+reading them only; when its game is not over, ``restart`` opens the listening port (the start
+record's, or another when that one is taken: the peers learn it from this peer's link handshakes)
+and dials every other peer.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from lanopoly.bots import Policy
@@ -20,7 +22,7 @@ from lanopoly.net.core.session import Config, Session
 from lanopoly.net.driver import Driver
 from lanopoly.net.genesis import StartRecord
 from lanopoly.net.hosting import Gate, Started
-from lanopoly.net.keys import ED25519, Suite
+from lanopoly.net.keys import ED25519, Signer, Suite
 from lanopoly.net.store import Journal, Secrets, StoreError, check_signatures, journal_path, secret_path
 
 log = logging.getLogger(__name__)
@@ -78,16 +80,20 @@ async def play(driver: Driver, started: Started, on_event: Callable[[fx.Event], 
         await started.gate.close()
 
 
-async def restart(
-    save: Path,
-    policies: Policies,
-    config: Config,
-    *,
-    interfaces: list[str] | None = None,
-    suite: Suite = ED25519,
-) -> tuple[Driver, Gate]:
-    """A peer's session rebuilt from its journal and secrets, listening again, ready to ``run``
-    (it dials every other peer). StoreError when the files are missing or do not hold."""
+@dataclass(frozen=True)
+class Rebuilt:
+    """A peer's session rebuilt from its files, before anything is opened: ``restart`` listens and
+    dials for it, unless its game is over already (then nothing is opened at all)."""
+
+    save: Path
+    core: Session
+    key: Signer
+    host: str
+
+
+def rebuild(save: Path, policies: Policies, config: Config, *, suite: Suite = ED25519) -> Rebuilt:
+    """A peer's session rebuilt from its journal and secrets, every signature checked; reads files
+    only. StoreError when the files are missing or do not hold."""
     secrets = Secrets.read(secret_path(save))
     genesis, entries = Journal.read(journal_path(save))
     record = genesis.record
@@ -112,21 +118,31 @@ async def restart(
         )
     except ValueError as e:
         raise StoreError(f"{journal_path(save)} does not rebuild the game: {e}") from None
-    gate = Gate(interfaces, record.peers[me].port)
+    return Rebuilt(save, core, key, secrets.host[0])
+
+
+async def restart(
+    rebuilt: Rebuilt, *, interfaces: list[str] | None = None, suite: Suite = ED25519
+) -> tuple[Driver, Gate]:
+    """The rebuilt peer listening again (its old port, or another when that one is taken), with
+    the driver that dials every other peer once it ``run``s. OSError when it cannot listen."""
+    core, key, save = rebuilt.core, rebuilt.key, rebuilt.save
+    record = core.genesis.record
+    gate = Gate(interfaces, record.peers[core.me].port)
     try:
         await gate.open()
     except OSError:
-        log.warning("port %d is taken: listening on another one (the peers learn it)", record.peers[me].port)
+        log.warning("port %d is taken: listening on another one (the peers learn it)", record.peers[core.me].port)
         gate = Gate(interfaces, 0)
         await gate.open()
-    gate.accept_links(record, me, key, suite)
+    gate.accept_links(record, core.me, key, suite)
     driver = Driver(
         core,
         key,
         suite=suite,
         save=save,
-        journal=Journal(journal_path(save), genesis),
-        host_address=secrets.host[0],
+        journal=Journal(journal_path(save), core.genesis),
+        host_address=rebuilt.host,
         source=source_of(interfaces),
         port=gate.port,
         dial_all=True,
