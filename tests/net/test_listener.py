@@ -239,6 +239,54 @@ def test_a_churn_one_connection_per_address_does_not_cut_a_handshake_that_made_p
     run(test, server)
 
 
+def test_stalled_handshakes_that_made_progress_cannot_leave_a_churn_only_the_new_ones_to_cut() -> None:
+    """``total`` connections from 16 addresses make progress late and stall (a lobby's joiners that
+    know the PIN, stopping after WELCOME: each costs one SPAKE2 start, so they are taken in turn and
+    held); then an honest one from a new address begins, and 32 addresses connect once each. Once
+    the stalled ones were accepted ``limits.progress`` ago their progress no longer protects them:
+    the churn evicts them, and the honest one completes. (While progress protected for the whole
+    handshake deadline, the honest one was the only handshake without progress, and the first
+    newcomer cut it.)"""
+    limits = Limits(first_byte=LONG, handshake=LONG)
+    now = [0.0]
+    server: Server
+
+    async def two_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Joined | None:
+        message = await read_frame(reader)
+        server.listener.progress(writer)
+        writer.write(frame("more"))
+        if await read_frame(reader) != ["go"]:
+            return None
+        writer.write(frame("welcome", message[1]))
+        await writer.drain()
+        return message[1], writer
+
+    async def test(server: Server) -> None:
+        listener = server.listener
+        stalled = [await server.connect(f"127.0.1.{1 + i % 16}") for i in range(limits.total)]
+        await listener.until(lambda s: s.started == limits.total)
+        now[0] += limits.progress * 0.9  # progress late in the window, so protected the longest
+        for i, (reader, writer) in enumerate(stalled):
+            writer.write(frame("hello", f"stalled{i}"))
+            assert await read_frame(reader) == ["more"]
+        now[0] += limits.progress * 0.1
+        hello_frame = frame("hello", "honest")
+        reader, writer = await server.connect("127.0.0.5")
+        writer.write(hello_frame[:3])
+        await listener.until(lambda s: s.started == limits.total + 1)
+        for i in range(32):
+            await server.idle(f"127.0.2.{1 + i}", b"\0")
+        await listener.until(lambda s: s.accepted == limits.total + 33)
+        assert server.stats.evicted == 33 and listener.pending == limits.total
+        writer.write(hello_frame[3:])
+        assert await read_frame(reader) == ["more"]
+        writer.write(frame("go"))
+        assert await read_frame(reader) == welcome("honest")
+
+    server = Server(limits, handshake=two_frames, clock=lambda: now[0])
+    run(test, server)
+
+
 def test_the_eviction_choice() -> None:
     """Progress first, then a word said, then the address's slots, then age (oldest first) decide."""
     fresh, heard, progressed = Candidate(False, False, 1), Candidate(False, True, 1), Candidate(True, True, 1)
@@ -392,7 +440,14 @@ def test_one_port_on_several_addresses() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"total": 0}, {"per_address": -1}, {"table": True}, {"window": 0.0}, {"handshake": float("nan")}],
+    [
+        {"total": 0},
+        {"per_address": -1},
+        {"table": True},
+        {"window": 0.0},
+        {"handshake": float("nan")},
+        {"progress": -1.0},
+    ],
 )
 def test_limits_refuse_nonsense(bad: dict[str, Any]) -> None:
     name = next(iter(bad))

@@ -12,7 +12,11 @@ so that unauthenticated connections can never block authenticated ones:
   not made progress (``Listener.progress``: the handshake says so, say when the peer's second frame
   arrives) before any that has, silent ones first, then those of the address holding the most
   slots, then the oldest, so neither idle connections nor a churn of new ones from many addresses,
-  one connection each, cuts an honest handshake in flight;
+  one connection each, cuts an honest handshake in flight; progress protects only within
+  ``progress`` seconds of the accept, so handshakes that make progress and stall can hold no more
+  protected slots than progress costs in that time (a lobby's SPAKE2 starts: 20 a second and a
+  burst of 10), and a churn always finds one of theirs to cut before a handshake that has not made
+  progress yet;
 - an address for which ``reserved(host)`` holds (a start record peer's) has its own
   ``reserved_per_address`` slots, never counts against ``total`` and is never evicted;
 - the address table behind the start rate forgets addresses quiet for a window, and the oldest
@@ -65,6 +69,9 @@ class Limits:
     """Seconds from the accept until the first byte; also the grace to flush a declined connection's reply."""
     handshake: float = 5.0
     """Seconds from the accept until the handshake returns."""
+    progress: float = 1.0
+    """Seconds from the accept during which progress keeps a handshake from eviction; after that it
+    is evicted like one that made none (an honest handshake is over within a few round trips)."""
     starts_per_address: int = 60
     """Handshakes one address may start within ``window`` seconds."""
     window: float = 10.0
@@ -76,7 +83,7 @@ class Limits:
             count = getattr(self, name)
             if type(count) is not int or count < 1:
                 raise ValueError(f"Limits.{name} must be a positive integer, not {count!r}")
-        for name in ("first_byte", "handshake", "window"):
+        for name in ("first_byte", "handshake", "progress", "window"):
             seconds = getattr(self, name)
             if type(seconds) not in (int, float) or not 0 < seconds < math.inf:
                 raise ValueError(f"Limits.{name} must be a positive number of seconds, not {seconds!r}")
@@ -112,9 +119,11 @@ class Stats:
 class _Pending:
     """A connection in its handshake: where from, its deadline timer, its task, why it was dropped."""
 
-    __slots__ = ("dropped", "heard", "host", "progressed", "reserved", "task", "timer", "writer")
+    __slots__ = ("accepted", "dropped", "heard", "host", "progressed", "reserved", "task", "timer", "writer")
 
-    def __init__(self, host: str, reserved: bool, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, host: str, reserved: bool, writer: asyncio.StreamWriter, accepted: float) -> None:
+        self.accepted = accepted
+        """When the connection was accepted (the listener's clock)."""
         self.host = host
         self.reserved = reserved
         self.writer = writer
@@ -189,7 +198,8 @@ class Listener(Generic[T]):
     the handshake wrote): a handshake that keeps the connection, a lobby's joiner say, returns it.
     It may raise: the connection is closed and counted, the listener carries on. ``reserved(host)``
     says whether a source address is a known peer's. ``clock`` (seconds) drives the start rate
-    window and the address table; the deadlines run on the event loop's clock.
+    window, the address table and how long progress protects; the deadlines run on the event
+    loop's clock.
     """
 
     def __init__(
@@ -262,8 +272,9 @@ class Listener(Generic[T]):
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def progress(self, writer: asyncio.StreamWriter) -> None:
-        """The handshake on ``writer`` made progress (the peer did more than connect and say hello): it
-        is evicted only after every handshake that has not. A connection no longer held: no effect."""
+        """The handshake on ``writer`` made progress (the peer did more than connect and say hello): up
+        to ``limits.progress`` seconds from its accept it is evicted only after every handshake that
+        has not. A connection no longer held: no effect."""
         pending = self._by_writer.get(writer)
         if pending is not None:
             pending.progressed = True
@@ -307,7 +318,7 @@ class Listener(Generic[T]):
             if not self._may_start(host):
                 self._refuse(writer, RATE)
                 return None
-            pending = _Pending(host, reserved, writer)
+            pending = _Pending(host, reserved, writer, self._clock())
             if not reserved and len(self._open) >= self.limits.total:
                 self._evict(pending)
             self._hold(pending, reader)
@@ -334,7 +345,10 @@ class Listener(Generic[T]):
         ``total`` handshakes."""
         handshakes = list(self._open)
         per_host = self._per_host
-        return handshakes[victim(Candidate(p.progressed, p.heard, per_host[p.host]) for p in handshakes)]
+        since = self._clock() - self.limits.progress
+        return handshakes[
+            victim(Candidate(p.progressed and p.accepted > since, p.heard, per_host[p.host]) for p in handshakes)
+        ]
 
     def _may_start(self, host: str) -> bool:
         """Record a handshake started by ``host`` now, unless it started its share within the window."""
