@@ -4,11 +4,14 @@ Faults and cheaters are tested by the deterministic network simulation (``test_s
 the attacks on sockets (``test_attacks.py``); these check that the commands people run work end
 to end: hosting, joining by address and by name (real mDNS), a peer killed (SIGKILL) and brought
 back with ``lanopoly rejoin``, every peer killed and the game restarted with ``lanopoly resume``,
-and ``lanopoly verify`` on every saved game.
+a peer stopped (SIGSTOP) past the step timeout and resumed (the driver's clock; the simulation
+pauses cores, not drivers), and ``lanopoly verify`` on every saved game.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +72,37 @@ def test_every_peer_killed_resumes_the_game(tmp_path: Path) -> None:
         for i in (0, 1)
     ]
     agreed([outcome(tmp_path, p, i) for i, p in enumerate(back)])
+
+
+def test_a_peer_stopped_past_the_step_timeout_follows_the_others_and_blames_nobody(tmp_path: Path) -> None:
+    """``kill -STOP`` a joined peer until the others froze naming it (3 s step timeout), then
+    ``kill -CONT``: it reads their freeze and follows it, naming nobody. (It froze at once instead,
+    blaming an honest peer "silent for 8 s": its timer ran before what had arrived was read, and
+    the time it had not run counted as the others' silence.)"""
+    fast = ["--step-timeout", "3"]
+    args = ["host", "--name", "host", "--peers", "3", "--players", "3", "--rounds", "60", "--no-advertise"]
+    p0 = Peer([*args, *common(tmp_path, "p0"), *fast], "127.0.0.51", tmp_path, "p0")
+    where = p0.wait_line("lobby open at ", 20).split()[3].rstrip(",")
+    pin = p0.wait_line("game PIN: ", 5).split()[2]
+    joined = [
+        Peer(
+            ["join", where, "--name", f"guest{i}", "--pin", pin, *common(tmp_path, f"p{i}"), *fast],
+            f"127.0.0.5{1 + i}",
+            tmp_path,
+            f"p{i}",
+        )
+        for i in (1, 2)
+    ]
+    p1, p2 = joined
+    p1.wait_line(TURN, 60, count=8)
+    os.kill(p1.proc.pid, signal.SIGSTOP)
+    try:
+        others = [outcome(tmp_path, p0, 0), outcome(tmp_path, p2, 2)]
+    finally:
+        os.kill(p1.proc.pid, signal.SIGCONT)
+    stopped = outcome(tmp_path, p1, 1)
+    for o in others:
+        assert o.code == 3 and o.result["freeze"]["blamed"] == [stopped.result["me"]], o.result["freeze"]
+    freeze = stopped.result["freeze"]
+    assert stopped.code == 3 and freeze["cause"] == "remote" and "froze the session" in freeze["reason"], freeze
+    assert stopped.result["faults"] == [] and freeze["blamed"] == [], stopped.result

@@ -394,7 +394,7 @@ class NetTable:
         """Peers whose connection dropped, waited for: peer -> seconds away (while the game plays)."""
         if not self.playing:
             return {}
-        now = asyncio.get_running_loop().time()
+        now = self.driver.now()  # the session's time, which the core's ``away`` times are in
         return {peer: max(0.0, now - since) for peer, since in self.core.away.items()}
 
     def away_seats(self) -> dict[int, float]:

@@ -25,6 +25,7 @@ from lanopoly.net import reason
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError, LinkUp
 from lanopoly.net.core.outcome import SessionResult
+from lanopoly.net.core.runclock import RunClock
 from lanopoly.net.core.session import Session
 from lanopoly.net.keys import ED25519, Signer, Suite
 from lanopoly.net.links import Conn, LinkClosed
@@ -92,6 +93,8 @@ class Driver:
         self.links: dict[int, _Link] = {}
         self._subscribers: list[EventCallback] = []
         self._timer: asyncio.TimerHandle | None = None
+        self.clock = RunClock()
+        """The session's time: the loop's less the time this process did not run (``core/runclock.py``)."""
         self._save_later: asyncio.TimerHandle | None = None
         self._dials: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -108,7 +111,8 @@ class Driver:
         self._subscribers.append(callback)
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        """The session's time (the loop's, less the time this process was stopped), for every call into it."""
+        return self.clock.check(asyncio.get_running_loop().time())
 
     def submit(self, seat: int, action: dict[str, object]) -> None:
         """The person's move (ValueError with the reason when it may not be played now)."""
@@ -198,21 +202,32 @@ class Driver:
         self._maybe_save()
 
     def _arm(self) -> None:
-        """Make sure the core's ``timer`` is called by its deadline. A timer already armed for that
-        time or sooner stays: the deadline moves later with every message heard, and a timer that
-        fires early only finds nothing due and is armed again (one handle, not one per message)."""
-        deadline = None if self._closing else self.core.deadline
+        """Make sure the core's ``timer`` is called by its deadline, and that a wake comes within
+        ``RunClock.tick`` while there is one (so a stop of this process is noticed). A timer already
+        armed for that time or sooner stays: the deadline moves later with every message heard, and
+        a timer that fires early only finds nothing due and is armed again (one handle, not one per
+        message)."""
+        loop = asyncio.get_running_loop()
+        at = None if self._closing else self.clock.wake_at(self.core.deadline, loop.time())
         if self._timer is not None:
-            if deadline is not None and self._timer.when() <= deadline:
+            if at is not None and self._timer.when() <= at:
                 return
             self._timer.cancel()
             self._timer = None
-        if deadline is not None:
-            self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer)
+        if at is not None:
+            self._timer = loop.call_at(at, self._on_timer)
+            self.clock.armed(at)
 
     def _on_timer(self) -> None:
+        """A wake: the core's ``timer`` when its deadline is due, unless this process was just found
+        to have been stopped (then what arrived meanwhile is read first: ``RunClock``)."""
         self._timer = None
-        self.apply(self.core.timer(self.now()))
+        now = self.now()
+        deadline = self.core.deadline
+        if deadline is not None and now >= deadline and not self.clock.holding(asyncio.get_running_loop().time()):
+            self.apply(self.core.timer(now))
+        else:
+            self._arm()
         self._maintain()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:

@@ -13,7 +13,8 @@ the test suite drives the same machines with a seeded scheduler instead.
 - ``evidence``  proofs of equivocation (two different signed messages for one slot);
 - ``order``     which out-of-turn action takes a step (a fixed rule on data every peer holds);
 - ``record``    what a peer keeps to prove its game (saved with the log, checked by ``verify``);
-- ``effects``   the effects and the events the machines return; ``outcome``: results and freezes.
+- ``effects``   the effects and the events the machines return; ``outcome``: results and freezes;
+- ``runclock``  the session's time: the driver's, less the time this process did not run.
 
 Before the game, three handshakes, each a machine of its own:
 
