@@ -334,3 +334,35 @@ def test_a_peer_voted_out_with_its_links_up_does_not_freeze_the_peers_still_maki
     run_game(501569, watch=watch)
     assert (43, (2,)) in removed.get(4, []), (removed, frozen)
     assert not [p for p, reason in frozen.items() if reason.startswith("peer 2 (p2) froze")], frozen
+
+
+def test_a_peer_paused_past_the_step_timeout_follows_the_others_and_names_nobody() -> None:
+    """A peer's process paused (``kill -STOP``) longer than the others' step timeout: they freeze
+    naming it; once it runs again it notices it did not run (its timer came late: ``RunClock``),
+    reads what came meanwhile and follows their freeze, naming nobody. (Its timer ran first, with
+    the time it had not run counted as silence: it froze naming an honest peer "silent for 31 s",
+    18 of the 205 games with a pause among seeds 0 to 1,499; a real process did the same,
+    ``test_games.py``.)"""
+    from lanopoly.net.core import effects as fx
+
+    from .sim import run as sim
+
+    def long_pause_only(scenario: sim.Scenario) -> bool:
+        kinds = [(kind, args) for _, kind, args in scenario.faults]
+        return scenario.cheater is None and len(kinds) == 1 and kinds[0][0] == "pause" and kinds[0][1][1] > 12.0
+
+    seeds = [seed for seed in range(1500) if long_pause_only(sim.draw(seed))][:12]
+    assert len(seeds) == 12
+    followed = 0
+    for seed in seeds:
+        paused = next(args[0] for _, kind, args in sim.draw(seed).faults if kind == "pause")
+        causes: list[str] = []
+
+        def watch(world: object, peer: int, item: object, paused: int = paused, causes: list[str] = causes) -> None:
+            if peer == paused and isinstance(item, fx.Frozen):
+                causes.append(item.info.cause)
+
+        report = run_game(seed, watch=watch)
+        assert report.ok, report.text()
+        followed += causes == ["remote"]
+    assert followed >= 4, followed  # the others' freeze reached it (in the rest the game ended otherwise)

@@ -2,12 +2,13 @@
 
 ``run_game(seed)`` is deterministic: the same seed replays the same game event by event. A game
 draws its table (2 to 5 peers, 2 to 6 seats, people at some seats), its rules (a preset, a few
-rounds), its faults (links broken, peers killed and restarted, or never) and, sometimes, one
-misbehaving peer from ``behaviours.CATALOGUE``. The invariants:
+rounds), its faults (links broken, peers killed and restarted, or never; a process paused, drawn
+apart so that adding it changed no other draw) and, sometimes, one misbehaving peer from
+``behaviours.CATALOGUE``. The invariants:
 
 1. Honest peers never disagree on a step they settled (all acks agreed).
 2. No honest peer is blamed for misbehaviour, by any fault or freeze of an honest peer; one named
-   as absent was really killed or cut off.
+   as absent was really killed, cut off or paused (a paused peer never names another).
 3. Every proof an honest peer holds checks offline against the genesis and names a cheater; an
    honest peer that froze over a provable misbehaviour holds its proof.
 4. An honest game (no cheater, every killed peer back in time) ends with every live peer over and
@@ -66,6 +67,8 @@ logging.getLogger("lanopoly.net.session").setLevel(logging.CRITICAL)
 PRESETS = ["official", "official", "official", "it", "no", "paris-app", "speed"]
 SIM_TIME = 4000.0
 MAX_EVENTS = 400_000
+PAUSES = 0.15
+"""The share of games where a peer's process is paused a while (drawn from a generator of its own)."""
 
 
 @dataclass
@@ -146,6 +149,12 @@ def draw(
         must_finish = False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
+    stops = random.Random(seed ^ 0x570B5)  # its own draws: the games without a pause stay as they were
+    if stops.random() < PAUSES:
+        seconds = stops.choice([stops.uniform(0.5, 6.0), stops.uniform(12.0, 40.0)])
+        faults.append((stops.uniform(0.0, 8.0), "pause", (stops.randrange(peers), seconds)))
+        # A pause past the others' step timeout (less what it waited for already) freezes them, rightly.
+        must_finish = must_finish and seconds < config.step_timeout - 2.0
     return Scenario(seed, controllers, persons, rules, config, faults, cheater, behaviour, ed25519, must_finish)
 
 
@@ -199,9 +208,20 @@ class Checker:
         if info.cause in ("fault", "desync") and honest_blamed:
             self.violations.append(f"peer {peer} froze blaming honest {honest_blamed}: {info.reason}")
         if info.cause == "absent":
-            unexplained = [p for p in honest_blamed if p not in world.killed and p not in world.cut]
+            explained = world.killed | world.cut | world.paused
+            unexplained = [p for p in honest_blamed if p not in explained]
             if unexplained:
                 self.violations.append(f"peer {peer} froze naming {unexplained} absent, never cut off: {info.reason}")
+            if world.peers[peer].was_paused:  # the silence was its own: it follows the others' verdict
+                # (it may name one dead for good, one the network cut it from, one killed when a drop freezes)
+                dropped = world.killed if self.scenario.config.rejoin_timeout <= 0 else set()
+                named = [
+                    p
+                    for p in honest_blamed
+                    if world.peers[p].alive and frozenset((peer, p)) not in world.faulted and p not in dropped
+                ]
+                if named:
+                    self.violations.append(f"peer {peer}, paused, froze naming {named} absent: {info.reason}")
         for proof in info.proofs:
             if not check_proof(proof, world.genesis, world.suite.verify):
                 self.violations.append(f"peer {peer} holds a proof that does not check: {proof.describe()}")
@@ -359,6 +379,8 @@ def run_game(
         for when, kind, args in scenario.faults:
             if kind == "break":
                 world.at(when, world.break_link, args[0], args[1], "link broken", True)
+            elif kind == "pause":
+                world.at(when, world.pause, args[0], args[1])
             else:
                 world.at(when, world.kill, args[0], args[1], args[2])
         world.run(SIM_TIME, MAX_EVENTS)

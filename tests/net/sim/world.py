@@ -5,7 +5,9 @@ game replays exactly from its seed. Per direction a link delivers in order (TCP)
 anything goes. A broken link loses what was still in flight; each end learns of the break a little
 later, and the link comes back after a while (the higher index redials) unless an end is dead. A
 killed peer loses everything but its journal; a restarted one rebuilds its session from it and
-dials everyone again.
+dials everyone again. A paused peer (``kill -STOP``, a laptop asleep) runs nothing until it resumes:
+what reaches it waits, and on resuming it first notices, as the driver does (its timer came late:
+``RunClock``), that it did not run, then reads what came meanwhile.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from lanopoly._core import Bot, Game
 from lanopoly.bots import Policy, SimpleBot
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core.record import JournalEntry, StepEntry
+from lanopoly.net.core.runclock import RunClock
 from lanopoly.net.core.session import Config, Session
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import Suite
@@ -37,6 +40,9 @@ class Link:
     up: bool = False
     epoch: int = 0
     down_since: float = 0.0
+    reset: set[int] = field(default_factory=set)
+    """Epochs that ended in a reset (a process killed): what a paused end had not read yet is lost;
+    after any other break it reads what reached it before the break."""
 
 
 @dataclass
@@ -54,6 +60,14 @@ class SimPeer:
     restarts: int = 0
     thinking: dict[int, Bot] = field(default_factory=dict)
     """The bot a simulated person asks for its moves (kept, so it remembers what it tried)."""
+    clock: RunClock = field(default_factory=lambda: RunClock(tick=None))
+    """The session's time, as the driver keeps it (the world's, less the time the process was paused)."""
+    paused_since: float | None = None
+    """When the process was paused, while it is."""
+    was_paused: bool = False
+    """This process (since its last restart) was paused at some point."""
+    deferred: list[tuple[Callable[..., None], tuple[Any, ...]]] = field(default_factory=list)
+    """What happened to it while paused, in order: it runs once the process resumes."""
 
 
 class Behaviour:
@@ -122,6 +136,10 @@ class World:
         """Peers killed at some point (an honest peer named as absent must be one, or cut off)."""
         self.cut: set[int] = set()
         """Peers that had a link broken at some point."""
+        self.paused: set[int] = set()
+        """Peers paused at some point (the others may rightly name them silent)."""
+        self.faulted: set[frozenset[int]] = set()
+        """Links cut by the network (not closed by a session that stopped, nor reset by a kill)."""
 
     # ----------------------------------------------------------------------------- scheduling
 
@@ -181,10 +199,10 @@ class World:
             assert peer.core is not None
             for other in self.peers:
                 if other is not peer:
-                    self.process(peer, peer.core.link_up(other.index, self.now))
+                    self.process(peer, peer.core.link_up(other.index, self.t(peer)))
         for peer in self.peers:
             assert peer.core is not None
-            self.process(peer, peer.core.start(self.now))
+            self.process(peer, peer.core.start(self.t(peer)))
 
     def kill(self, index: int, restart_after: float | None, late: tuple[int, float] | None = None) -> None:
         peer = self.peers[index]
@@ -193,6 +211,8 @@ class World:
         peer.alive = False
         peer.core = None
         peer.timer_at = None
+        peer.paused_since = None
+        peer.deferred.clear()
         self.killed.add(index)
         for other in range(len(self.peers)):
             if other != index:
@@ -209,14 +229,54 @@ class World:
         peer.alive = True
         peer.restarts += 1
         peer.thinking.clear()
+        peer.clock = RunClock(tick=None)  # a new process
+        peer.was_paused = False
         peer.core = self.make_core(peer)
-        self.process(peer, peer.core.start(self.now))
+        self.process(peer, peer.core.start(self.t(peer)))
         for other in self.peers:
             if other.index != index and other.alive:
                 delay = self.rng.uniform(*self.reconnect_delay)
                 if late is not None and late[0] == other.index:
                     delay += late[1]
                 self.at(self.now + delay, self.connect, index, other.index)
+
+    def t(self, peer: SimPeer) -> float:
+        """The session time of ``peer`` now (what its driver passes its core)."""
+        return peer.clock.check(self.now)
+
+    def pause(self, index: int, seconds: float) -> None:
+        """Stop peer ``index``'s process for ``seconds`` (``kill -STOP``, then ``kill -CONT``)."""
+        peer = self.peers[index]
+        if peer.core is None or peer.paused_since is not None:
+            return
+        peer.paused_since = self.now
+        peer.was_paused = True
+        self.paused.add(index)
+        self.at(self.now + seconds, self.resume, index, peer.core)
+
+    def waits(self, peer: SimPeer, action: Callable[..., None], *args: Any) -> bool:
+        """Whether ``peer`` is paused: then ``action`` runs once it resumes, after what came before it."""
+        if peer.paused_since is None:
+            return False
+        peer.deferred.append((action, args))
+        return True
+
+    def resume(self, index: int, core: Session) -> None:
+        """The paused process runs again. Its driver's wake (armed at most ``RunClock.tick`` after
+        the pause began; here at the pause) comes first and late: the stop is noticed before anything
+        that came meanwhile is read."""
+        peer = self.peers[index]
+        if peer.core is not core or peer.paused_since is None:
+            return
+        if core.deadline is not None:
+            peer.clock.armed(peer.paused_since)
+        peer.paused_since = None
+        self.t(peer)
+        peer.timer_at = None
+        self.arm(peer)
+        for action, args in peer.deferred:
+            self.at(self.now, action, *args)
+        peer.deferred.clear()
 
     # ----------------------------------------------------------------------------- links
 
@@ -225,6 +285,10 @@ class World:
         if not link.up:
             return
         link.up = False
+        if reason == "connection reset":
+            link.reset.add(link.epoch)
+        if redial:
+            self.faulted.add(frozenset((a, b)))
         link.epoch += 1
         link.down_since = self.now
         self.cut.update((a, b))
@@ -235,8 +299,10 @@ class World:
 
     def _tell_down(self, me: int, other: int, epoch: int, reason: str) -> None:
         peer = self.peers[me]
+        if self.waits(peer, self._tell_down, me, other, epoch, reason):
+            return
         if peer.core is not None and self.links[frozenset((me, other))].epoch == epoch:
-            self.process(peer, peer.core.link_down(other, reason, self.now))
+            self.process(peer, peer.core.link_down(other, reason, self.t(peer)))
 
     def cut_off(self, index: int, since: float) -> bool:
         """Has peer ``index`` had no link up to any other peer since time ``since`` or earlier?"""
@@ -248,11 +314,13 @@ class World:
         pa, pb = self.peers[a], self.peers[b]
         if link.up or pa.core is None or pb.core is None:
             return
+        if self.waits(pa, self.connect, a, b) or self.waits(pb, self.connect, a, b):
+            return  # a link handshake needs both processes running
         link.up = True
         link.epoch += 1
-        self.process(pa, pa.core.link_up(b, self.now))
+        self.process(pa, pa.core.link_up(b, self.t(pa)))
         if pb.core is not None:
-            self.process(pb, pb.core.link_up(a, self.now))
+            self.process(pb, pb.core.link_up(a, self.t(pb)))
 
     def send(self, src: int, dst: int, payload: bytes) -> None:
         link = self.links[frozenset((src, dst))]
@@ -269,10 +337,24 @@ class World:
         link = self.links[frozenset((src, dst))]
         if peer.core is None or not link.up or link.epoch != epoch:
             return
+        if self.waits(peer, self._read_late, src, dst, payload, epoch):
+            return
+        self._read(src, dst, payload)
+
+    def _read_late(self, src: int, dst: int, payload: bytes, epoch: int) -> None:
+        """A paused peer reads, once it runs, what reached it meanwhile (unless its link was reset)."""
+        peer = self.peers[dst]
+        link = self.links[frozenset((src, dst))]
+        if peer.core is not None and (link.epoch == epoch or epoch not in link.reset):
+            self._read(src, dst, payload)
+
+    def _read(self, src: int, dst: int, payload: bytes) -> None:
+        peer = self.peers[dst]
+        assert peer.core is not None
         behaviour = self.behaviours.get(src)
         if behaviour is not None and payload in behaviour.forged and peer.core.result is None:
             behaviour.acted += 1
-        self.process(peer, peer.core.receive(src, payload, self.now))
+        self.process(peer, peer.core.receive(src, payload, self.t(peer)))
 
     # ----------------------------------------------------------------------------- effects
 
@@ -301,10 +383,10 @@ class World:
         self.arm(peer)
 
     def arm(self, peer: SimPeer) -> None:
-        """Make sure the core's timer fires at its deadline."""
+        """Make sure the core's timer fires at its deadline (the world's time of it)."""
         if peer.core is None:
             return
-        deadline = peer.core.deadline
+        deadline = peer.clock.wake_at(peer.core.deadline, self.now)
         if deadline is None or (peer.timer_at is not None and peer.timer_at <= deadline and peer.timer_at >= self.now):
             return
         peer.timer_at = deadline
@@ -312,16 +394,17 @@ class World:
 
     def fire(self, index: int, core: Session) -> None:
         peer = self.peers[index]
-        if peer.core is not core:
-            return
+        if peer.core is not core or peer.paused_since is not None:
+            return  # a paused peer's timer is armed again when it resumes
         peer.timer_at = None
         deadline = core.deadline
-        if deadline is not None and deadline > self.now:
+        now = self.t(peer)
+        if (deadline is not None and deadline > now) or peer.clock.holding(self.now):
             self.arm(peer)
             return
-        self.process(peer, core.timer(self.now))
+        self.process(peer, core.timer(now))
         after = core.deadline if peer.core is core else None
-        if after is None or after > self.now:
+        if after is None or after > now:
             self._spins.pop(index, None)
             return
         # A deadline not later than now makes a driver call timer() again at once: harmless while
@@ -337,7 +420,7 @@ class World:
         """A person at ``index`` plays ``seat``'s move in turn (chosen by a bot for them)."""
         peer = self.peers[index]
         core = peer.core
-        if core is None or core.result is not None:
+        if core is None or core.result is not None or self.waits(peer, self.person_moves, index, seat):
             return
         game = core.game
         if game.is_chance_node or game.is_over or game.current_player != seat:
@@ -345,11 +428,13 @@ class World:
         bot = peer.thinking.setdefault(seat, Bot("heuristic", seed=self.rng.randrange(1 << 30)))
         action = bot.choose(game, seat)
         with contextlib.suppress(ValueError):
-            self.process(peer, core.submit(seat, action, self.now))
+            self.process(peer, core.submit(seat, action, self.t(peer)))
 
     def person_interjects(self, index: int) -> None:
         """A person makes an out-of-turn move now and then (bids, building...)."""
         peer = self.peers[index]
+        if self.waits(peer, self.person_interjects, index):
+            return
         core = peer.core
         if core is not None and core.result is None:
             game = core.game
@@ -359,7 +444,7 @@ class World:
                 legal = [a for a in game.legal_actions(seat) if a["type"] not in ("declare_bankruptcy", "resign")]
                 if legal:
                     with contextlib.suppress(ValueError):
-                        self.process(peer, core.submit(seat, self.rng.choice(legal), self.now))
+                        self.process(peer, core.submit(seat, self.rng.choice(legal), self.t(peer)))
         if not peer.alive or (peer.core is not None and peer.core.result is None):
             self.at(self.now + self.rng.expovariate(1 / 3.0), self.person_interjects, index)
 
