@@ -15,9 +15,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from lanopoly.net import PROTOCOL_VERSION, adverts
-from lanopoly.net.adverts import AdvertError, check_txt, display_text
+from lanopoly.net.adverts import AdvertError, check_txt
 from lanopoly.net.discovery import LobbyAd
 from lanopoly.net.keys import fingerprint
+from lanopoly.net.text import display_text
 
 GOOD: dict[bytes, bytes | None] = {
     b"txtvers": b"1",

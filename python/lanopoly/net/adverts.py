@@ -14,7 +14,6 @@ Nothing here is authenticated: a valid advert is still only a hint of where to c
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, cast, get_args
@@ -22,6 +21,7 @@ from typing import Literal, cast, get_args
 from lanopoly._core import Rules, boards
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.protocol import MAX_SEATS
+from lanopoly.net.text import display_text
 
 LobbyState = Literal["open", "full", "playing"]
 LOBBY_STATES: tuple[str, ...] = get_args(LobbyState)
@@ -34,21 +34,9 @@ MAX_VALUE = 64
 """Bytes of a TXT value at most (the longest valid one, a game id, has 32)."""
 MAX_TABLE = 48
 """Characters of a table name as shown (an instance label has at most 63 bytes)."""
-REPLACEMENT = "?"
-"""What stands for a control character or escape sequence in a shown name: visibly not the text."""
-
 _NUMBER = re.compile(rb"0|[1-9][0-9]{0,2}")  # no sign, space, leading zero, underscore or Unicode digit
 _GAME_ID = re.compile(rb"[0-9a-f]{32}")
 _FINGERPRINT = re.compile(rb"[0-9a-f]{4}(?:-[0-9a-f]{4}){3}")
-_ESCAPES = re.compile(
-    r"(?:\x1b[]PX^_]|[\x90\x98\x9d\x9e\x9f]).*?(?:\x07|\x1b\\|\x9c|\Z)"  # OSC, DCS, SOS, PM, APC strings
-    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI sequences (7- and 8-bit)
-    r"|\x1b[ -/]*[0-~]",  # the other ESC sequences
-    re.DOTALL,
-)
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-"""Unicode categories never shown: controls, format characters (bidi overrides, zero-width
-characters), surrogates, private use, unassigned, line and paragraph separators."""
 
 
 class AdvertError(ValueError):
@@ -174,19 +162,6 @@ def check_txt(props: Mapping[bytes, bytes | None]) -> CheckedTxt:
         state=lobby_state(props.get(b"state")),
         fingerprint=key_fingerprint(props.get(b"fp")),
     )
-
-
-def display_text(text: str, limit: int = MAX_TABLE) -> str:
-    """``text`` made safe to print: each escape sequence and each control, format (bidi overrides,
-    zero-width characters), unassigned or private character becomes ``?``, other spaces a space;
-    at most ``limit`` characters (``...`` ends a longer one). Printable text is left as it is."""
-    shown = "".join(_shown_char(ch) for ch in _ESCAPES.sub(REPLACEMENT, text)).strip()
-    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
-
-
-def _shown_char(ch: str) -> str:
-    category = unicodedata.category(ch)
-    return REPLACEMENT if category in _HIDDEN else " " if category == "Zs" else ch
 
 
 def table_name(instance: str, stype: str) -> str:

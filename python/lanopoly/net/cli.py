@@ -31,6 +31,7 @@ from lanopoly.bots import Policy, SimpleBot
 from lanopoly.describe import describe
 from lanopoly.net import reason
 from lanopoly.net.core import effects as fx
+from lanopoly.net.core.lobby import MAX_NAME
 from lanopoly.net.core.outcome import SessionResult
 from lanopoly.net.core.pinauth import normalize_pin
 from lanopoly.net.core.session import Config, Session
@@ -52,15 +53,27 @@ from lanopoly.net.interfaces import InterfaceConfigError, configured_interfaces,
 from lanopoly.net.play import driver_for, play, rebuild, restart
 from lanopoly.net.protocol import VOTE_CHOICES
 from lanopoly.net.store import StoreError, write_atomic
+from lanopoly.net.text import name_field
 from lanopoly.net.verdict import EXIT_CODES_HELP, Kind, judge_file
+from lanopoly.net.wire import WireError
 
 log = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_SETUP, EXIT_FROZEN = 0, 1, 3
 
 
+def _name(text: str) -> str:
+    """``--name``: what every peer shows, so checked as they check it (``text.name_field``)."""
+    try:
+        return name_field(text, "name", MAX_NAME)
+    except WireError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a name has 1 to {MAX_NAME} printable characters, without spaces around them"
+        ) from None
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=None, help="your seat's name (default: host / guest)")
+    p.add_argument("--name", type=_name, default=None, help="your seat's name (default: host / guest)")
     p.add_argument(
         "--interfaces",
         default=None,

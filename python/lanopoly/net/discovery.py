@@ -34,11 +34,11 @@ from lanopoly.net.adverts import (
     AdvertError,
     LobbyState,
     check_txt,
-    display_text,
     service_port,
     table_name,
 )
 from lanopoly.net.interfaces import configured_interfaces
+from lanopoly.net.text import display_text
 
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from typing import Any
 from lanopoly.net import wire
 from lanopoly.net.protocol import HASH_LEN, ID_LEN, MAX_PEERS, MAX_SEATS, PROTOCOL, VOTE_CHOICES
 from lanopoly.net.shares import POINT_LEN, threshold
+from lanopoly.net.text import name_field
 from lanopoly.net.wire import WireError
 
 START_TAG = 60
@@ -101,7 +102,7 @@ def parse_start(data: bytes) -> StartRecord:
         p = wire.list_field(item, "peer", 5, exact=5)
         peers.append(
             PeerEntry(
-                wire.str_field(p[0], "peer name", MAX_NAME),
+                name_field(p[0], "peer name", MAX_NAME),
                 wire.str_field(p[1], "host", MAX_HOST, allow_empty=True),
                 wire.int_field(p[2], "port", 1, 65535),
                 wire.bin_field(p[3], "key", 32),
@@ -112,7 +113,7 @@ def parse_start(data: bytes) -> StartRecord:
         raise WireError("a game needs at least two peers")
     if len({p.key for p in peers}) != len(peers):
         raise WireError("two peers with one key")
-    names = [wire.str_field(n, "seat name", MAX_NAME) for n in wire.list_field(f[4], "seat names", MAX_SEATS)]
+    names = [name_field(n, "seat name", MAX_NAME) for n in wire.list_field(f[4], "seat names", MAX_SEATS)]
     controllers = [
         wire.int_field(c, "controller", 0, len(peers) - 1) for c in wire.list_field(f[5], "controllers", MAX_SEATS)
     ]

@@ -48,6 +48,7 @@ from typing import Any
 
 from lanopoly.net import PROTOCOL_VERSION, wire
 from lanopoly.net.keys import SIGNATURE_LEN, Signer
+from lanopoly.net.text import shown_field
 from lanopoly.net.wire import WireError
 
 PROTOCOL = PROTOCOL_VERSION
@@ -647,7 +648,7 @@ def _parse(payload: bytes, game_id: bytes) -> Message:
     if kind is Kind.EVIDENCE:
         return Evidence(wire.int_field(rest[0], "step", 1), _pairs(rest[1], "evidence", MAX_BATCH))
     if kind is Kind.FREEZE:
-        return Freeze(wire.int_field(rest[0], "step"), wire.str_field(rest[1], "reason", MAX_REASON, allow_empty=True))
+        return Freeze(wire.int_field(rest[0], "step"), shown_field(rest[1], "reason", MAX_REASON))
     if kind is Kind.BYE:
         return Bye(wire.int_field(rest[0], "step"), wire.bin_field(rest[1], "state hash", HASH_LEN))
     if kind is Kind.WANT:

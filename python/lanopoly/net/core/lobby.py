@@ -29,6 +29,7 @@ from lanopoly.net.genesis import Genesis, StartRecord, genesis_hash, genesis_sig
 from lanopoly.net.keys import SIGNATURE_LEN, Signer, Suite
 from lanopoly.net.protocol import HASH_LEN, PROTOCOL
 from lanopoly.net.shares import POINT_LEN
+from lanopoly.net.text import name_field, shown_field
 from lanopoly.net.wire import WireError
 
 HELLO = 84
@@ -102,14 +103,14 @@ def parse(payload: bytes) -> Hello | Welcome | Roster | Deal | bytes | tuple[str
     kind, rest = f[0], f[2:]
     if kind == HELLO and len(rest) == 5:
         return Hello(
-            wire.str_field(rest[0], "name", MAX_NAME),
+            name_field(rest[0], "name", MAX_NAME),
             wire.int_field(rest[1], "port", 1, 65535),
             wire.bin_field(rest[2], "key", 32),
             wire.bin_field(rest[3], "anchor", HASH_LEN),
             wire.bin_field(rest[4], "proof", SIGNATURE_LEN),
         )
     if kind == WELCOME and len(rest) == 5:
-        names = tuple(wire.str_field(n, "name", MAX_NAME) for n in wire.list_field(rest[3], "names", 8))
+        names = tuple(name_field(n, "name", MAX_NAME) for n in wire.list_field(rest[3], "names", 8))
         return Welcome(
             wire.bin_field(rest[0], "key", 32),
             wire.bin_field(rest[1], "proof", SIGNATURE_LEN),
@@ -118,7 +119,7 @@ def parse(payload: bytes) -> Hello | Welcome | Roster | Deal | bytes | tuple[str
             wire.int_field(rest[4], "chain length", 1, 1_000_000),
         )
     if kind == ROSTER and len(rest) == 2:
-        names = tuple(wire.str_field(n, "name", MAX_NAME) for n in wire.list_field(rest[0], "names", 8))
+        names = tuple(name_field(n, "name", MAX_NAME) for n in wire.list_field(rest[0], "names", 8))
         return Roster(names, wire.int_field(rest[1], "seats", 2, 8))
     if kind == START and len(rest) == 1:
         return wire.bytes_field(rest[0], "start record", 3500)
@@ -129,7 +130,7 @@ def parse(payload: bytes) -> Hello | Welcome | Roster | Deal | bytes | tuple[str
     if kind == GENESIS_SIG and len(rest) == 1:
         return ("sig", wire.bin_field(rest[0], "signature", SIGNATURE_LEN))
     if kind == REJECT and len(rest) == 1:
-        return ("reject", wire.str_field(rest[0], "reason", 200, allow_empty=True))
+        return ("reject", shown_field(rest[0], "reason", 200))
     raise WireError(f"unexpected lobby message {kind!r}")
 
 

@@ -32,6 +32,7 @@ from spake2.spake2 import SPAKEError  # type: ignore[import-untyped]
 from lanopoly.net import wire
 from lanopoly.net.cipher import Cipher
 from lanopoly.net.protocol import ID_LEN, PROTOCOL
+from lanopoly.net.text import shown_field
 from lanopoly.net.wire import WireError
 
 AUTH_HELLO = 79
@@ -159,7 +160,7 @@ def reject_version(version: int) -> bytes:
 def _expect(payload: bytes, kind: int, fields: int) -> list[object]:
     f = wire.unpack(payload)
     if len(f) >= 3 and f[0] == REJECT and f[1] == PROTOCOL:
-        why = wire.str_field(f[2], "reason", MAX_REASON, allow_empty=True)
+        why = shown_field(f[2], "reason", MAX_REASON)
         raise PinError(f"refused: {why}", "PIN" in why, why == BUSY)
     if len(f) != fields or f[0] != kind or f[1] != PROTOCOL:
         raise PinError(f"unexpected message {f[:2]!r} in the PIN handshake")
