@@ -181,6 +181,9 @@ def _damaged(text: str, path: tuple[object, ...], value: object) -> str:
     [
         (("names",), ["ann", 7], r'^"names" must be a list of strings$'),
         (("names",), [], r"^its header does not make a game: "),
+        (("names",), ["ann", "\x1b]0;PWNED\x07bob"], r'^"names" must be printable'),  # a terminal title change
+        (("names",), ["ann", "b\u202eob"], r'^"names" must be printable'),  # a right-to-left override
+        (("names",), ["ann\nfake line", "bob"], r'^"names" must be printable'),  # a forged line of output
         (("board",), None, r"^'board' must be a str, not NoneType$"),
         (("rules", "opening_bid"), [1, 2], r'^its header does not make a game: rule option "opening_bid" takes a int'),
         (("rules", "max_players"), 10**6, r"^its header does not make a game: rule option 'max_players' cannot be"),

@@ -108,6 +108,8 @@ class GameLog:
         names = _member(data, "names", list)
         if not all(isinstance(name, str) for name in names):
             raise LogError('"names" must be a list of strings')
+        if not all(name.isprintable() for name in names):  # shown on screens: no escape, newline or bidi override
+            raise LogError('"names" must be printable (no control, format or line-breaking characters)')
         table = data.get("table")
         if table is not None and not isinstance(table, dict):
             raise LogError('"table" must be an object')
