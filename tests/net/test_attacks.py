@@ -377,3 +377,33 @@ def test_a_vote_in_the_last_round_does_not_crash_a_peer_whose_wish_changes(finis
     assert core.members.vote_of(0, step) is not None and core.members.vote_of(0, step).round == 64
     core.vote_replace(1, "bot", 1.0)  # its wish changes: no round is left at this step
     assert core.members.vote_of(0, step).round == 64 and core.result is None
+
+
+def test_a_joiner_kept_busy_keeps_trying_within_its_address_s_start_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lobby that answers BUSY for as long as the joiner tries (its SPAKE2 budget spent, by a flood
+    say): the joiner's retries stay under the listener's starts per address, so it is never cut off
+    as a flood itself, and it gives up saying the lobby is busy. (Retrying every 50-250 ms it made
+    more than 60 starts in 10 s: refused by the listener after 9.7 s, it failed with "end of
+    stream".) Here the listener's window and the retry time are a tenth of the real ones."""
+    from lanopoly.net import hosting
+    from lanopoly.net.listener import Limits
+
+    monkeypatch.setattr(hosting, "BUSY_RETRY_FOR", 2.0)
+
+    async def main() -> None:
+        lobby = await open_lobby(2)
+        limits = lobby.gate.listener.limits
+        lobby.gate.listener.limits = Limits(
+            starts_per_address=limits.starts_per_address // 10, window=limits.window / 10
+        )
+        lobby.budget = StartBudget(rate=1e-6, burst=1, reserve=0)
+        assert lobby.budget.take("127.9.9.9", 0.0)  # spent: BUSY to everyone from now on
+        joining = Joining(
+            address(0), lobby.gate.port, "guest1", PIN, [address(1)], expect_fingerprint=lobby.fingerprint
+        )
+        with pytest.raises(SetupError, match="busy"):
+            await joining.run()
+        assert lobby.gate.listener.stats.refused == {}, lobby.gate.listener.stats
+        await lobby.close()
+
+    asyncio.run(main())

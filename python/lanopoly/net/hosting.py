@@ -60,8 +60,10 @@ WRONG_PINS_PER_ADDRESS = 3
 WRONG_PINS_BEFORE_NEW_PIN = 10
 BUSY_RETRY_FOR = 20.0
 """Seconds a joiner keeps trying again while the host answers ``BUSY`` (its SPAKE2 budget spent)."""
-BUSY_BACKOFF = (0.05, 0.25)
-"""Seconds a joiner waits before trying again after a ``BUSY`` (uniform in this range)."""
+BUSY_BACKOFF = (0.2, 0.4)
+"""Seconds a joiner waits before trying again after a ``BUSY`` (uniform in this range): at least
+the listener's window over its starts per address (10 s / 60), else a joiner kept waiting by a
+flood tripped that limit itself after 9.7 s and failed with "end of stream"."""
 PIN_DIGITS = 6
 
 
