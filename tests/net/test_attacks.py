@@ -407,3 +407,22 @@ def test_a_joiner_kept_busy_keeps_trying_within_its_address_s_start_rate(monkeyp
         await lobby.close()
 
     asyncio.run(main())
+
+
+def test_a_false_port_in_another_peer_s_status_does_not_keep_a_peer_unreachable(finished3: Path) -> None:
+    """Peer 1 tells peer 0, in the STATUS that opens their link, that peer 2 listens on port 1 (a lie:
+    a third peer's port is only a hint). Peer 0 still dials peer 2's start-record port every other
+    attempt, and once peer 2 links from that port the hint is dropped. (The hint stuck for good: when
+    peer 0's link to peer 2 dropped it dialed port 1 for ever, and froze naming peer 2.)"""
+    from lanopoly.net.driver import Driver
+    from lanopoly.net.protocol import Status
+
+    core = rebuilt(finished3, 0, [])
+    record = core.genesis.record
+    core.receive(1, p8.encode(core.game_id, Status(core.game.step, len(core.members.changes), ((2, 1),))), 1.0)
+    assert core.ports == {2: 1}
+    driver = Driver(core, ED25519.new_signer(None))
+    assert [driver.address_of(2, attempt)[1] for attempt in range(4)] == [1, record.peers[2].port] * 2
+    core.link_down(2, "gone", 2.0)
+    core.link_up(2, 3.0, record.peers[2].port)
+    assert core.ports == {}

@@ -288,17 +288,22 @@ class Driver:
             if peer < self.core.me or self.dial_all:
                 self._dials[peer] = asyncio.get_running_loop().create_task(self._dial(peer))
 
-    def address_of(self, peer: int) -> tuple[str, int]:
+    def address_of(self, peer: int, attempt: int = 0) -> tuple[str, int]:
+        """Where to dial ``peer`` on attempt ``attempt``: the port it was last heard to listen on,
+        every other attempt its start record's. A port learned from another peer's ``STATUS`` is a
+        hint any peer can send: a false one kept this peer from ever dialing the right port, and the
+        game froze naming the peer it could not reach."""
         entry = self.core.genesis.record.peers[peer]
         host = entry.host or self.host_address
-        return host, self.core.ports.get(peer, entry.port)
+        port = self.core.ports.get(peer, entry.port)
+        return host, entry.port if attempt % 2 else port
 
     async def _dial(self, peer: int) -> None:
         """Reach ``peer`` until linked (or it is no longer needed)."""
         attempt = 0
         try:
             while not self._closing and peer not in self.links and self.core.members.is_present(peer):
-                host, port = self.address_of(peer)
+                host, port = self.address_of(peer, attempt)
                 try:
                     conn = await links_.connect(host, port, self.source, DIAL_TIMEOUT)
                     up = await self._handshake(conn, peer)

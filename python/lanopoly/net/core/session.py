@@ -264,6 +264,8 @@ class Session:
             return self._flush()
         if port is not None and port != self.genesis.record.peers[peer].port:
             self.ports[peer] = port
+        elif port is not None:  # the peer itself says it is back where it started: a hint is dropped
+            self.ports.pop(peer, None)
         self.links.add(peer)
         self.status_due.add(peer)
         self.broken.pop(peer, None)
