@@ -302,3 +302,35 @@ def test_a_copy_of_a_lobbys_advert_elsewhere_does_not_keep_a_joiner_out() -> Non
             await asyncio.gather(real.close(), impostor.close(), host_zc.async_close(), spoof_zc.async_close())
 
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_a_flood_of_adverts_under_new_names_costs_a_bounded_number_of_resolves() -> None:
+    """1,000 adverts under new names, then 100 updates of one: the browser keeps and resolves at most
+    ``MAX_LOBBIES`` at once, one resolve per name; a real lobby advertised once the flood is gone is
+    shown. (Each advert started its own resolve, 3 s of mDNS queries, with no bound on their number
+    nor on the names kept: 1,000 tasks.) The zeroconf browser's calls are made here directly."""
+    from zeroconf import ServiceStateChange
+
+    from lanopoly.net.discovery import MAX_LOBBIES
+
+    async def main() -> None:
+        stype = service_type()
+        browse_zc, host_zc = make_zeroconf(["127.0.0.12"]), make_zeroconf(["127.0.0.13"])
+        try:
+            async with LobbyBrowser(browse_zc, stype, resolve_ms=300) as browser:
+                for i in range(1000):
+                    browser._on_change(browse_zc.zeroconf, stype, f"flood {i}.{stype}", ServiceStateChange.Added)
+                for _ in range(100):
+                    browser._on_change(browse_zc.zeroconf, stype, f"flood 0.{stype}", ServiceStateChange.Updated)
+                assert len(browser._tasks) == MAX_LOBBIES and browser.ignored == 1000 - MAX_LOBBIES
+                for i in range(1000):
+                    browser._on_change(browse_zc.zeroconf, stype, f"flood {i}.{stype}", ServiceStateChange.Removed)
+                ad = LobbyAd("Ada's table", "55" * 16, 1, 4, "official", "classic", FP)
+                advertiser = LobbyAdvertiser(host_zc, ad, ["127.0.0.13"], 40007, stype)
+                await asyncio.wait_for(advertiser.register(), 5)
+                await _expect(browser, "added", advertiser.instance, 5)
+                await advertiser.close()
+        finally:
+            await asyncio.gather(browse_zc.async_close(), host_zc.async_close())
+
+    asyncio.run(main())

@@ -149,6 +149,9 @@ class LobbyEvent:
 MAX_INSTANCE = 63 + 1 + 64
 """Characters of an instance name as shown: a label, a dot, a service type."""
 MAX_DROPPED = 256
+MAX_LOBBIES = 256
+"""Adverts a browser keeps (shown, or being resolved) at once: a flood of adverts under new names
+costs at most this many entries and resolves (each sends mDNS queries for up to ``resolve_ms``)."""
 """Names of dropped adverts a browser remembers (each is warned about once)."""
 
 
@@ -251,6 +254,10 @@ class LobbyBrowser:
         self._present: set[str] = set()
         self.dropped: set[str] = set()
         """The names of the adverts dropped because a field failed its check (never in ``lobbies``)."""
+        self._resolving: set[str] = set()
+        self._again: set[str] = set()
+        self.ignored = 0
+        """Adverts under new names ignored because ``MAX_LOBBIES`` were kept already."""
 
     async def start(self) -> None:
         self._browser = AsyncServiceBrowser(self._aiozc.zeroconf, [self.service_type], handlers=[self._on_change])
@@ -258,16 +265,40 @@ class LobbyBrowser:
     def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
             self._present.discard(name)
+            self._again.discard(name)
             lobby = self.lobbies.pop(name, None)
             if lobby is not None:
                 self._queue.put_nowait(LobbyEvent("removed", lobby))
             return
+        if name not in self._present and len(self._present) >= MAX_LOBBIES:
+            self.ignored += 1
+            log.log(
+                logging.WARNING if self.ignored == 1 else logging.DEBUG,
+                "ignoring %r: %d adverts kept",
+                name,
+                MAX_LOBBIES,
+            )
+            return
         self._present.add(name)
+        if name in self._resolving:  # one resolve per name at a time; an update resolves again after it
+            self._again.add(name)
+            return
+        self._resolving.add(name)
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, name: str) -> None:
+        try:
+            await self._resolve_once(name)
+        finally:
+            self._resolving.discard(name)
+        if name in self._again and name in self._present:
+            self._again.discard(name)
+            self._resolving.add(name)
+            await self._resolve(name)
+
+    async def _resolve_once(self, name: str) -> None:
         try:
             info = AsyncServiceInfo(self.service_type, name)
             if not await info.async_request(self._aiozc.zeroconf, self._resolve_ms):
