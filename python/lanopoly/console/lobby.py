@@ -120,7 +120,6 @@ class HostScreen:
             interfaces=self.interfaces,
             port=port,
             on_change=self._changed,
-            on_pin=self._new_pin,
         )
         self.advertise = advertise
         self.advert: BackgroundAdvert | None = None
@@ -184,12 +183,6 @@ class HostScreen:
         taken = len(roster)
         if self.advert is not None and self.starting is None:
             self.advert.update(seats_taken=taken, state="full" if taken >= self.seats else "open")
-        self.app.invalidate()
-
-    def _new_pin(self, pin: str) -> None:
-        """Wrong guesses made the lobby take a new PIN: show it (the players who join need it)."""
-        self.pin = pin
-        self.message = ("class:error", t(self.lang, "lobby.new_pin", pin=pin))
         self.app.invalidate()
 
     def free(self) -> int:

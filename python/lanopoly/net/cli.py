@@ -264,16 +264,10 @@ async def host_main(args: argparse.Namespace) -> int:
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
     aiozc = None if args.no_advertise else make_zeroconf(interfaces)
     advert: BackgroundAdvert | None = None
-    ready: dict[str, Any] = {}
 
     def changed(roster: list[str]) -> None:
         if advert is not None:
             advert.update(seats_taken=len(roster), state="full" if len(roster) >= args.peers else "open")
-
-    def new_pin_taken(pin: str) -> None:
-        print(f"too many wrong PINs: the lobby's PIN is now {pin}", flush=True)
-        if args.ready_file:
-            _write_ready(args.ready_file, ready | {"pin": pin})
 
     lobby = HostLobby(
         name,
@@ -287,7 +281,6 @@ async def host_main(args: argparse.Namespace) -> int:
         replace_with=args.replace_with or "bot",
         bid_timer=args.bid_timer,
         on_change=changed,
-        on_pin=new_pin_taken,
     )
     try:
         try:

@@ -3,10 +3,11 @@
 1. **Lobby.** The host listens and advertises (``discovery.py``). A joiner connects and runs the PIN
    handshake (``core/pinauth.py``, the joiner speaking first); the host proves its key (``WELCOME``,
    whose fingerprint the advert carries), the joiner proves its own (``HELLO``); everyone in the
-   lobby hears ``ROSTER`` when someone joins or leaves (a joiner's connection closing). Wrong PINs
-   are counted per address (three and that address is refused for the lobby) and in all: after
-   ten, the lobby takes a new PIN (``on_pin``) instead of closing, so guessing gets nowhere and
-   nobody is locked out.
+   lobby hears ``ROSTER`` when someone joins or leaves (a joiner's connection closing). Three wrong
+   PINs from one address and that address is refused for the lobby; in all, guesses are bounded by
+   the SPAKE2 budget (``StartBudget``). The PIN never changes: a lobby that took a new one after
+   wrong guesses let any stranger lock out the joiners holding the PIN, and gained nothing, since
+   each guess has the same odds either way.
 2. **Start.** The host sends every joiner the start record. Peer ``j`` links to every peer ``i < j``
    by their start-record keys (``core/linkauth.py``): no PIN from here on.
 3. **Agreement.** On every link each peer sends its ``DEAL`` and, once it holds every deal, its
@@ -57,7 +58,6 @@ HANDSHAKE_TIMEOUT = 5.0
 SETUP_TIMEOUT = 30.0
 """Seconds from the start record to an agreed genesis (every link up, every deal and signature in)."""
 WRONG_PINS_PER_ADDRESS = 3
-WRONG_PINS_BEFORE_NEW_PIN = 10
 BUSY_RETRY_FOR = 20.0
 """Seconds a joiner keeps trying again while the host answers ``BUSY`` (its SPAKE2 budget spent)."""
 BUSY_BACKOFF = (0.2, 0.4)
@@ -282,8 +282,7 @@ class HostLobby:
     """The hosting peer's lobby: joiners in the order they came, then ``start``.
 
     Seats: the host's first, then each joiner's, the rest (up to ``seats``) bots on the host.
-    ``on_change`` is called with the roster whenever someone joins or leaves, ``on_pin`` with the
-    new PIN when wrong guesses made the lobby take one.
+    ``on_change`` is called with the roster whenever someone joins or leaves.
     """
 
     name: str
@@ -300,7 +299,6 @@ class HostLobby:
     chain_length: int = DEFAULT_CHAIN_LENGTH
     suite: Suite = ED25519
     on_change: Callable[[list[str]], None] | None = None
-    on_pin: Callable[[str], None] | None = None
     joiners: list[_Joiner] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -391,11 +389,6 @@ class HostLobby:
         self.wrong_pins += 1
         self._wrong_by_address[conn.remote_host] = self._wrong_by_address.get(conn.remote_host, 0) + 1
         log.warning("wrong PIN from %s (%d so far)", conn.label, self.wrong_pins)
-        if self.wrong_pins % WRONG_PINS_BEFORE_NEW_PIN == 0:
-            self.pin = new_pin()
-            log.warning("%d wrong PINs: the lobby takes a new PIN", self.wrong_pins)
-            if self.on_pin is not None:
-                self.on_pin(self.pin)
 
     async def _watch(self, joiner: _Joiner) -> None:
         """A joiner says nothing until the start: its connection closing means it left."""
