@@ -139,7 +139,7 @@ def test_what_was_wrong_with_the_file_is_told_in_the_language_the_console_opens_
 
     shown = " ".join(line.strip() for line in asyncio.run(run()))
     assert "config.toml : token = 99 ignoré : il faut un nombre de 0 à 7" in shown, shown
-    assert "name = 7 ignoré : il faut un texte imprimable d'au plus 40 caractères" in shown, shown
+    assert "name = 7 ignoré : il faut un texte imprimable d'au plus 32 caractères" in shown, shown
     assert "left out" not in shown and "it should be" not in shown
 
 

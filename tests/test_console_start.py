@@ -98,6 +98,15 @@ def test_every_choice_is_made_with_arrows_and_typing():
     assert table.lang == "fr"
 
 
+def test_a_typed_name_keeps_to_what_lan_play_takes():
+    """Forty letters typed keep the first 32: every LAN peer refuses a longer name, and a name
+    chosen here also hosts and joins LAN games."""
+    from lanopoly.net.core.lobby import MAX_NAME
+
+    chosen = _choose(Setup(), "x" * 40 + ENTER)
+    assert chosen is not None and chosen.name == "x" * MAX_NAME == "x" * 32
+
+
 def test_lines_wrap_around_and_the_language_brings_its_board():
     # Up from the name goes to the language; French brings the Paris board.
     assert _choose(Setup(), UP + RIGHT + ENTER) == Setup(board="paris", lang="fr")

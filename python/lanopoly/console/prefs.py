@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.i18n import LANGUAGES, TOKENS, plural, t
+from lanopoly.net.core.lobby import MAX_NAME as LAN_MAX_NAME
 
 if TYPE_CHECKING:
     from lanopoly.console.start import Setup
 
-MAX_NAME = 40
-"""The longest name kept (a name is shown in a board row and in every log line)."""
+MAX_NAME = LAN_MAX_NAME
+"""The longest name kept: LAN play's limit, which every peer checks, so a name that plays alone plays
+on the LAN too (it is shown in a board row and in every log line)."""
 
 
 def config_path() -> Path:

@@ -32,6 +32,7 @@ from prompt_toolkit.styles import Style
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.form_keys import leaving, stepping
+from lanopoly.console.prefs import MAX_NAME
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
 from lanopoly.console.small import guarded
 from lanopoly.i18n import LANGUAGE_NAMES, LANGUAGES, TOKENS, board_name, default_board, has, plural, preset_name, t
@@ -133,7 +134,7 @@ class StartScreen:
         self.message = message
         self.row = 0
         self.board_chosen = False
-        self.name = Buffer(multiline=False, accept_handler=self._start)
+        self.name = Buffer(multiline=False, accept_handler=self._start, on_text_changed=_keep_a_name)
         self.name.text = setup.name
         label = Window(FormattedTextControl(lambda: self._label(0)), width=_LABEL, height=1)
         body = HSplit(
@@ -349,3 +350,11 @@ class StartScreen:
         """``text`` wrapped at words to the screen's width, one space in, so no word is cut."""
         width = self.app.output.get_size().columns - 2 if self.app.is_running else 78
         return [(style, textwrap.indent(textwrap.fill(text, max(20, width)), " "))]
+
+
+def _keep_a_name(buffer: Buffer) -> None:
+    """Keep what is typed or pasted a name LAN play takes: printable characters, at most
+    ``MAX_NAME`` (a longer one played alone, then was refused by every peer on the LAN)."""
+    kept = "".join(ch for ch in buffer.text if ch.isprintable())[:MAX_NAME]
+    if kept != buffer.text:
+        buffer.text = kept  # calls this again, with nothing left to change
