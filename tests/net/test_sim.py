@@ -366,3 +366,23 @@ def test_a_peer_paused_past_the_step_timeout_follows_the_others_and_names_nobody
         assert report.ok, report.text()
         followed += causes == ["remote"]
     assert followed >= 4, followed  # the others' freeze reached it (in the rest the game ended otherwise)
+
+
+def test_a_peer_that_links_in_after_the_others_froze_is_told_and_names_nobody() -> None:
+    """A peer restarted, then paused before its links were up: meanwhile the others froze (a silent
+    cheater) and told the peers linked to them. When it ran again its links came up to sessions
+    already frozen, which answered nothing, so it named an honest frozen peer "silent for 10 s"
+    (seeds 9161 and 230007, found by the CI's range and the soak). A frozen session tells a peer that
+    links in late why it froze, and closes the link."""
+    from lanopoly.net.core import effects as fx
+
+    for seed, late in ((9161, 3), (230007, 1)):
+        causes: list[str] = []
+
+        def watch(world: object, peer: int, item: object, late: int = late, causes: list[str] = causes) -> None:
+            if peer == late and isinstance(item, fx.Frozen):
+                causes.append(item.info.cause)
+
+        report = run_game(seed, watch=watch)
+        assert report.ok, report.text()
+        assert causes == ["remote"], (seed, causes)

@@ -160,6 +160,8 @@ class Session:
         self.faults: list[Fault] = []
         self.proofs: list[Proof] = []
         self.result: SessionResult | None = None
+        self.frozen: FreezeInfo | None = None
+        """Why this session froze, once it did (told to a peer that links in later)."""
         self.links: set[int] = set()
         self.away: dict[int, float] = {}
         self.broken: dict[int, str] = {}
@@ -262,6 +264,9 @@ class Session:
         if not self.members.is_present(peer):
             self._tell_removed(peer)
             return self._flush()
+        if self.phase is Phase.FROZEN:
+            self._tell_frozen(peer)
+            return self._flush()
         if port is not None and port != self.genesis.record.peers[peer].port:
             self.ports[peer] = port
         elif port is not None:  # the peer itself says it is back where it started: a hint is dropped
@@ -281,6 +286,15 @@ class Session:
             if other in self.away and other != peer:
                 self._send(peer, p8.encode(self.game_id, Want(other, self.game.step)))
         return self._flush()
+
+    def _tell_frozen(self, peer: int) -> None:
+        """A peer linked in after this session froze (it was down, or its process stopped, when the
+        freeze went out): tell it, as every linked peer was told, and close the link; left
+        unanswered it would name this peer silent."""
+        info = self.frozen
+        if info is not None and info.cause not in ("local", "removed"):
+            self._out.append(fx.Send(peer, p8.encode(self.game_id, Freeze(info.step, info.reason))))
+        self._out.append(fx.Close(peer, "the session stopped"))
 
     def _tell_removed(self, peer: int) -> None:
         """A removed peer came back: tell it why it no longer plays, and close its link."""
@@ -1481,6 +1495,7 @@ class Session:
         if self.phase in (Phase.OVER, Phase.FROZEN):
             return
         self.phase = Phase.FROZEN
+        self.frozen = info
         log.error("peer %d: session frozen at step %d: %s", self.me, info.step, info.reason)
         if info.cause not in ("local", "removed"):
             self._broadcast(p8.encode(self.game_id, Freeze(info.step, info.reason)))
