@@ -5,34 +5,67 @@ use super::*;
 /// The highest rent an opponent can charge the bot on one landing now (utilities at a roll of 7).
 ///
 /// The same value as the largest [`Game::rent`] over the opponents' deeds (a test checks it),
-/// read one opponent at a time from its holdings: a railway's or utility's rent depends only on
-/// how many of them the owner holds, and an unbuilt street's on whether it holds the group.
+/// read from the mask of all their deeds at once (the bot's largest cost was a pass over each
+/// opponent's streets): a railway's or utility's rent depends only on how many of them its owner
+/// holds, a built street's is read street by street (few are built), and among the unbuilt
+/// streets the one of highest index earns the most ([`UNBUILT_RENT_GROWS`]), doubled when its
+/// group has one owner.
 pub(super) fn danger(game: &Game, me: u8) -> u32 {
+    // (The order of the unbuilt rents is checked when this compiles.)
+    #[allow(clippy::let_unit_value)]
+    let () = UNBUILT_RENT_GROWS;
+    // The deeds of the active opponents: owned, not by the bot, not by a bankrupt seat.
+    let mut theirs = ALL_DEEDS & !game.holdings(NOBODY) & !game.holdings(me);
+    for seat in game.seats().filter(|&s| s != me && game.player(s).bankrupt) {
+        theirs &= !game.holdings(seat);
+    }
+    let earning = theirs & !game.mortgaged;
     let mut worst = 0;
-    for seat in game.active().filter(|&s| s != me) {
-        let held = game.holdings(seat);
-        let earning = held & !game.mortgaged;
-        if earning == 0 {
-            continue;
-        }
-        if earning & RAILWAY_MASK != 0 {
-            worst = worst.max(board::RAILWAY_RENT[(held & RAILWAY_MASK).count_ones() as usize]);
-        }
-        if earning & UTILITY_MASK != 0 {
-            worst = worst.max(board::UTILITY_FACTOR[(held & UTILITY_MASK).count_ones() as usize] * 7);
-        }
-        for p in board::bits(earning & STREETS) {
-            let group = GROUP_OF[p as usize];
-            let rents = &DEEDS[p as usize].rents;
-            let rent = match game.level[p as usize] {
-                0 if held & group == group => rents[0] * 2,
-                level => rents[level as usize],
-            };
-            worst = worst.max(rent);
+    let held_by =
+        |p: u8, among: u32| board::bits(among).filter(move |&q| game.owner[q as usize] == game.owner[p as usize]);
+    for p in board::bits(earning & RAILWAY_MASK) {
+        worst = worst.max(board::RAILWAY_RENT[held_by(p, RAILWAY_MASK).count()]);
+    }
+    for p in board::bits(earning & UTILITY_MASK) {
+        worst = worst.max(board::UTILITY_FACTOR[held_by(p, UTILITY_MASK).count()] * 7);
+    }
+    let streets = earning & STREETS;
+    let built = streets & game.built();
+    for p in board::bits(built) {
+        worst = worst.max(DEEDS[p as usize].rents[game.level[p as usize] as usize]);
+    }
+    // The opponents' streets whose whole group one of them holds (mortgaged ones included).
+    let mut whole = 0;
+    for (g, &group) in GROUP_MASKS.iter().enumerate() {
+        if theirs & group == group && game.group_owner(g as u8).is_some() {
+            whole |= group;
         }
     }
-    worst
+    let highest_rent = |unbuilt: u32| match unbuilt {
+        0 => 0,
+        m => DEEDS[31 - m.leading_zeros() as usize].rents[0],
+    };
+    let unbuilt = streets & !built;
+    worst.max(highest_rent(unbuilt & whole) * 2).max(highest_rent(unbuilt & !whole))
 }
+
+/// Every deed.
+const ALL_DEEDS: u32 = (1 << PROPERTIES) - 1;
+
+/// The unbuilt rent never falls from one street to the next in board order, so the highest
+/// unbuilt rent among some streets is that of the last of them ([`danger`] relies on it; the
+/// build fails if the deeds ever break it).
+const UNBUILT_RENT_GROWS: () = {
+    let mut last = 0;
+    let mut p = 0;
+    while p < PROPERTIES {
+        if STREETS & 1 << p != 0 {
+            assert!(DEEDS[p].rents[0] >= last, "danger: the unbuilt rents must not fall in board order");
+            last = DEEDS[p].rents[0];
+        }
+        p += 1;
+    }
+};
 
 /// The streets (the deeds of the colour groups).
 const STREETS: u32 = {
@@ -43,23 +76,6 @@ const STREETS: u32 = {
         g += 1;
     }
     streets
-};
-
-/// The mask of each street's colour group (0 for railways and utilities).
-const GROUP_OF: [u32; PROPERTIES] = {
-    let mut of = [0; PROPERTIES];
-    let mut g = 0;
-    while g < GROUP_MASKS.len() {
-        let mut p = 0;
-        while p < PROPERTIES {
-            if GROUP_MASKS[g] & 1 << p != 0 {
-                of[p] = GROUP_MASKS[g];
-            }
-            p += 1;
-        }
-        g += 1;
-    }
-    of
 };
 
 /// Rent the deed earns on one landing now (utilities at a roll of 7).
