@@ -63,14 +63,31 @@ async def hello(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> J
 
 
 class Server:
-    """A real Listener on SERVER running ``hello``; the names it handed over, in order."""
+    """A real Listener on SERVER running ``hello`` (or ``two_frames``); the names it handed over, in order."""
 
-    def __init__(self, limits: Limits, reserved: Callable[[str], bool] = lambda host: False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        reserved: Callable[[str], bool] = lambda host: False,
+        two_frames: bool = False,
+        **kwargs: Any,
+    ) -> None:
         self.joined: list[str] = []
-        self.listener: Listener[Joined] = Listener(
-            kwargs.pop("handshake", hello), self.on_done, limits, reserved, **kwargs
-        )
+        handshake = self.two_frames if two_frames else kwargs.pop("handshake", hello)
+        self.listener: Listener[Joined] = Listener(handshake, self.on_done, limits, reserved, **kwargs)
         self.clients: list[asyncio.StreamWriter] = []
+
+    async def two_frames(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Joined | None:
+        """A handshake of two frames from the dialer (``hello NAME``, then ``go``) that tells the
+        listener it made progress once the first is in, as the lobby's and the links' do."""
+        message = await read_frame(reader)
+        self.listener.progress(writer)
+        writer.write(frame("more"))
+        if await read_frame(reader) != ["go"]:
+            return None
+        writer.write(frame("welcome", message[1]))
+        await writer.drain()
+        return message[1], writer
 
     def on_done(self, joined: Joined) -> None:
         name, writer = joined
@@ -211,17 +228,6 @@ def test_a_churn_one_connection_per_address_does_not_cut_a_handshake_that_made_p
     connection tied with the honest one (one byte heard, one slot) and the oldest, the honest
     one, was cut: 2 of 2 lobby joins in flight failed under a connect-and-abort churn.)"""
     limits = Limits(first_byte=LONG, handshake=LONG)
-    server: Server
-
-    async def two_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Joined | None:
-        message = await read_frame(reader)
-        server.listener.progress(writer)
-        writer.write(frame("more"))
-        if await read_frame(reader) != ["go"]:
-            return None
-        writer.write(frame("welcome", message[1]))
-        await writer.drain()
-        return message[1], writer
 
     async def test(server: Server) -> None:
         listener = server.listener
@@ -235,8 +241,7 @@ def test_a_churn_one_connection_per_address_does_not_cut_a_handshake_that_made_p
         writer.write(frame("go"))
         assert await read_frame(reader) == welcome("honest")
 
-    server = Server(limits, handshake=two_frames)
-    run(test, server)
+    run(test, Server(limits, two_frames=True))
 
 
 def test_stalled_handshakes_that_made_progress_cannot_leave_a_churn_only_the_new_ones_to_cut() -> None:
@@ -249,17 +254,6 @@ def test_stalled_handshakes_that_made_progress_cannot_leave_a_churn_only_the_new
     newcomer cut it.)"""
     limits = Limits(first_byte=LONG, handshake=LONG)
     now = [0.0]
-    server: Server
-
-    async def two_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Joined | None:
-        message = await read_frame(reader)
-        server.listener.progress(writer)
-        writer.write(frame("more"))
-        if await read_frame(reader) != ["go"]:
-            return None
-        writer.write(frame("welcome", message[1]))
-        await writer.drain()
-        return message[1], writer
 
     async def test(server: Server) -> None:
         listener = server.listener
@@ -283,8 +277,7 @@ def test_stalled_handshakes_that_made_progress_cannot_leave_a_churn_only_the_new
         writer.write(frame("go"))
         assert await read_frame(reader) == welcome("honest")
 
-    server = Server(limits, handshake=two_frames, clock=lambda: now[0])
-    run(test, server)
+    run(test, Server(limits, two_frames=True, clock=lambda: now[0]))
 
 
 def test_the_eviction_choice() -> None:
