@@ -103,23 +103,37 @@ class AckEquivocator(Behaviour):
         return [(to, payload)]
 
 
-class LyingHash(Behaviour):
-    """Acks every step with a wrong state hash (one signed ack, the same to everyone)."""
-
-    name = "lying_hash"
+class _AckRewriter(Behaviour):
+    """From a moment on, sends a rewrite of each of its acks instead (signed once, the same to every
+    peer); ``rewrite`` says what to change, or None to send the ack as it is."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__()
         self.after = rng.uniform(0.0, 5.0)
         self.signed: dict[bytes, bytes] = {}
 
+    def rewrite(self, world: World, me: int, ack: Ack) -> Ack | None:
+        raise NotImplementedError
+
     def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
         m = _parse(world, payload)
-        if world.now < self.after or not isinstance(m, Ack):
+        if world.now < self.after or type(m) is not Ack:
             return [(to, payload)]
         if m.body not in self.signed:
-            self.signed[m.body] = _resign(world, me, m, shash=bytes(32)).wire()
+            lie = self.rewrite(world, me, m)
+            if lie is None:
+                return [(to, payload)]
+            self.signed[m.body] = lie.wire()
         return [(to, self.mark(self.signed[m.body]))]
+
+
+class LyingHash(_AckRewriter):
+    """Acks every step with a wrong state hash (one signed ack, the same to everyone)."""
+
+    name = "lying_hash"
+
+    def rewrite(self, world: World, me: int, ack: Ack) -> Ack | None:
+        return _resign(world, me, ack, shash=bytes(32))
 
 
 class MoveEquivocator(Behaviour):
@@ -215,27 +229,19 @@ class NestedEquivocator(MoveEquivocator):
         return [(to, payload)]
 
 
-class IllegalNester(Behaviour):
+class IllegalNester(_AckRewriter):
     """Nests a move the rules refuse in its ack (its early move, or an out-of-turn one), the same to
     every peer: the ack's signature is the only one over it."""
 
     name = "illegal_nester"
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__()
-        self.after = rng.uniform(0.0, 5.0)
-        self.signed: dict[bytes, bytes] = {}
-
-    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
-        m = _parse(world, payload)
-        if world.now < self.after or type(m) is not Ack or type(m.nested) is not Action:
-            return [(to, payload)]
-        if m.body not in self.signed:
-            move = m.nested
-            illegal = {"type": "bid", "player": move.seat, "amount": -1}  # refused by the rules, whatever the state
-            body = p8.unsigned_body(p8.Kind.ACTION, m.game_id, move.step, me, move.prev, move.seat, illegal)
-            self.signed[m.body] = _resign(world, me, m, nested=body).wire()
-        return [(to, self.mark(self.signed[m.body]))]
+    def rewrite(self, world: World, me: int, ack: Ack) -> Ack | None:
+        move = ack.nested
+        if type(move) is not Action:
+            return None
+        illegal = {"type": "bid", "player": move.seat, "amount": -1}  # refused by the rules, whatever the state
+        body = p8.unsigned_body(p8.Kind.ACTION, ack.game_id, move.step, me, move.prev, move.seat, illegal)
+        return _resign(world, me, ack, nested=body)
 
 
 class Omitter(Behaviour):
