@@ -4,6 +4,10 @@
     python benches/bench_lan.py --peers 4 --games 3   # three games of 4 peers
     python benches/bench_lan.py --peers 4 --profile   # also profile the host (cProfile, top functions)
 
+``LANOPOLY_BENCH_CPU=1`` profiles CPU time (a send's wait for the core it gave the woken receiver is
+then not counted), ``LANOPOLY_BENCH_SORT=cumulative`` sorts by cumulative time, and
+``LANOPOLY_BENCH_TOP=90`` prints 90 lines.
+
 Every peer is a separate process on its own loopback address (127.0.0.1xx), as in a real game:
 the lobby's PIN handshake, links proven by start-record keys, encrypted frames, every message
 signed and verified (Ed25519), a journal line before every signed message, an ack from every peer
@@ -14,8 +18,9 @@ A step's latency is the wall time between two steps applied on one peer (``StepA
 the driver): deciding the step (the acting bot's choice, or every peer's reveal), applying it and
 every peer's ack agreeing. The figures pool every peer's steps. Steps per second is the host's
 steps over its game time (lobby and setup not counted); CPU ms is the CPU time a peer process
-spends per step, averaged over the peers: with more peers than cores, a step cannot be faster than
-peers x CPU ms / cores. Speed is measured here, never asserted in tests.
+spends per step, averaged over the peers (in brackets, the part of it spent in the kernel): with
+more peers than cores, a step cannot be faster than peers x CPU ms / cores. Speed is measured here,
+never asserted in tests.
 
 The same file is the peer entry point (``--peer ...``): the real CLI, with a subscriber that
 timestamps every step applied and writes the times (and the process's CPU time) at the end.
@@ -31,6 +36,7 @@ import json
 import os
 import platform
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -56,8 +62,9 @@ def peer_main(argv: list[str]) -> int:
     def seen(event: fx.Event) -> None:
         if isinstance(event, fx.StepApplied):
             times.append(time.perf_counter())
-            if not cpu:
-                cpu.append(time.process_time())  # CPU used before the first step (imports, setup) is not counted
+            if not cpu:  # CPU used before the first step (imports, setup) is not counted
+                t = resource.getrusage(resource.RUSAGE_SELF)
+                cpu.extend((t.ru_utime, t.ru_stime))
 
     async def timed_run(self: driver.Driver, *args: Any, **kwargs: Any) -> Any:
         self.subscribe(seen)
@@ -66,16 +73,18 @@ def peer_main(argv: list[str]) -> int:
     driver.Driver.run = timed_run  # type: ignore[method-assign]
 
     def write() -> None:
-        used = time.process_time() - cpu[0] if cpu else 0.0  # from the first step applied to the end
-        Path(os.environ[TIMINGS_ENV]).write_text(json.dumps({"times": times, "cpu": used}))
+        t = resource.getrusage(resource.RUSAGE_SELF)  # from the first step applied to the end
+        user, system = (t.ru_utime - cpu[0], t.ru_stime - cpu[1]) if cpu else (0.0, 0.0)
+        Path(os.environ[TIMINGS_ENV]).write_text(json.dumps({"times": times, "cpu": user + system, "sys": system}))
 
     atexit.register(write)
     profile_to = os.environ.get(PROFILE_ENV)
     if profile_to:
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time) if os.environ.get("LANOPOLY_BENCH_CPU") else cProfile.Profile()
         code = profiler.runcall(cli.main, argv)
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("LANOPOLY_BENCH_SORT", "tottime")).print_stats(45)
+        top = int(os.environ.get("LANOPOLY_BENCH_TOP", "45"))
+        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("LANOPOLY_BENCH_SORT", "tottime")).print_stats(top)
         Path(profile_to).write_text(out.getvalue())
         return int(code)
     return int(cli.main(argv))
@@ -127,6 +136,7 @@ def one_game(peers: int, rounds: int, workdir: Path, profile: bool) -> dict[str,
         peer.proc.wait(300)
     intervals: list[float] = []
     cpu_per_step: list[float] = []
+    sys_per_step: list[float] = []
     host_rate = 0.0
     for i, peer in enumerate([host, *joiners]):
         data = json.loads(peer.timings.read_text())
@@ -135,6 +145,7 @@ def one_game(peers: int, rounds: int, workdir: Path, profile: bool) -> dict[str,
         intervals += [b - a for a, b in pairwise(times)]
         if steps > 1:
             cpu_per_step.append(data["cpu"] / (steps - 1))
+            sys_per_step.append(data["sys"] / (steps - 1))
         if i == 0 and steps > 1:
             host_rate = (steps - 1) / (times[-1] - times[0])
     intervals.sort()
@@ -145,6 +156,7 @@ def one_game(peers: int, rounds: int, workdir: Path, profile: bool) -> dict[str,
         "p99_ms": 1000 * intervals[int(0.99 * (len(intervals) - 1))],
         "steps_per_s": host_rate,
         "cpu_ms_per_step": 1000 * statistics.mean(cpu_per_step),
+        "sys_ms_per_step": 1000 * statistics.mean(sys_per_step),
         "profile": (workdir / "p0.profile.txt").read_text() if profile else "",
     }
 
@@ -160,14 +172,14 @@ def main() -> int:
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"# {platform.machine()} {os.cpu_count()} cpus, Python {platform.python_version()}, load {load[0]:.2f}")
-    print("peers  steps   p50 ms   p99 ms   steps/s   CPU ms/step/peer")
+    print("peers  steps   p50 ms   p99 ms   steps/s   CPU ms/step/peer (of it in the kernel)")
     for peers in args.peers:
         for _ in range(args.games):
             with tempfile.TemporaryDirectory() as folder:
                 r = one_game(peers, args.rounds, Path(folder), args.profile)
             print(
                 f"{r['peers']:>5}  {r['steps']:>5}  {r['p50_ms']:>7.2f}  {r['p99_ms']:>7.2f}  {r['steps_per_s']:>8.0f}"
-                f"   {r['cpu_ms_per_step']:>6.2f}"
+                f"   {r['cpu_ms_per_step']:>6.2f} ({r['sys_ms_per_step']:.2f})"
             )
             if r["profile"]:
                 print(r["profile"])
