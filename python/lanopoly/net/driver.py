@@ -48,7 +48,6 @@ EventCallback = Callable[[fx.Event], None]
 class _Link:
     conn: Conn
     dialer: int
-    reader: asyncio.Task[None] | None = None
 
 
 async def accept_link(conn: Conn, core: Session, key: Signer, suite: Suite, timeout: float = 5.0) -> LinkUp:
@@ -155,8 +154,6 @@ class Driver:
         for task in list(self._dials.values()) + list(self._tasks):
             task.cancel()
         for link in list(self.links.values()):
-            if link.reader is not None:
-                link.reader.cancel()
             await link.conn.close()
         self.links.clear()
         await asyncio.gather(*self._dials.values(), *self._tasks, return_exceptions=True)
@@ -237,8 +234,6 @@ class Driver:
 
     @staticmethod
     async def _close_link(link: _Link) -> None:
-        if link.reader is not None:
-            link.reader.cancel()
         await link.conn.close()
 
     # ----------------------------------------------------------------------------- links
@@ -254,20 +249,17 @@ class Driver:
             self._spawn(self._close_link(current))
         link = _Link(conn, dialer)
         self.links[peer] = link
-        link.reader = asyncio.get_running_loop().create_task(self._read(peer, link))
+        conn.deliver(lambda payload: self._received(peer, link, payload), lambda why: self._lost(peer, link, why))
         self.apply(self.core.link_up(peer, self.now(), port))
         return True
 
-    async def _read(self, peer: int, link: _Link) -> None:
-        while True:
-            try:
-                payload = await link.conn.recv()
-            except LinkClosed as e:
-                self._lost(peer, link, reason(e))
-                return
-            if self.links.get(peer) is not link:
-                return
-            self.apply(self.core.receive(peer, payload, self.now()))
+    def _received(self, peer: int, link: _Link, payload: bytes) -> bool:
+        """A payload read on ``link`` (``Conn.deliver``): the core takes it while the link is the
+        peer's; False once it is not (closed, replaced), so the link reads nothing more."""
+        if self._closing or self.links.get(peer) is not link:
+            return False
+        self.apply(self.core.receive(peer, payload, self.now()))
+        return True
 
     def _lost(self, peer: int, link: _Link, why: str) -> None:
         if self.links.get(peer) is not link:

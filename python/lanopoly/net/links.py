@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from lanopoly.net import reason
 from lanopoly.net.cipher import OVERHEAD, Cipher
@@ -52,7 +53,8 @@ class Conn:
         self.cap = GAME_CAP
 
     async def recv(self, timeout: float | None = None) -> bytes:
-        """The next payload (decrypted); LinkClosed if the connection ends or misbehaves."""
+        """The next payload (decrypted); LinkClosed if the connection ends or misbehaves. Handshakes
+        use it; a game link is read by ``deliver``."""
         data = self._next_frame()
         if data is None:
             try:
@@ -116,6 +118,26 @@ class Conn:
         except (WireError, ConnectionError, OSError) as e:
             raise LinkClosed(reason(e)) from None
 
+    def deliver(self, on_payload: Callable[[bytes], bool], on_closed: Callable[[str], None]) -> None:
+        """Push instead of pull, for a secured game link: from the next pass of the event loop, every
+        payload is opened and handed to ``on_payload`` from the transport's ``data_received`` itself,
+        frames of one read in order, until it returns False; ``on_closed`` gets the reason once if the
+        connection ends or misbehaves first. ``recv`` is not called again. A game link read by a task
+        cost two passes of the event loop per read (the stream wakes the task, the task runs) and a
+        coroutine chain per frame."""
+        transport = self.writer.transport
+        feed = _Feed(self, transport.get_protocol(), on_payload, on_closed)
+        transport.set_protocol(feed)  # bytes arriving from now on come to the feed
+        stream: bytearray = self.reader._buffer  # type: ignore[attr-defined]  # read by the stream, not yet taken
+        self._buffer += stream
+        stream.clear()
+        broke = self.reader.exception()
+        if broke is not None:
+            feed.ended = f"connection broke: {reason(broke)}"
+        elif self.reader.at_eof():
+            feed.eof_received()
+        asyncio.get_running_loop().call_soon(feed.start)
+
     @property
     def closed(self) -> bool:
         return self._closed or self.writer.is_closing()
@@ -132,6 +154,80 @@ class Conn:
         with contextlib.suppress(Exception):
             async with asyncio.timeout(2.0):
                 await self.writer.wait_closed()
+
+
+class _Feed(asyncio.Protocol):
+    """A game link's reading side once ``Conn.deliver`` was called. Writing, ``drain`` and ``close``
+    stay the stream's: its protocol still hears of flow control and of the connection's end. Until
+    ``start`` (the next pass of the loop, after the driver adopted the link) bytes are only kept."""
+
+    def __init__(
+        self,
+        conn: Conn,
+        stream: asyncio.BaseProtocol,
+        on_payload: Callable[[bytes], bool],
+        on_closed: Callable[[str], None],
+    ) -> None:
+        self.conn = conn
+        self.stream = stream
+        self.on_payload = on_payload
+        self.on_closed = on_closed
+        self.started = False
+        self.done = False
+        self.ended: str | None = None
+        """Why the connection ended before ``start``."""
+
+    def start(self) -> None:
+        """Hand on what came so far, frames first, then the end if it came."""
+        self.started = True
+        self.data_received(b"")
+        if self.ended is not None:
+            self._end(self.ended)
+
+    def data_received(self, data: bytes) -> None:
+        conn = self.conn
+        if self.done:
+            return
+        conn._buffer += data
+        if not self.started:
+            return
+        try:
+            while (sealed := conn._next_frame()) is not None:
+                assert conn.cipher is not None  # delivered links are secured
+                try:
+                    payload = conn.cipher.open(sealed)
+                except WireError as e:
+                    raise LinkClosed(str(e)) from None
+                if not self.on_payload(payload):
+                    self.done = True
+                    return
+        except LinkClosed as e:
+            self._end(reason(e))
+
+    def eof_received(self) -> bool | None:
+        self._end("end of stream")
+        return None  # the transport closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stream.connection_lost(exc)
+        self._end(f"connection broke: {reason(exc)}" if exc is not None else "end of stream")
+
+    def pause_writing(self) -> None:
+        self.stream.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.stream.resume_writing()
+
+    def _end(self, why: str) -> None:
+        if self.done:
+            return
+        if not self.started:  # said at start, after the frames that came before it
+            self.ended = self.ended or why
+            return
+        self.done = True
+        if why == "end of stream" and self.conn._buffer:
+            why = "stream ended inside a frame"
+        self.on_closed(why)
 
 
 async def connect(host: str, port: int, source: str | None = None, timeout: float = 5.0) -> Conn:
