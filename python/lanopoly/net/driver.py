@@ -102,6 +102,9 @@ class Driver:
         self._last_save = 0.0
         self._dirty = False
         self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop ``run`` runs on (``asyncio.get_running_loop`` asks the system for the process id
+        at every call in Python 3.11: two system calls a message for ``now`` and ``_arm``)."""
 
     # ----------------------------------------------------------------------------- the console's side
 
@@ -111,7 +114,12 @@ class Driver:
 
     def now(self) -> float:
         """The session's time (the loop's, less the time this process was stopped), for every call into it."""
-        return self.clock.check(asyncio.get_running_loop().time())
+        return self.clock.check(self._running().time())
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def submit(self, seat: int, action: dict[str, object]) -> None:
         """The person's move (ValueError with the reason when it may not be played now)."""
@@ -127,6 +135,7 @@ class Driver:
 
     async def run(self, initial: dict[int, tuple[Conn, int]] | None = None) -> SessionResult:
         """Play: ``initial`` holds the links formed at the start (peer -> connection, dialer)."""
+        self._loop = asyncio.get_running_loop()
         now = self.now()
         for peer, (conn, dialer) in (initial or {}).items():
             self._attach(peer, conn, dialer, None)
@@ -204,7 +213,7 @@ class Driver:
         armed for that time or sooner stays: the deadline moves later with every message heard, and
         a timer that fires early only finds nothing due and is armed again (one handle, not one per
         message)."""
-        loop = asyncio.get_running_loop()
+        loop = self._running()
         at = None if self._closing else self.clock.wake_at(self.core.deadline, loop.time())
         if self._timer is not None:
             if at is not None and self._timer.when() <= at:
