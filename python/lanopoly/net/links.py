@@ -4,7 +4,9 @@ A frame is ``[u32 length][payload]`` (``wire.py``); its length is checked agains
 cap before anything is buffered: 4 KiB until the handshake is done, 64 KiB after. Once secured,
 every payload is sealed with the link's cipher (``cipher.py``). A connection never raises anything
 but ``LinkClosed`` (the other end is gone, or sent something that is no frame): callers close it
-and log the reason, which is never empty.
+and log the reason, which is never empty. A handshake reads with ``recv``; a game link, once
+secured and adopted, is read by push (``deliver``): its payloads are handed on as they are read, and
+the reason the connection ended is handed on the same way.
 """
 
 from __future__ import annotations
