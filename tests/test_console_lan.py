@@ -1529,3 +1529,83 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
                 assert await asyncio.wait_for(running, 30) == 0
 
     asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_joiners_lobby_shows_the_bid_timer_the_host_chose_and_each_change():
+    """Issue 14, "an optional bid timer agreed in the lobby": bob, in ann's lobby from his join
+    screen, sees the timer ann started with (20 s) before the start, and 30 s once ann presses Up
+    (the ROSTER carries it): he knows the timer he will play with before the game begins."""
+
+    async def run() -> None:
+        with create_pipe_input() as keys, create_pipe_input() as bob_keys:
+            setup = Setup(name="ann", bots=1, lang="en")
+            host = HostScreen(
+                setup, pin=PIN, advertise=False, interfaces=LOOPBACK, bid_timer=20, input=keys, output=DummyOutput()
+            )
+            running = asyncio.create_task(host.run())
+            try:
+                await _drawn(host.app, lambda: host.app.is_running and bool(host.address))
+                bob = JoinScreen(
+                    Setup(name="bob", lang="en"),
+                    address=host.address,
+                    pin=PIN,
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=Screen(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                timer = "Bid timer in auctions (the host's choice): {}"
+                await _drawn(bob.app, lambda: timer.format("20 s") in screen_lines(bob.app))
+                keys.send_text("\x1b[A")  # Up on ann's screen: 30 s
+                await _drawn(bob.app, lambda: timer.format("30 s") in screen_lines(bob.app))
+                keys.send_text("\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B")  # Down to the end: off
+                await _drawn(bob.app, lambda: timer.format("off") in screen_lines(bob.app))
+                bob_keys.send_text("\x1b")  # Esc: bob leaves
+                assert await asyncio.wait_for(bob_running, 10) is None
+            finally:
+                running.cancel()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_a_joiner_refuses_a_hosts_bid_timer_out_of_range_and_never_shows_it(monkeypatch: pytest.MonkeyPatch):
+    """A malicious host's ROSTER with a bid timer of 601 s (more than a start record may carry):
+    bob's join screen says it could not join, naming the field, and shows no timer."""
+    from lanopoly.net import wire
+    from lanopoly.net.core import lobby as lm
+    from lanopoly.net.protocol import PROTOCOL
+
+    def hostile(lobby: HostLobby) -> None:
+        payload = wire.pack([lm.ROSTER, PROTOCOL, lobby.roster, lobby.seats, 601])
+        for joiner in lobby.joiners:
+            joiner.conn.send(payload)
+
+    monkeypatch.setattr(HostLobby, "_changed", hostile)
+
+    async def run() -> None:
+        with create_pipe_input() as bob_keys:
+            lobby = HostLobby("ann", 2, 2, "classic", Rules().to_dict(), PIN, interfaces=LOOPBACK)
+            port = await lobby.open()
+            try:
+                bob = JoinScreen(
+                    Setup(name="bob", lang="en"),
+                    address=f"127.0.0.1:{port}",
+                    pin=PIN,
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=Screen(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                await _drawn(bob.app, lambda: "Could not join" in bob.message[1])
+                assert "bid timer" in bob.message[1], bob.message
+                assert not any("601" in line or "Bid timer" in line for line in screen_lines(bob.app))
+                bob_keys.send_text("\x1b")
+                assert await asyncio.wait_for(bob_running, 10) is None
+            finally:
+                await lobby.close()
+
+    asyncio.run(asyncio.wait_for(run(), 60))

@@ -108,3 +108,14 @@ def test_a_joiner_that_sends_a_hidden_name_does_not_reach_the_roster() -> None:
         await join(lobby, 2)
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("timer", [0, 601, -1, 2**40, "20", b"\x14", None, [20]])
+def test_a_roster_with_a_bid_timer_out_of_range_is_refused(timer: object) -> None:
+    """A ROSTER carries the bid timer the host chose (a last field, absent when off): from a
+    malicious host, 0 written out, more than ``MAX_BID_TIMER`` seconds or not an integer is refused
+    before a joiner's screen shows it."""
+    with pytest.raises(WireError, match="bid timer"):
+        lm.parse(wire.pack([lm.ROSTER, PROTOCOL, ["host", "bob"], 3, timer]))
+    assert lm.parse(lm.encode(lm.Roster(("host", "bob"), 3, 600))) == lm.Roster(("host", "bob"), 3, 600)
+    assert lm.encode(lm.Roster(("host", "bob"), 3)) == wire.pack([lm.ROSTER, PROTOCOL, ["host", "bob"], 3])

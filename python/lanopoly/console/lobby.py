@@ -119,6 +119,7 @@ class HostScreen:
             self.pin,
             interfaces=self.interfaces,
             port=port,
+            bid_timer=bid_timer,
             on_change=self._changed,
         )
         self.advertise = advertise
@@ -242,6 +243,7 @@ class HostScreen:
         if self.starting is None:
             index = self.timers.index(self.bid_timer) + step
             self.bid_timer = self.timers[max(0, min(index, len(self.timers) - 1))]
+            self.lobby.set_bid_timer(self.bid_timer)  # the joiners' screens show it too
 
     def _more(self) -> None:
         self.bots = min(self.bots_at_start() + 1, self.free())
@@ -514,6 +516,9 @@ class JoinScreen:
                 names = ", ".join(joiner.roster)
                 roster = t(self.lang, "join.roster", names=names, taken=len(joiner.roster), seats=self.seats)
                 out += [("", "\n"), ("", roster)]
+            if joiner.bid_timer is not None:
+                timer = t(self.lang, "join.bid_timer", timer=timer_text(self.lang, joiner.bid_timer))
+                out += [("", "\n"), ("class:value", timer)]
         return out
 
     def _roster(self, roster: list[str], seats: int) -> None:

@@ -419,8 +419,17 @@ class HostLobby:
             self._changed()
         return [j.hello.name for j in gone]
 
+    def set_bid_timer(self, seconds: int) -> None:
+        """The host chose another bid timer before the start: every joiner is told (a ROSTER), so
+        each screen in the lobby shows the timer the game will be played with."""
+        if not 0 <= seconds <= MAX_BID_TIMER:
+            raise ValueError(f"the bid timer is 0 (off) to {MAX_BID_TIMER} seconds")
+        if seconds != self.bid_timer and self._open:
+            self.bid_timer = seconds
+            self._changed()
+
     def _changed(self) -> None:
-        roster = lm.encode(lm.Roster(tuple(self.roster), self.seats))
+        roster = lm.encode(lm.Roster(tuple(self.roster), self.seats, self.bid_timer))
         for joiner in self.joiners:
             with contextlib.suppress(LinkClosed):
                 joiner.conn.send(roster)
@@ -511,6 +520,9 @@ class Joining:
     on_roster: Callable[[list[str], int], None] | None = None
     fingerprint: str = ""
     roster: list[str] = field(default_factory=list)
+    bid_timer: int | None = None
+    """The bid timer the host last told (seconds, 0 off; checked on the wire: 1 to
+    ``MAX_BID_TIMER`` or absent); None until the first ROSTER."""
 
     async def run(self) -> Started:
         """Join, wait for the start, link every peer, agree: the game (SetupError otherwise)."""
@@ -578,6 +590,7 @@ class Joining:
                 raise LinkClosed(f"refused: {message[1]}")
             if isinstance(message, lm.Roster):
                 self.roster = list(message.names)
+                self.bid_timer = message.bid_timer
                 if self.on_roster is not None:
                     self.on_roster(self.roster, message.seats)
             elif isinstance(message, bytes):

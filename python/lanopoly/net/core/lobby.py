@@ -6,8 +6,9 @@ In the lobby (each joiner's PIN channel to the host, ``pinauth.py``):
   of the channel binding: the host holds the key it announces, on this very channel (the lobby
   advertises the key's fingerprint, so a joiner knows it reached the lobby it picked);
 - joiner -> host ``HELLO [name, listening port, signing key, chain anchor, proof]``, proved the same
-  way; the host answers ``ROSTER [names, seats]`` (to everyone, whenever someone joins or leaves)
-  or ``REJECT [reason]``;
+  way; the host answers ``ROSTER [names, seats, bid timer]`` (to everyone, whenever someone joins
+  or leaves or the host changes the bid timer; the timer's seconds a last field, absent when off,
+  as in the start record, so a lobby without one sends the bytes it always did) or ``REJECT [reason]``;
 - host -> joiner ``START [start record]``: the exact bytes every peer will sign.
 
 Then every peer links to every other by its start-record key (``linkauth.py``) and, on each link,
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanopoly.net import shares, wire
-from lanopoly.net.genesis import Genesis, StartRecord, genesis_hash, genesis_sig_data, parse_start
+from lanopoly.net.genesis import MAX_BID_TIMER, Genesis, StartRecord, genesis_hash, genesis_sig_data, parse_start
 from lanopoly.net.keys import SIGNATURE_LEN, Signer, Suite
 from lanopoly.net.protocol import HASH_LEN, PROTOCOL
 from lanopoly.net.shares import POINT_LEN
@@ -67,6 +68,9 @@ class Welcome:
 class Roster:
     names: tuple[str, ...]
     seats: int
+    bid_timer: int = 0
+    """The bid timer the host has chosen so far (seconds, 0 off): the joiners' screens show it
+    before the start; the start record's is the one played."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,8 @@ def encode(message: Hello | Welcome | Roster | Deal | bytes) -> bytes:
             [WELCOME, PROTOCOL, message.key, message.proof, message.seats, list(message.names), message.chain_length]
         )
     if isinstance(message, Roster):
-        return wire.pack([ROSTER, PROTOCOL, list(message.names), message.seats])
+        timer = [message.bid_timer] if message.bid_timer else []
+        return wire.pack([ROSTER, PROTOCOL, list(message.names), message.seats, *timer])
     if isinstance(message, Deal):
         return wire.pack([DEAL, PROTOCOL, list(message.commitments), message.share])
     return wire.pack([START, PROTOCOL, message])
@@ -118,9 +123,10 @@ def parse(payload: bytes) -> Hello | Welcome | Roster | Deal | bytes | tuple[str
             names,
             wire.int_field(rest[4], "chain length", 1, 1_000_000),
         )
-    if kind == ROSTER and len(rest) == 2:
+    if kind == ROSTER and len(rest) in (2, 3):
         names = tuple(name_field(n, "name", MAX_NAME) for n in wire.list_field(rest[0], "names", 8))
-        return Roster(names, wire.int_field(rest[1], "seats", 2, 8))
+        timer = wire.int_field(rest[2], "bid timer", 1, MAX_BID_TIMER) if len(rest) == 3 else 0  # absent when off
+        return Roster(names, wire.int_field(rest[1], "seats", 2, 8), timer)
     if kind == START and len(rest) == 1:
         return wire.bytes_field(rest[0], "start record", 3500)
     if kind == DEAL and len(rest) == 2:
