@@ -48,7 +48,7 @@ def test_what_is_chosen_on_the_start_screen_is_remembered_for_the_next_start():
     assert asyncio.run(run()) == 0
     remembered = load()
     assert remembered == Prefs(
-        name="zoe", token=1, bots=2, difficulty="hard", board="classic", rules="official", lang="en"
+        name="zoe", token=1, bots=2, difficulty="hard", board="classic", rules="official", lang="en", bid_timer=0
     ), config_path().read_text()
     again = _setup([], remembered)
     assert (again.name, again.token, again.bots, again.difficulty, again.lang) == ("zoe", 1, 2, "hard", "en")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,8 +87,10 @@ def test_the_defaults_come_from_the_command_line_and_language():
 
 def test_every_choice_is_made_with_arrows_and_typing():
     keys = "ada" + DOWN + RIGHT + RIGHT + DOWN + LEFT + DOWN + LEFT + DOWN + RIGHT + DOWN + RIGHT + DOWN + RIGHT
+    keys += DOWN + RIGHT
     chosen = _choose(Setup(), keys + ENTER)
-    assert chosen == Setup(name="ada", token=2, bots=2, difficulty="easy", board="paris", rules="paris-app", lang="fr")
+    expected = Setup(name="ada", token=2, bots=2, difficulty="easy", bid_timer=10, board="paris", rules="paris-app")
+    assert chosen == replace(expected, lang="fr")
     app, status, _ = _start(Setup(), keys + ENTER)
     assert status == 0 and app is not None
     table = app.table

@@ -114,6 +114,7 @@ def console_setup(args: argparse.Namespace, remembered: Prefs, mode: str = "solo
         board=board or default_board(lang),
         rules=args.rules or remembered.rules or "official",
         lang=lang,
+        bid_timer=remembered.bid_timer or 0,
         mode=mode,
     )
 

@@ -85,6 +85,7 @@ def table_for(setup: Setup, seed: int | None = None, rounds: int = 0, save: Path
         lang=setup.lang,
         save=save,
         difficulty=setup.difficulty,
+        bid_timer=setup.bid_timer,
     )
 
 
@@ -216,7 +217,7 @@ async def lan_lobby(
             port=lan.port,
             advertise=lan.advertise,
             table=lan.table,
-            bid_timer=lan.bid_timer,
+            bid_timer=lan.bid_timer or setup.bid_timer,  # --bid-timer, else the start screen's
             interfaces=lan.addresses(),
             input=input,
             output=output,

@@ -88,10 +88,13 @@ class ConsoleApp(Keys):
         sees every move (and may act out of turn meanwhile: bid, build, mortgage, answer an
         offer); never pausing at a pending chance event, when nobody may act. Before the roll that
         would end rent owed to the person, the bots wait up to ``claims.WAIT`` seconds for it to
-        be claimed (the hint line says how)."""
+        be claimed (the hint line says how). When the start screen's bid timer runs out in an
+        auction the person is still in, the console passes for them (``_timed_out``), as on the LAN."""
         loop = asyncio.get_running_loop()
         waited: dict[tuple[int, int, int], float] = {}
+        ticking: int | None = None
         while True:
+            self._timed_out(table)  # the person's bid timer ran out: pass for them
             ending = [(c["square"], c["payer"], c["lapses_at_turn"]) for c in ending_now(table.game, table.me)]
             now = loop.time()
             if any(now < waited.setdefault(claim, now + CLAIM_WAIT) for claim in ending):
@@ -102,6 +105,10 @@ class ConsoleApp(Keys):
                 if not table.game.is_chance_node:
                     await asyncio.sleep(self.delay)
             else:
+                shown = self.clock.shown(table.game)
+                if shown != ticking:  # the seconds left to bid, on the screen as they go
+                    ticking = shown
+                    self.app.invalidate()
                 await asyncio.sleep(0.02)
 
     def _send_then(self, table: NetTable) -> None:

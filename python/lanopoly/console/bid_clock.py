@@ -1,4 +1,7 @@
-"""The bid timer of a LAN game: the console's clock, never the session core's.
+"""The bid timer of an auction: the console's clock, never the session core's.
+
+Alone against bots the person picks a timer on the start screen (kept in the preferences); it
+works as on the LAN, below: when it runs out the console passes for the person.
 
 The host picks the timer in the lobby and it travels in the start record every peer signs
 (``genesis.StartRecord.bid_timer``), so every console shows the same value. During an auction each
@@ -15,9 +18,18 @@ import time
 from collections.abc import Callable
 
 from lanopoly._core import Game
+from lanopoly.i18n import t
+
+BID_TIMERS = (0, 10, 15, 20, 30, 45, 60)
+"""The bid timers the start screen and the host screen offer (seconds; 0: off)."""
 
 Key = tuple[object, ...]
 """What makes a new countdown: the lot, its leader and the leading bid."""
+
+
+def timer_text(lang: str, seconds: int) -> str:
+    """A bid timer in words: "20 s", or "off"."""
+    return t(lang, "timer.seconds", n=seconds) if seconds else t(lang, "timer.off")
 
 
 class BidClock:

@@ -29,6 +29,7 @@ from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 
+from lanopoly.console.bid_clock import BID_TIMERS, timer_text
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
@@ -52,10 +53,6 @@ log = logging.getLogger(__name__)
 
 LOBBY_TIMEOUT = 3600.0
 """Seconds a joiner waits in a lobby for the host to start."""
-
-
-BID_TIMERS = (0, 10, 15, 20, 30, 45, 60)
-"""The bid timers the host screen offers (seconds; 0: off), Up/Down."""
 
 
 def game_text(lobby: Lobby, lang: str) -> str:
@@ -290,11 +287,6 @@ class HostScreen:
         out += _line(*self.message)
         out += [("class:hint", " " + t(lang, "lobby.keys"))]
         return out
-
-
-def timer_text(lang: str, seconds: int) -> str:
-    """A bid timer in words: "20 s", or "off"."""
-    return t(lang, "timer.seconds", n=seconds) if seconds else t(lang, "timer.off")
 
 
 @dataclass(frozen=True)

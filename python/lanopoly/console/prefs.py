@@ -1,5 +1,5 @@
 """What the console remembers of the person between games: name, token, bots, difficulty, board,
-rules and language, in ``$XDG_CONFIG_HOME/lanopoly/config.toml`` (``~/.config/...`` without
+rules, language and bid timer, in ``$XDG_CONFIG_HOME/lanopoly/config.toml`` (``~/.config/...`` without
 ``XDG_CONFIG_HOME``).
 
 The start screen opens with what was chosen last time; options given on the command line win.
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
+from lanopoly.console.bid_clock import BID_TIMERS
 from lanopoly.i18n import LANGUAGES, TOKENS, plural, t
 from lanopoly.net.core.lobby import MAX_NAME as LAN_MAX_NAME
 
@@ -49,6 +50,7 @@ class Prefs:
     board: str | None = None
     rules: str | None = None
     lang: str | None = None
+    bid_timer: int | None = None
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -68,6 +70,11 @@ CHECKS: dict[str, tuple[Callable[[Any], bool], str, dict[str, Any]]] = {
     "board": (lambda v: v in boards(), "prefs.expect.one_of", {"choices": ", ".join(boards())}),
     "rules": (lambda v: v in Rules.presets(), "prefs.expect.rules", {}),
     "lang": (lambda v: v in LANGUAGES, "prefs.expect.one_of", {"choices": ", ".join(LANGUAGES)}),
+    "bid_timer": (
+        lambda v: type(v) is int and v in BID_TIMERS,
+        "prefs.expect.one_of",
+        {"choices": ", ".join(map(str, BID_TIMERS))},
+    ),
 }
 """Each remembered key: the check of its value, and the text (catalog key and fields) of what it
 should be."""
@@ -156,5 +163,6 @@ def remember(setup: Setup, path: Path | None = None) -> bool:
         board=setup.board,
         rules=setup.rules,
         lang=setup.lang,
+        bid_timer=setup.bid_timer,
     )
     return save(chosen, path)

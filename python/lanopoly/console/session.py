@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from lanopoly._core import Game, Rules
 from lanopoly.bots import DIFFICULTIES, Policy, SimpleBot, answer_out_of_turn, claim_out_of_turn
+from lanopoly.console.bid_clock import BID_TIMERS
 from lanopoly.console.commands import CommandError
 from lanopoly.console.saves import shown_path
 from lanopoly.describe import describe_events, square_name
@@ -160,6 +161,12 @@ class Ledger:
         return Summary(game.winner, max(1, self.round), standings, record, worth, self.biggest_rent, tuple(self.out))
 
 
+def _saved_timer(value: object) -> int:
+    """The bid timer a saved game against bots was played with: one the start screen offers,
+    else none (a hand-edited file's other value is not trusted with the person's bids)."""
+    return value if type(value) is int and value in BID_TIMERS else 0
+
+
 class LocalTable:
     """One human seat (``me``) and bots in the others; the log in the language ``lang``. With
     ``save``, the game log is kept in that file (with ``me`` and the bots' ``difficulty``)."""
@@ -175,6 +182,7 @@ class LocalTable:
         lang: str = "en",
         save: Path | None = None,
         difficulty: str = "",
+        bid_timer: int = 0,
     ) -> None:
         self.game = Game(names, board=board, rules=rules, seed=seed)
         self.me = me
@@ -183,11 +191,13 @@ class LocalTable:
         self.lines: list[str] = []
         self.record = GameLog.start(self.game)
         self.record.table = {"me": me, "difficulty": difficulty}
+        if bid_timer:
+            self.record.table["bid_timer"] = bid_timer  # `lanopoly continue` plays on with it
         self.ledger = Ledger(len(names))
         self.summarized = False
         self.save_path = save
-        self.bid_timer = 0
-        """No bid timer against bots (only a LAN lobby agrees on one)."""
+        self.bid_timer = bid_timer
+        """Seconds the person has to bid before the console passes for them (the start screen's; 0 off)."""
         self._saved_at = 0.0
 
     @classmethod
@@ -206,6 +216,7 @@ class LocalTable:
             bot=DIFFICULTIES.get(difficulty, DIFFICULTIES["normal"]),
             lang=lang,
             difficulty=difficulty,
+            bid_timer=_saved_timer(info.get("bid_timer")),
         )
         log.replay(table.game, table._replay)
         table.save_path = path

@@ -31,6 +31,7 @@ from prompt_toolkit.styles import Style
 
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
+from lanopoly.console.bid_clock import BID_TIMERS, timer_text
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.prefs import MAX_NAME
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
@@ -38,7 +39,7 @@ from lanopoly.console.small import guarded
 from lanopoly.i18n import LANGUAGE_NAMES, LANGUAGES, TOKENS, board_name, default_board, has, plural, preset_name, t
 
 DIFFICULTY_LEVELS = tuple(DIFFICULTIES)
-ROWS = ("name", "token", "bots", "difficulty", "board", "rules", "language")
+ROWS = ("name", "token", "bots", "difficulty", "bid_timer", "board", "rules", "language")
 _LABEL = 16
 
 STYLE = Style.from_dict(
@@ -65,6 +66,9 @@ class Setup:
     board: str = "classic"
     rules: str = "official"
     lang: str = "en"
+    bid_timer: int = 0
+    """Seconds the console gives the person to bid in an auction before it passes for them (0:
+    off); a host's lobby starts with it."""
     mode: str = "solo"
     """``solo`` (against bots here), ``host`` (open a LAN lobby), ``join`` (find one), ``rejoin``
     / ``resume`` (take up the saved LAN game ``saved`` again), or ``continue`` (the saved game
@@ -197,6 +201,8 @@ class StartScreen:
                 return list(range(1, Rules.preset(self.setup.rules).max_players))
             case "difficulty":
                 return list(DIFFICULTY_LEVELS)
+            case "bid_timer":
+                return sorted({*BID_TIMERS, self.setup.bid_timer})
             case "board":
                 return list(boards())
             case "rules":
@@ -303,6 +309,8 @@ class StartScreen:
                 return str(s.bots)
             case "difficulty":
                 return t(lang, f"difficulty.{s.difficulty}")
+            case "bid_timer":
+                return timer_text(lang, s.bid_timer)
             case "board":
                 return board_name(lang, s.board)
             case "rules":
