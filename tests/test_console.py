@@ -152,15 +152,15 @@ def test_the_board_fits_80_columns_and_shows_owners_buildings_and_tokens():
     text = "".join(t for _, t in render(game, 0, [[("", "middle")]]))
     lines = text.splitlines()
     assert len(lines) == 13
-    assert all(len(line) <= 79 for line in lines)
+    assert all(len(line) <= 80 for line in lines)
     labels, marks = lines[11], lines[12]
     # Baltic (square 3) is the 8th cell from the left on the bottom row: its label, and under it
     # its marks: owner 1, no building (nor its dot), the token of seat 1 (seat 0 shown as "1").
-    assert labels[7 * 7 : 7 * 8] == "Balt   " and marks[7 * 7 : 7 * 8] == "1  1   "
-    assert labels[70:] == "GO     " and marks[70:] == "   3   "  # seat 2 (shown as 3) still on GO
+    assert labels[7 * 7 : 7 * 8] == "Balt   " and marks[7 * 7 : 7 * 8] == "1  @1  "
+    assert labels[70:] == "GO     " and marks[70:] == "   @3  "  # seat 2 (shown as 3) still on GO
     # On the sides a space parts a label from its marks: St. Charles Place (owner 2, its token).
-    assert lines[10][:9] == "StCh 2  2"
-    assert lines[2][9:15] == "middle"
+    assert lines[10][:10] == "StCh 2  @2"
+    assert lines[2][10:16] == "middle"
 
 
 def _play_through_the_app(table: LocalTable, seconds: float = 120) -> tuple[int, list[str]]:

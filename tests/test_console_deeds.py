@@ -220,8 +220,8 @@ def test_portfolio_names_a_player_and_refuses_a_stranger() -> None:
 
 def test_the_board_s_middle_shows_the_last_roll_the_bank_and_the_jackpot() -> None:
     (screen,) = drive(forced(), [("", shows("last roll"))])
-    assert screen[8][10:70].rstrip() == "last roll 1+2 (ada)"
-    assert screen[9][10:70].rstrip() == "bank: houses 26, hotels 12 · jackpot $0"
+    assert screen[8][11:70].rstrip() == "last roll 1+2 (ada)"
+    assert screen[9][11:70].rstrip() == "bank: houses 26, hotels 12 · jackpot $0"
     (plain,) = drive(forced(jackpot=False), [("", shows("last roll"))])
     assert "jackpot" not in plain[9]
 
@@ -269,7 +269,7 @@ def test_at_120x36_a_side_panel_shows_every_player_then_the_card_beside_the_boar
         columns=120,
         rows=36,
     )
-    panel = [line[79:] for line in players[:8]]
+    panel = [line[80:] for line in players[:8]]
     assert panel == [
         " Players (F8: portfolio; click a square:",
         "   its card)",
@@ -282,11 +282,11 @@ def test_at_120x36_a_side_panel_shows_every_player_then_the_card_beside_the_boar
     ]
     assert players[0].startswith("FREE") and players[11].startswith("JAIL")
     assert players[13] == "ada is dealt Mediterranean Avenue.", "the whole log from its start, under the board"
-    assert [line[79:] for line in card[:4]] == [
+    assert [line[80:] for line in card[:4]] == [
         " Baltic Avenue",
         " brown · price $60",
         " owner: ada",
-        "   rent" + " " * 31 + "$4",
+        "   rent" + " " * 30 + "$4",
     ]
     assert card[0].startswith("FREE") and card[11].startswith("JAIL"), "the board stays in view"
 

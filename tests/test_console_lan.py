@@ -882,9 +882,9 @@ def _shared(screen: str) -> tuple[list[str], list[str]]:
     rows = _rows(screen)
     panels = []
     for row in rows[2:10]:  # a line per player in the middle of the board: ">1 ann  $1500 ..."
-        if not re.match(r"[ >*]\d ", row[10:]):  # the middle starts at column 9 with a space
+        if not re.match(r"[ >*]\d ", row[11:]):  # the middle starts at column 10 with a space
             break
-        panels.append(row[10:62].rstrip())
+        panels.append(row[11:63].rstrip())
     log = []
     for row in rows[13:]:  # the board's 13 rows, then the log
         if row.startswith("LAN:"):  # the status line, under the log

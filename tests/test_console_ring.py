@@ -32,12 +32,12 @@ def test_at_120x40_every_square_shows_its_name_whole_with_its_marks() -> None:
     assert board[22].split() == ["Avenue", "Avenue", "Avenue", "Railroad", "Tax", "Avenue", "Chest", "Avenue"]
     assert board[19].startswith("St. Charles") and board[19].endswith("Boardwalk")
     # The marks under the bottom row's names: bea's Reading Railroad; Baltic (ada's, after a dot 3
-    # houses, ada on it); Mediterranean (ada's, 3 houses); bea's token on GO.
+    # houses, after an at sign ada on it); Mediterranean (ada's, 3 houses); bea's token on GO.
     shape = ring(Game(["ada", "bea"], seed=1), "en", 120)
-    assert board[23][shape.start(5) : shape.start(5) + 4] == "2   "
-    assert board[23][shape.start(7) : shape.start(7) + 4] == "1·31"
-    assert board[23][shape.start(9) : shape.start(9) + 4] == "1·3 "
-    assert board[23][shape.start(10) : shape.start(10) + 4] == "   2"
+    assert board[23][shape.start(5) : shape.start(5) + 5] == "2    "
+    assert board[23][shape.start(7) : shape.start(7) + 5] == "1·3@1"
+    assert board[23][shape.start(9) : shape.start(9) + 5] == "1·3  "
+    assert board[23][shape.start(10) : shape.start(10) + 5] == "   @2"
     assert board[11] == "Pennsylvania 2" + " " * 90 + "Short Line", "a side square's marks right of its name"
     assert board[2][shape.start(8) :] == "2·m", "Water Works: bea's, mortgaged"
     # The middle: the players, the status and the decision, between the side columns.

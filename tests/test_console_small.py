@@ -96,8 +96,8 @@ def test_on_the_screen_no_label_touches_its_marks() -> None:
             return lines
 
     screen = run_app(run)
-    assert screen[10].startswith("StCh 2  2 ")  # label, space, owner 2, no building, bea's token
-    assert screen[11][49:56] == "Balt   " and screen[12][49:56] == "1  1   "  # owner 1, ada on it
+    assert screen[10].startswith("StCh 2  @2 ")  # label, space, owner 2, no building, bea's token
+    assert screen[11][49:56] == "Balt   " and screen[12][49:56] == "1  @1  "  # owner 1, ada on it
     assert all(row[4] == " " and row[74:75] in ("", " ") for row in screen[2:11]), screen  # side labels: a space after
 
 

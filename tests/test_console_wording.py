@@ -17,7 +17,7 @@ from lanopoly.console.names import fold
 from lanopoly.console.start import Setup
 from lanopoly.i18n import LANGUAGES, money, plural, t
 from screen import Terminal, wait_for
-from test_console_deeds import drive, shows
+from test_console_deeds import drive, forced, shows
 
 
 def _jailed(lang: str) -> LocalTable:
@@ -134,3 +134,18 @@ def test_without_colours_an_owner_and_its_houses_read_apart(size: tuple[int, int
     assert re.match(rf"{label} +1·1 ", line), line
     for lang in LANGUAGES:  # the help's line on the board (the log's last line after `help`) explains the dot
         assert "1·3" in t(lang, "help.board"), lang
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_without_colours_a_token_reads_apart_from_the_houses(size: tuple[int, int], monkeypatch) -> None:
+    """With NO_COLOR (and in a text capture, where reverse video does not show either), ada's
+    token on her Baltic Avenue with three houses read "1·31" (thirty-one): an at sign now stands
+    before the tokens, at 80x24 and 120x40, and the help says so."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    (screen,) = drive(forced(), [("", shows("Balt" if size == (80, 24) else "Baltic"))], *size)
+    board = screen[:13] if size == (80, 24) else screen[:24]
+    assert sum(line.count("1·3@1") for line in board) == 1, "\n".join(board)  # Baltic: ada's, 3 houses, ada on it
+    assert sum(line.count("1·3 ") for line in board) == 1, "\n".join(board)  # Mediterranean: no token
+    assert not any(re.search(r"\d·[1-4H]\d", line) for line in board), "\n".join(board)
+    for lang in LANGUAGES:
+        assert "1·3@2" in t(lang, "help.board"), lang

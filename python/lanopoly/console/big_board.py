@@ -31,8 +31,8 @@ COLUMNS, ROWS_NEEDED = 120, 40
 under it)."""
 MARKS = 3
 """Columns of a side square's marks, right of its name: the owner and its buildings after a dot on
-the first line, the tokens under them (the ring has no column to spare at 120). The top and
-bottom squares have the small ring's marks under their names, on one line."""
+the first line, the tokens after an at sign under them (the ring has no column to spare at 120).
+The top and bottom squares have the small ring's marks under their names, on one line."""
 NAME_ROWS = 2
 """Lines of a square's name."""
 EDGE_ROWS, SIDE_ROWS = NAME_ROWS + 1, NAME_ROWS
@@ -41,7 +41,7 @@ ROWS = 2 * EDGE_ROWS + 9 * SIDE_ROWS
 """Rows of the large ring on the screen."""
 MIDDLE_ROWS = 9 * SIDE_ROWS
 """Rows of the middle."""
-NARROWEST, WIDEST = 4, 16
+NARROWEST, WIDEST = board_view.MARKS, 16
 """The fewest and most columns of a name."""
 _SIDES = (0, 10)
 """The columns of the ring whose squares are on the sides (their marks take columns too)."""
@@ -213,7 +213,9 @@ def _square_rows(shape: Ring, game: Game, square: int, me: int, width: int) -> l
     rows += [[(style, " " * name_width)]] * (NAME_ROWS - len(rows))
     shown = marks(game, square, me)
     if side:
-        return [[*rows[0], ("", " "), *shown[:2]], [*rows[1], ("", " " * MARKS), *shown[2:]]]
+        token = shown[2:]
+        pad = MARKS + 1 - sum(len(fragment[1]) for fragment in token)
+        return [[*rows[0], ("", " "), *shown[:2]], [*rows[1], ("", " " * pad), *token]]
     return [*rows, [*shown, ("", " " * (width - board_view.MARKS))]]
 
 

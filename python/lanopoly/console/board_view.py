@@ -1,9 +1,10 @@
 """The board drawn as a ring of 40 cells, with the players and the decision in its middle.
 
 Each cell has a 4-letter label and three marks: the owner's seat number, its buildings (1-4, H,
-or m for mortgaged) after a dot, and the tokens standing there (a seat number, or * for several;
-in reverse video without colours): "1·3" (without colours "New York 11", owner 1 and one house,
-read as eleven).
+or m for mortgaged) after a dot, and the tokens standing there after an at sign (a seat number, or
+* for several): "1·3@2" is player 1's with three houses, player 2 standing on it. The dot and the
+at sign keep the digits apart in a text capture too, where neither colours nor reverse video show
+("New York 11" read as eleven, "1·31" as thirty-one).
 The marks never touch a label: on the top and bottom rows they sit on a line of their own under
 the label, on the sides one space after it (a label such as "Pen4" next to its owner's digit read
 "Pen42").
@@ -30,11 +31,14 @@ Clicks = Callable[[int], Callable[[MouseEvent], object]]
 
 CELL = 7
 """Columns of a cell of the top and bottom rows."""
-MARKS = 4
-"""Columns of a square's marks: owner, a dot before its buildings, buildings, tokens."""
+MARKS = 5
+"""Columns of a square's marks: owner, a dot before its buildings, buildings, an at sign before
+the tokens, tokens."""
 MIDDLE = CELL * 9 - (MARKS - 2)
 """Columns of the middle: between the side cells (label, space, marks), so that the right one
 starts where the top row's last cell does."""
+WIDTH = 2 * (4 + 1 + MARKS) + MIDDLE
+"""Columns of the board: the side cells (label, space, marks) and the middle (80)."""
 ROWS = 13
 """Rows of the board on the screen: the top and bottom rows take two each (labels, then marks)."""
 GROUP_STYLES = [
@@ -73,8 +77,8 @@ def label_style(game: Game, square: int) -> str:
 
 def marks(game: Game, square: int, me: int) -> Fragments:
     """A square's three marks (:data:`MARKS` columns): its owner's seat, then after a dot its
-    buildings (or m, mortgaged), then its tokens (reverse video without colours): so that without
-    colours the owner's digit and the houses' never run together ("11" read as eleven)."""
+    buildings (or m, mortgaged), then after an at sign its tokens: so that without colours the
+    owner's, the houses' and the tokens' digits never run together ("1·31" read as thirty-one)."""
     info = game.square(square)
     land = deed(info) if info["kind"] in DEED_KINDS else None
     owner = land["owner"] if land else None
@@ -83,7 +87,7 @@ def marks(game: Game, square: int, me: int) -> Fragments:
     building = "m" if land and land["mortgaged"] else ("H" if level == 5 else (str(level) if level else " "))
     players = [game.player(s) for s in range(game.num_players)]
     here = [p["seat"] for p in players if not p["bankrupt"] and p["position"] == square]
-    token = str(here[0] + 1) if len(here) == 1 else ("*" if here else " ")
+    token = "@" + (str(here[0] + 1) if len(here) == 1 else "*") if here else "  "
     token_style = "class:token" + (player_style(here[0]) if len(here) == 1 else "")
     token_style += " class:token.me" if me in here else ""
     owner_style = "class:owner" + (player_style(owner) if owner is not None else "")

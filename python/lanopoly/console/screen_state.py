@@ -19,7 +19,7 @@ from lanopoly.i18n import t
 LARGE = 120
 """Columns from which the screen has a side panel right of the small board and the log: every
 player's holdings in short, or the card asked for (the board stays in view)."""
-LEFT = board_view.CELL * 11 + 2
+LEFT = board_view.WIDTH
 """Columns of the board and log column beside the side panel (the board and a margin)."""
 PANEL = 36
 """The fewest columns of a side panel beside the large board (from 120x40, :mod:`big_board`):
