@@ -660,3 +660,33 @@ def test_the_trade_panels_cash_line_says_pageup_adds_a_hundred() -> None:
     line = next(line for line in screens[0] if "cash: $0" in line and ">" in line)
     assert line.endswith("cash: $0   +/- $10, PgUp/PgDn $100"), line
     assert any(line.endswith("cash: $210   +/- $10, PgUp/PgDn $100") for line in screens[1]), screens[1]
+
+
+def test_a_stray_command_typed_in_the_trade_panel_is_asked_about_and_the_draft_is_never_lost() -> None:
+    """Issue 14's leftover: in the panel, stray text and Enter ran as a command and the draft was
+    lost. Now it is asked first: "e" then "n" keeps the panel and the draft as they were (nothing
+    played); "roll" then "y" leaves the panel and rolls, and F9 brings back the same draft, with
+    cy (Tab had picked him, not bea, the first partner F9 opens with)."""
+    table = _ann_and_bea_each_hold_a_deed()
+    step = table.game.step
+    question = "Leave the trade panel to run “e”? Your offer is kept: F9 brings it back. (y/n)"
+    kept = [" Trade with cy", "You give (ann, cash $1400):", "  > [x] Vermont Avenue", "        cash: $10"]
+    screens = _keys(
+        table,
+        [
+            (F9 + TAB + " +", lambda app, lines: "        cash: $10" in lines),
+            ("e\r", lambda app, lines: question in " ".join(line.strip() for line in lines)),
+            ("n\r", lambda app, lines: any("Your offer is still here" in line for line in lines)),
+            ("", lambda app, lines: table.game.step == step),  # nothing played
+            ("roll\r", lambda app, lines: any("to run “roll”?" in line for line in lines)),
+            ("y\r", lambda app, lines: lines[0].startswith("FREE") and "ann rolls" in " ".join(table.lines[-4:])),
+            (F9, lambda app, lines: "Trade with cy" in "\n".join(lines)),
+        ],
+    )
+    asked, kept_screen, _, _, rolled, again = screens[1:]
+    assert rolled[0].startswith("FREE"), "the panel closed for the command"
+    assert asked[:4] == kept, "\n".join(asked)  # the panel stays while it asks
+    assert kept_screen[:4] == kept, "\n".join(kept_screen)
+    assert table.game.step > step and "ann rolls" in " ".join(table.lines[-4:]), "yes ran the command"
+    assert again[:4] == kept, "\n".join(again)  # the same draft, with cy
+    assert not any("offers a trade" in line for line in table.lines), "nothing was sent"

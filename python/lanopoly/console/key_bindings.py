@@ -64,6 +64,9 @@ class Keys(Moves):
                 self.open_card("offer", 0)
                 return
             partner = first_partner(self.table.game, self.table.me)
+            draft = self.draft
+            if draft is not None and not self.table.game.player(draft.partner)["bankrupt"]:
+                partner = draft.partner  # the offer being composed, with whoever it is for
             if partner is not None:
                 self.open_trade(partner)
 

@@ -29,8 +29,8 @@ class Moves(Drawing):
     """Commands typed and moves made on the panels, sent to the table; what the person is told back."""
 
     def _accept(self, buffer: Buffer) -> bool:
-        if self.shown is not None and self.shown[0] == "trade" and not buffer.text.strip():
-            self._send_draft()
+        if self.shown is not None and self.shown[0] == "trade":
+            self._in_panel(buffer.text)
             return False
         if self.shown is not None and not buffer.text.strip():
             self.close_card()  # Enter on an empty line only closes the card
@@ -175,6 +175,24 @@ class Moves(Drawing):
         self.log_view.follow()
         key = "offer.accepted" if kind == "accept_trade" else "offer.rejected"
         self.say("class:hint", note or t(lang, key, player=self.table.game.names[offer["from"]]))
+
+    def _in_panel(self, text: str) -> None:
+        """Enter while the trade panel is open: on an empty line it sends the offer; a typed
+        command (a stray key, or a move meant for later) is asked about first, never run at once:
+        a yes leaves the panel and runs it, the draft kept for F9; anything else keeps the panel
+        and the draft as they are."""
+        lang = self.table.lang
+        if self._confirm is not None:  # the answer to that question
+            then, self._confirm = self._confirm, None
+            if fold(text.strip()) in t(lang, "confirm.yes").split():
+                then()
+            else:
+                self.say("class:hint", t(lang, "trade.kept"))
+            self.app.invalidate()
+        elif not text.strip():
+            self._send_draft()
+        else:
+            self.ask("trade.leave_panel", lambda: self.execute(text), command=text.strip())
 
     def open_trade(self, partner: int) -> None:
         """The trade panel with ``partner``: the draft kept if it is the same partner's."""
