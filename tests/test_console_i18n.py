@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import string
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from conftest import started
@@ -337,3 +339,34 @@ def _refusal(lang: str, template: str) -> str:
     text = catalog.text(template, None)
     assert text is not None, template
     return text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_tokens_name_shows_whole_in_the_middle_of_the_80x24_board(lang: str) -> None:
+    """At 80x24 the players' lines cut a name at 14 characters: the French "chapeau haut-de-forme"
+    showed as "chapeau haut-d". With all eight tokens at the table (official rules, the language's
+    board), each name shows whole on the screen the application draws, its cash after it."""
+    from screen import Terminal, screen_lines, wait_for
+
+    table = make_table(Setup(lang=lang, bots=7, board=default_board(lang)), seed=2)
+    while not table.my_move:
+        table.step()
+    table.act({"type": "roll", "player": 0})
+    while table.game.is_chance_node:
+        table.step()
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            lines = await wait_for(app.app, lambda shown: shown[0].strip() != "")
+            pipe.send_text("\x11")  # Ctrl-Q
+            await asyncio.wait_for(running, 10)
+            return lines if lines[0].strip() else screen_lines(app.app)
+
+    screen = asyncio.run(run())
+    middle = screen[2:10]
+    for seat, token in enumerate(TOKENS[lang]):
+        row = next((line for line in middle if f"{seat + 1} {token} " in line), None)
+        assert row is not None, (token, "\n".join(middle))
+        assert re.search(rf"{seat + 1} {re.escape(token)} +[0-9$]", row) and len(row) <= 80, row

@@ -17,7 +17,14 @@ from lanopoly.console.commands import command_for
 from lanopoly.console.decision import Decision, shown_word
 from lanopoly.console.deed_card import card_lines
 from lanopoly.console.log_view import WheelControl, wrap
-from lanopoly.console.portfolio import auction_lines, player_status, players_lines, portfolio_lines, status_lines
+from lanopoly.console.portfolio import (
+    auction_lines,
+    name_width,
+    player_status,
+    players_lines,
+    portfolio_lines,
+    status_lines,
+)
 from lanopoly.console.session import summary_lines
 from lanopoly.console.trade_panel import offer_lines, offers_to, panel_lines
 from lanopoly.i18n import clock, money, plural, t
@@ -166,21 +173,24 @@ class Drawing(Decision):
         away = self.table.away_seats()
         replaced = self.table.replaced_seats()
         seats = [row.seat for row in summary.ranked()] if summary is not None else range(game.num_players)
+        statuses = {}
         for seat in seats:
-            p = game.player(seat)
-            marker = ">" if seat == game.turn_player and not game.is_over else " "
             if summary is not None:
-                marker = "*" if seat == game.winner else " "
-                status = self._final(seat)
-            elif p["bankrupt"]:
-                status = player_status(game, seat, lang)
+                statuses[seat] = self._final(seat)
+            elif game.player(seat)["bankrupt"]:
+                statuses[seat] = player_status(game, seat, lang)
             else:
                 gone = t(lang, "panel.away", since=clock(away[seat])) if seat in away else ""
                 gone = t(lang, "panel.bot") if seat in replaced else gone
-                status = player_status(game, seat, lang) + gone
+                statuses[seat] = player_status(game, seat, lang) + gone
+        names = name_width([game.names[seat] for seat in seats], list(statuses.values()), width)
+        for seat in seats:
+            marker = ">" if seat == game.turn_player and not game.is_over else " "
+            if summary is not None:
+                marker = "*" if seat == game.winner else " "
             role = " class:me" if seat == me else (" class:turn" if marker != " " else "")
             style = board_view.player_style(seat) + role
-            text = f" {marker}{seat + 1} {p['name'][:14]:<14} {status}"
+            text = f" {marker}{seat + 1} {game.names[seat][:names]:<{names}} {statuses[seat]}"
             lines.append([(style, text[:width])])
         lines = lines[:8]
         # The decision at the bottom, on two rows when it is too long for one and there is room

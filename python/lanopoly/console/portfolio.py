@@ -10,7 +10,7 @@ variant is on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -134,7 +134,7 @@ def status_lines(game: Game, last_roll: tuple[int, int, int] | None, lang: str, 
         dice = t(lang, "status.no_dice")
     else:
         seat, a, b = last_roll
-        dice = t(lang, "status.dice", a=a, b=b, player=game.names[seat][:12])
+        dice = t(lang, "status.dice", a=a, b=b, player=game.names[seat])
     bank = t(lang, "status.bank", houses=game.houses_left, hotels=game.hotels_left)
     if game.rules.free_parking_jackpot:
         bank += " · " + t(lang, "status.jackpot", amount=money(lang, game.currency, game.jackpot))
@@ -167,6 +167,19 @@ def auction_lines(game: Game, me: int, lang: str, left: int | None = None) -> li
     timed = {} if left is None else {"left": left}
     still_in = t(lang, "auction.in_timed" if timed else "auction.in", names=bidders, **timed)
     return [lot, still_in, mine]
+
+
+NAME_COLUMN = 14
+"""The fewest columns of the names in the players' lines in the middle of the board."""
+
+
+def name_width(names: Sequence[str], statuses: Sequence[str], width: int) -> int:
+    """Columns of the names in the players' lines (`` >1 name status``, ``width`` wide): as wide as
+    the longest name at the table, so that a token's name shows whole in every language (the
+    French "chapeau haut-de-forme" was cut to "chapeau haut-d" at 80x24), unless the longest status
+    would then be cut; never fewer than :data:`NAME_COLUMN`."""
+    room = width - len(" >1  ") - max(map(len, statuses), default=0)
+    return max(NAME_COLUMN, min(max(map(len, names), default=0), room))
 
 
 def player_status(game: Game, seat: int, lang: str) -> str:

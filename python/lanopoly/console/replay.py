@@ -24,7 +24,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from lanopoly._core import Game
 from lanopoly.console import board_view
 from lanopoly.console.log_view import LogView, wrap
-from lanopoly.console.portfolio import player_status
+from lanopoly.console.portfolio import name_width, player_status
 from lanopoly.console.small import guarded
 from lanopoly.console.style import no_color, style
 from lanopoly.describe import describe_events
@@ -220,10 +220,13 @@ class ReplayScreen:
     def _players(self, game: Game) -> list[board_view.Fragments]:
         lang = self.replay.lang
         lines: list[board_view.Fragments] = []
-        for seat in range(game.num_players)[:8]:
+        seats = range(game.num_players)[:8]
+        statuses = [player_status(game, seat, lang) for seat in seats]
+        names = name_width([game.names[seat] for seat in seats], statuses, board_view.MIDDLE)
+        for seat in seats:
             turn = seat == game.turn_player and not game.is_over
-            name, status = game.names[seat], player_status(game, seat, lang)
-            text = f" {'>' if turn else ' '}{seat + 1} {name[:14]:<14} {status}"
+            name, status = game.names[seat], statuses[seat]
+            text = f" {'>' if turn else ' '}{seat + 1} {name[:names]:<{names}} {status}"
             lines.append([("class:turn" if turn else "", text[: board_view.MIDDLE])])
         return lines
 

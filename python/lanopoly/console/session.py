@@ -427,7 +427,7 @@ def moments_lines(game: Game, s: Summary, lang: str) -> list[str]:
         lines.append(plural(lang, "end.chart", len(s.worth), top=money(lang, game.currency, top), rounds=len(s.worth)))
         width = max(len(name) for name in game.names[: game.num_players])
         for seat in range(game.num_players):
-            lines.append(f"   {game.names[seat][:14]:<{min(width, 14)}} {worth_chart(s.worth, seat)}")
+            lines.append(f"   {game.names[seat]:<{width}} {worth_chart(s.worth, seat)}")
         since = lead_since(s.worth, s.winner) if s.winner is not None else None
         if since is not None and s.winner is not None:
             lines.append(t(lang, "end.lead", name=game.names[s.winner], round=since))
