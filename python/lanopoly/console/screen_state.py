@@ -13,7 +13,8 @@ from lanopoly.console import big_board, board_view
 from lanopoly.console.bid_clock import BidClock
 from lanopoly.console.log_view import LogView
 from lanopoly.console.session import Action, Table
-from lanopoly.console.trade_panel import Draft
+from lanopoly.console.trade_panel import Draft, group_completed
+from lanopoly.describe import square_name
 from lanopoly.i18n import t
 
 LARGE = 120
@@ -82,8 +83,20 @@ class ScreenState:
         else:
             over = table.my_move and not mine and table.game.step != step
         if over:
-            self.feedback = ("class:hint", "")
+            self.feedback = ("class:hint", self._turned_down(queued) if offer else "")
             self._said = None
+
+    def _turned_down(self, offer: Action | None) -> str:
+        """Why the person's offer answered was likely turned down, when it asked for the street
+        that completes a group of theirs: newcomers offered its price, were refused, and never
+        built. "" otherwise."""
+        game, lang = self.table.game, self.table.lang
+        if offer is None or offer.get("type") != "propose_trade":
+            return ""
+        square = group_completed(game, dict(offer))
+        if square is None:
+            return ""
+        return t(lang, "trade.group_dear", partner=game.names[offer["to"]], deed=square_name(game, square, lang))
 
     # -- the card in place of the board --------------------------------------------------------
 

@@ -118,6 +118,25 @@ class Draft:
         return {"type": "propose_trade", "player": self.me, "to": self.partner, "give": give, "get": get}
 
 
+def group_completed(game: Game, offer: dict[str, Any]) -> int | None:
+    """A street the person's ``offer`` (a ``propose_trade``) asks for that would complete a colour
+    group of theirs, while the partner still holds it (the offer was not taken); else None. A bot
+    sells such a street only well above its price (the group is worth more to the buyer), which a
+    newcomer who offered its price did not know."""
+    asked: list[int] = list(offer["get"]["properties"])
+    squares: list[Any] = [game.square(s) for s in range(40)]
+    if any(squares[s].get("owner") != offer["to"] for s in asked):
+        return None
+    mine = set(game.player(offer["player"])["properties"]) | set(asked)
+    for square in asked:
+        if squares[square]["kind"] != "street":
+            continue
+        group = [s for s in range(40) if squares[s].get("group", -1) == squares[square]["group"]]
+        if all(s in mine for s in group):
+            return square
+    return None
+
+
 def first_partner(game: Game, me: int) -> int | None:
     """The first player after the person who is still in the game, if any."""
     n = game.num_players
