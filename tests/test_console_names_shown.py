@@ -44,15 +44,15 @@ def test_the_french_start_screen_names_the_rules_and_the_board():
     assert _row(lines, "Règles").split(":", 1)[1].strip() == "< officielles >"
     assert _row(lines, "Plateau").split(":", 1)[1].strip() == "< Paris (€) >"
     # Every preset, as Right steps through them: its French name, never its id.
-    more = _start_screen(Setup(lang="fr"), DOWN * 5 + RIGHT * 6, "< partie éclair >")
+    more = _start_screen(Setup(lang="fr"), DOWN * 6 + RIGHT * 6, "< partie éclair >")
     assert _row(more, "Règles").split(":", 1)[1].strip() == "< partie éclair >"
 
 
 def test_the_italian_start_screen_names_the_rules_and_the_board():
-    lines = _start_screen(Setup(lang="it"), DOWN * 5 + RIGHT * 2, "< italiane >")
+    lines = _start_screen(Setup(lang="it"), DOWN * 6 + RIGHT * 2, "< italiane >")
     assert _row(lines, "Regole").split(":", 1)[1].strip() == "< italiane >", lines
     assert _row(lines, "Tabellone").split(":", 1)[1].strip() == "< classico (Atlantic City, $) >"
-    paris = _start_screen(Setup(lang="it"), DOWN * 4 + RIGHT, "Parigi")
+    paris = _start_screen(Setup(lang="it"), DOWN * 5 + RIGHT, "Parigi")
     assert _row(paris, "Tabellone").split(":", 1)[1].strip() == "< Parigi (€) >"
 
 
