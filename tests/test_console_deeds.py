@@ -367,3 +367,21 @@ def test_an_auction_shows_the_lot_who_is_still_in_the_leader_and_what_the_person
     assert table.game.auction is not None, "bea and cy still in"
     table.lang = "fr"
     assert middle()[-3:-1] == [" encore en lice : bea, cy (60 $)", " vous êtes sorti de cette enchère"]
+
+
+def test_in_the_speed_game_a_deeds_card_has_no_line_for_a_fourth_house() -> None:
+    """The speed game puts a hotel on 3 houses: Baltic Avenue's card listed "with 4 houses $320",
+    a rent nobody can ever be charged. Its rows are now the levels the rules allow: 1 to 3 houses,
+    then the hotel, which 3 houses and $50 buy."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, rules=Rules.preset("speed"))
+    while not table.my_move:
+        table.step()
+    (card,) = drive(table, [("info baltic\r", shows("Baltic Avenue", "mortgage value"))])
+    rows = [line.strip() for line in card]
+    assert [row.split("  ")[0] for row in rows if row.startswith("with")] == [
+        "with 1 house",
+        "with 2 houses",
+        "with 3 houses",
+        "with a hotel",
+    ], "\n".join(card)
+    assert "houses $50 each; a hotel: 3 houses + $50" in rows, "\n".join(card)

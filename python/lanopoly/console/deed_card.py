@@ -25,6 +25,8 @@ Fragments = StyleAndTextTuples
 WIDTH = 46
 """Columns of a card: its title bar, and the rent table's amounts right-aligned to it."""
 
+HOTEL = 5
+"""A street's level with a hotel (its houses: 1 to the rules' houses per hotel)."""
 GROUP_KEYS = ["brown", "lightblue", "pink", "orange", "red", "yellow", "green", "darkblue"]
 """The colour groups by engine number (0..7), as the texts ``group.NAME`` and styles name them."""
 
@@ -65,10 +67,11 @@ def _rent_rows(game: Game, lang: str, info: Mapping[str, Any], width: int) -> li
     live = info.get("owner") is not None and not info["mortgaged"]
     if info["kind"] == "street":
         rents = info["rents"]
-        labels = [t(lang, "card.rent")]
-        labels += [plural(lang, "card.with_houses", n) for n in range(1, 5)]
-        labels.append(t(lang, "card.with_hotel"))
-        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in range(6)]
+        houses = game.rules.houses_per_hotel  # 3 in the speed game: no line for a 4th house
+        labels = {0: t(lang, "card.rent"), HOTEL: t(lang, "card.with_hotel")}
+        labels |= {n: plural(lang, "card.with_houses", n) for n in range(1, houses + 1)}
+        levels = [*range(houses + 1), HOTEL]
+        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in levels]
     table = info["rent_table"]
     now = table.index(info["rent"]) if live and info["rent"] in table else None
     if info["kind"] == "railway":

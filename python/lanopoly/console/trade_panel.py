@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanopoly._core import Game
+from lanopoly.console.deed_card import HOTEL
 from lanopoly.describe import square_name
 from lanopoly.i18n import money, plural, t
 
@@ -25,8 +26,6 @@ GIVE, GET = 0, 1
 """The two sides of a draft: what the person gives, and what the partner gives in return."""
 
 CASH_STEP, CASH_PAGE = 10, 100
-HOTEL = 5
-"""A street's level with a hotel (1-4: its houses)."""
 
 
 @dataclass(frozen=True)
