@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from lanopoly.console import HostScreen, JoinScreen, Setup, StartScreen
 from lanopoly.console.lobby import column_widths
-from lanopoly.i18n import t
+from lanopoly.i18n import LANGUAGES, t
 from lanopoly.net.discovery import Lobby
 from screen import Terminal, wait_for
 
@@ -111,3 +112,14 @@ def test_the_join_list_names_the_rules_and_the_board_in_italian_and_french():
             lobby = _lobby(rules, "paris")
             screen = JoinScreen(Setup(lang=lang), interfaces=LOOPBACK, output=Terminal())
             assert len("> " + screen.lobby_lines(lobby, column_widths([lobby], lang))[0]) <= 80
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_line_of_the_start_screen_shows_its_value_in_one_column(lang: str) -> None:
+    """The bid timer's French and Italian labels ("Temps d'enchère :", "Tempo per offrire:") were
+    longer than the label column: their values stood out of line with the others (found in the
+    tmux run). Every label fits, and every value starts in the same column, at 80x24."""
+    lines = _start_screen(Setup(lang=lang), "", "<")
+    values = [line for line in lines if "< " in line and line.rstrip().endswith(">")]
+    assert len(values) == 7, "\n".join(lines)  # token, bots, difficulty, bid timer, board, rules, language
+    assert {line.index("< ") for line in values} == {16}, "\n".join(values)
