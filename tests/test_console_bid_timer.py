@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.input import create_pipe_input
 
-from lanopoly.console import ConsoleApp, Setup, session
+from lanopoly.console import ConsoleApp, LocalTable, Setup, session
 from lanopoly.console.prefs import load
 from lanopoly.console.saves import last_local
 from screen import Terminal, wait_for
@@ -107,3 +107,31 @@ def test_no_bid_timer_by_default_and_the_person_decides_as_long_as_they_like():
 
     app = asyncio.run(asyncio.wait_for(run(), 60))
     assert app.table.bid_timer == 0 and load().bid_timer == 0
+
+
+def test_the_auction_lines_wrap_in_the_middle_rather_than_lose_the_seconds_left() -> None:
+    """Found in the French tmux run at 80x24: beside "chapeau haut-de-forme", the bidders' line was
+    cut to "19 s pour enc". It now goes on to a second row, whole, under the board's other lines."""
+    table = LocalTable(["ann", "chapeau haut-de-forme"], me=0, seed=2, lang="fr", bid_timer=20)
+    while table.step():
+        pass
+    table.act({"type": "roll", "player": 0})
+    while table.game.is_chance_node:
+        table.step()
+    table.act({"type": "decline", "player": 0})
+    assert table.game.auction is not None
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30, input=pipe, output=Terminal(80, 24))
+            app.clock._now = lambda: 1000.0  # the clock stands still: 20 s left
+            running = asyncio.create_task(app.run())
+            lines = await _until(app, _shows("encore en lice"))
+            pipe.send_text("\x11")  # Ctrl-Q
+            await asyncio.wait_for(running, 10)
+            return lines
+
+    screen = asyncio.run(run())
+    middle = " ".join(line[11:70].strip() for line in screen[2:11])
+    assert "encore en lice : ann, chapeau haut-de-forme · 20 s pour enchérir" in middle, "\n".join(screen)
+    assert all(len(line) <= 80 for line in screen)

@@ -199,9 +199,9 @@ class Drawing(Decision):
         room = rows - len(lines) - len(decision)
         told = auction_lines(game, me, lang, self.clock.shown(game))
         told = told or status_lines(game, self.table.ledger.last_roll, lang, self.table.bid_timer)
-        told = told[-room:] if room > 0 else []
-        lines += [[]] * (room - len(told))
-        lines += [board_view.fit([("class:hint", " " + text)], width) for text in told]
+        shown = told_rows(told, width - 1, room)
+        lines += [[]] * (room - len(shown))
+        lines += [board_view.fit([("class:hint", " " + text)], width) for text in shown]
         lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
         return lines
 
@@ -293,3 +293,18 @@ class Drawing(Decision):
             return [("class:hint", "")]
         words = sorted({shown_word(lang, command_for(a, self.table.game).split(" ")[0]) for a in legal})
         return [("class:hint", t(lang, "hints", words=", ".join(words)))]
+
+
+def told_rows(told: list[str], width: int, room: int) -> list[str]:
+    """The status or auction lines ``told`` (most important last) in at most ``room`` rows of
+    ``width``: each wrapped between words, the first lines left out while they do not all fit (a
+    French auction's "19 s pour enchérir" was cut to "19 s pour enc" beside a long name); a last
+    line too long for the room alone is cut."""
+    if room <= 0:
+        return []
+    wrapped = [wrap(text, width) for text in told]
+    while wrapped and sum(map(len, wrapped)) > room:
+        wrapped.pop(0)
+    if not wrapped and told:
+        return [told[-1]]
+    return [row for rows in wrapped for row in rows]
