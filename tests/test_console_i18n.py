@@ -370,3 +370,32 @@ def test_every_tokens_name_shows_whole_in_the_middle_of_the_80x24_board(lang: st
         row = next((line for line in middle if f"{seat + 1} {token} " in line), None)
         assert row is not None, (token, "\n".join(middle))
         assert re.search(rf"{seat + 1} {re.escape(token)} +[0-9$]", row) and len(row) <= 80, row
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_function_key_is_answered_with_the_languages_command_word(lang: str) -> None:
+    """Found in the French tmux run: F6 (claim) answered "ok : claim", F2 "ok : roll", the English
+    words under a French game. The answer now names the command in the game's language."""
+    from screen import Terminal, wait_for
+
+    table = make_table(Setup(lang=lang, bots=1, board=default_board(lang)), seed=2)
+    while not table.my_move:
+        table.step()
+    word = next((alias for alias, name in ALIASES[lang].items() if name == "roll"), "roll")
+
+    said: list[str] = []
+
+    async def run() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30, input=pipe, output=Terminal(80, 24))
+            say = app.say
+            app.say = lambda style, text, **how: (said.append(text), say(style, text, **how))[1]  # type: ignore[method-assign]
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda shown: shown[0].strip() != "")
+            pipe.send_text("\x1bOQ")  # F2: roll
+            await wait_for(app.app, lambda shown: bool(said))
+            pipe.send_text("\x11")  # Ctrl-Q
+            await asyncio.wait_for(running, 10)
+
+    asyncio.run(run())
+    assert said[:1] == [t(lang, "ok", text=word)], said

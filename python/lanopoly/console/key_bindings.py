@@ -12,6 +12,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys as KeyName
 
 from lanopoly.console.claims import KEY as CLAIM_KEY
+from lanopoly.console.decision import shown_word
 from lanopoly.console.moves import Moves
 from lanopoly.console.trade_panel import CASH_PAGE, CASH_STEP, Draft, countered, first_partner, offers_to
 
@@ -44,7 +45,7 @@ class Keys(Moves):
         for key, command in keyed:
 
             def run(event: KeyPressEvent, command: str = command) -> None:
-                self.execute(command)
+                self.execute(shown_word(self.table.lang, command))  # "ok : réclamer", not "ok : claim"
 
             keys.add(key)(run)
 
