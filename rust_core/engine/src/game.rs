@@ -178,6 +178,14 @@ impl Game {
         if action == Action::Resign {
             return self.check_resign(p);
         }
+        self.check_overlays(p, action)
+    }
+
+    /// The rest of [`Game::check_as`] once its first checks passed (the game goes on, `p` is a
+    /// seat still in, no chance event waits) for a move other than `EndGame` and `Resign`: the
+    /// overlays in priority order, then the action's own rules. The enumeration, which makes the
+    /// first checks once for all its candidates, starts here.
+    fn check_overlays<R: Refusal>(&self, p: u8, action: Action) -> Checked<(), R> {
         if self.auction.is_some() {
             return match action {
                 Action::Bid(amount) => self.check_bid(p, amount),
@@ -378,8 +386,10 @@ impl Game {
         if self.is_over() || self.pending.is_some() || p >= self.num_players || self.player(p).bankrupt {
             return;
         }
+        // The first checks of `check_as` hold for every candidate now: each is checked from the
+        // overlays on (but `EndGame`, which has checks of its own before them).
         let mut consider = |action: Action| {
-            if wanted(&action) && self.is_legal(Move { player: p, action }) {
+            if wanted(&action) && self.candidate_is_legal(p, action) {
                 emit(action);
             }
         };
@@ -454,6 +464,22 @@ impl Game {
         for claim in self.claims.iter().filter(|c| c.owner == p) {
             consider(Action::ClaimRent(claim.square));
         }
+    }
+
+    /// [`Game::is_legal`] of a candidate of the enumeration, whose first checks (game over,
+    /// seat, bankrupt, chance event) [`Game::visit_legal_actions_where`] made once for all: the
+    /// rest of the same check. Checked against the whole [`Game::is_legal`] in debug builds and
+    /// in the test mode ([`verify_trusted`]).
+    fn candidate_is_legal(&self, p: u8, action: Action) -> bool {
+        let legal = match action {
+            Action::EndGame => self.is_legal(Move { player: p, action }),
+            _ => self.check_overlays::<Refused>(p, action).is_ok(),
+        };
+        if verifying() {
+            let m = Move { player: p, action };
+            assert_eq!(legal, self.is_legal(m), "the enumeration's check disagrees with is_legal on {m:?}");
+        }
+        legal
     }
 
     /// Take the events recorded since the last call (see [`Game::record_events`]).
