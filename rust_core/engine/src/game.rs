@@ -388,8 +388,11 @@ impl Game {
         }
         // The first checks of `check_as` hold for every candidate now: each is checked from the
         // overlays on (but `EndGame`, which has checks of its own before them).
+        // Outside every overlay (most enumerations), the route of `check_overlays` is known
+        // once for all the candidates: its own-turn and free checks.
+        let free = self.auction.is_none() && self.placing.is_none() && self.debts.is_empty() && self.fee_due == 0;
         let mut consider = |action: Action| {
-            if wanted(&action) && self.candidate_is_legal(p, action) {
+            if wanted(&action) && self.candidate_is_legal(p, action, free) {
                 emit(action);
             }
         };
@@ -469,10 +472,14 @@ impl Game {
     /// [`Game::is_legal`] of a candidate of the enumeration, whose first checks (game over,
     /// seat, bankrupt, chance event) [`Game::visit_legal_actions_where`] made once for all: the
     /// rest of the same check. Checked against the whole [`Game::is_legal`] in debug builds and
-    /// in the test mode ([`verify_trusted`]).
-    fn candidate_is_legal(&self, p: u8, action: Action) -> bool {
+    /// in the test mode ([`verify_trusted`]). `free`: no overlay applies (no auction, placement,
+    /// debt or fee due), so `check_overlays` would go straight to its last two checks.
+    fn candidate_is_legal(&self, p: u8, action: Action, free: bool) -> bool {
         let legal = match action {
             Action::EndGame => self.is_legal(Move { player: p, action }),
+            _ if free => {
+                self.check_own_turn::<Refused>(p, action).is_ok() && self.check_free::<Refused>(p, action).is_ok()
+            }
             _ => self.check_overlays::<Refused>(p, action).is_ok(),
         };
         if verifying() {
