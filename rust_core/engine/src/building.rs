@@ -90,9 +90,13 @@ impl Game {
             .fold(0, |m, q| m | 1 << q)
     }
 
-    /// The cheapest building of this kind `q` could place now, if any.
+    /// The cheapest building of this kind `q` could place now, if any. Only the streets of the
+    /// groups `q` holds whole are checked: [`Game::check_build`] refuses every other deed (about
+    /// a hundred instructions each, at every bid of a shortage auction).
     pub(crate) fn cheapest_build(&self, q: u8, hotel: bool) -> Option<u32> {
-        board::bits(self.holdings(q))
+        let held = self.holdings(q);
+        let whole = board::bits(board::whole_groups(held) as u32).fold(0, |m, g| m | GROUP_MASKS[g as usize]);
+        board::bits(held & whole)
             .filter(|&p| matches!(self.check_build::<Refused>(q, DEEDS[p as usize].square), Ok(h) if h == hotel))
             .map(|p| DEEDS[p as usize].house_cost)
             .min()
