@@ -53,8 +53,8 @@ fn money(amount: impl Into<u64>) -> f32 {
     amount.into() as f32 / 1000.0
 }
 
-/// Writes consecutive values into the observation buffer, every one of them (zeros too): the
-/// buffer is the caller's and may hold anything, and each float is written exactly once.
+/// Writes consecutive values into a region of the observation buffer that was zeroed first:
+/// zeros are skipped over, and only the other values are stored.
 struct Writer<'a> {
     out: &'a mut [f32],
     at: usize,
@@ -66,23 +66,19 @@ impl Writer<'_> {
         self.at += 1;
     }
     fn zeros(&mut self, size: usize) {
-        self.out[self.at..self.at + size].fill(0.0);
         self.at += size;
     }
     fn flag(&mut self, on: bool) {
         self.put(one(on));
     }
     fn one_hot(&mut self, size: usize, hot: Option<usize>) {
-        let block = &mut self.out[self.at..self.at + size];
-        block.fill(0.0);
         if let Some(i) = hot.filter(|&i| i < size) {
-            block[i] = 1.0;
+            self.out[self.at + i] = 1.0;
         }
         self.at += size;
     }
     fn mask(&mut self, size: usize, bits: u32) {
         let block = &mut self.out[self.at..self.at + size];
-        block.fill(0.0);
         let mut bits = if size >= 32 { bits } else { bits & ((1 << size) - 1) };
         while bits != 0 {
             block[bits.trailing_zeros() as usize] = 1.0;
@@ -101,8 +97,8 @@ impl Writer<'_> {
 ///
 /// Every float of the row is written (the buffer may hold anything), without zero-filling the
 /// whole 3.9 KB row first (glibc's `rep stosb` at that size was a third of a learner's `VecGame`
-/// step in callgrind's count): the seat and property regions are zeroed and their non-zero
-/// floats set, the other blocks written in order. The seat blocks follow the relative seats;
+/// step in callgrind's count): three regions are zeroed one by one and their non-zero floats
+/// set. The seat blocks follow the relative seats;
 /// the property blocks read the owners' relative seats from a table (a division per property
 /// costs more than the rest of the block).
 pub fn observe(game: &Game, me: u8, draft: &Draft, out: &mut [f32]) {
@@ -119,10 +115,10 @@ pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYER
     for (seat, slot) in relative.iter_mut().enumerate().take(n) {
         *slot = (seat + n - me as usize) % n;
     }
-    // The seat and property regions are zeroed whole (1.6 and 1.5 KB: vector stores, below
-    // the size where glibc's memset turns to `rep stosb`), then only their non-zero floats are
-    // written: most of both are zeros (absent seats, 39 of 40 squares, 8 of 9 owner slots, the
-    // unbuilt and unmortgaged deeds).
+    // The seat and property regions, and the rest of the row, are zeroed whole (1.6, 1.5 and
+    // 0.8 KB: vector stores, below the size where glibc's memset turns to `rep stosb`), then
+    // only their non-zero floats are written: most are zeros (absent seats, 39 of 40 squares,
+    // 8 of 9 owner slots, unbuilt and unmortgaged deeds, no auction, offer or draft).
     let (seats, rest) = out.split_at_mut(MAX_PLAYERS * PLAYER);
     let (properties, rest) = rest.split_at_mut(PROPERTIES * PROPERTY);
     seats.fill(0.0);
@@ -165,6 +161,7 @@ pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYER
         properties[p as usize * PROPERTY + MAX_PLAYERS + 4] = 1.0;
     }
     let relative = |seat: u8| relative[seat as usize];
+    rest.fill(0.0);
     let mut w = Writer { out: rest, at: 0 };
     let phase = match game.phase {
         Phase::Dealing { .. } => 0,
