@@ -312,20 +312,31 @@ impl Game {
         self.net_worths_all()[seat as usize]
     }
 
-    /// What a deed adds to its owner's net worth: its printed price (its mortgage value while
-    /// mortgaged) and its buildings at cost.
-    fn deed_worth(&self, property: u8) -> u32 {
-        let deed = &DEEDS[property as usize];
-        let value = if self.is_mortgaged(property) { deed.mortgage_value() } else { deed.price };
-        value + self.building_cost(property)
+    /// What a deed adds to its owner's net worth without its buildings ([`Game::building_cost`],
+    /// the rest): its printed price, its mortgage value (half the price) while mortgaged. A
+    /// shift by the mortgage bit, without a branch.
+    fn deed_value(&self, property: u8) -> u32 {
+        // The shift is the mortgage value for every deed (the build fails otherwise).
+        const _: () = {
+            let mut p = 0;
+            while p < PROPERTIES {
+                assert!(DEEDS[p].mortgage_value() == DEEDS[p].price >> 1);
+                p += 1;
+            }
+        };
+        DEEDS[property as usize].price >> ((self.mortgaged >> property) & 1)
     }
 
-    /// [`Game::net_worth`] of every seat (0 for absent seats) in one pass over the deeds.
+    /// [`Game::net_worth`] of every seat (0 for absent seats) in one pass over the deeds, then
+    /// one over the built ones (the buildings of the others cost nothing).
     pub fn net_worths_all(&self) -> [u64; MAX_PLAYERS] {
         let mut worth = [0u64; MAX_PLAYERS];
         let owned = !byte_mask(&self.owner, NOBODY) & ((1 << PROPERTIES) - 1);
         for p in board::bits(owned) {
-            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.deed_worth(p) as u64;
+            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.deed_value(p) as u64;
+        }
+        for p in board::bits(owned & self.built()) {
+            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.building_cost(p) as u64;
         }
         for (seat, w) in worth.iter_mut().enumerate().take(self.num_players as usize) {
             let player = &self.players[seat];
@@ -460,6 +471,48 @@ mod tests {
             for seat in [0, 1, 2, 3, NOBODY, 0x80, 0x7f, 4] {
                 let plain = (0..PROPERTIES).filter(|&p| game.owner[p] == seat).fold(0u32, |m, p| m | 1 << p);
                 assert_eq!(game.holdings(seat), plain, "seat {seat}, owners {:?}", game.owner);
+            }
+        }
+    }
+
+    /// The net worths of RULES.md written plainly, deed by deed (no debts open), against
+    /// [`Game::net_worths_all`] on random owners, levels and mortgages.
+    #[test]
+    fn net_worths_are_the_plain_sum_of_cash_deeds_and_buildings() {
+        let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |below: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % below
+        };
+        for _ in 0..2000 {
+            game.mortgaged = 0;
+            for p in 0..PROPERTIES {
+                game.owner[p] = [0, 1, 2, 3, NOBODY][next(5) as usize];
+                game.level[p] = if DEEDS[p].group().is_some() { [0, 0, 1, 3, 4, HOTEL][next(6) as usize] } else { 0 };
+                if next(3) == 0 {
+                    game.mortgaged |= 1 << p;
+                }
+            }
+            game.players[next(4) as usize].bankrupt = next(4) == 0;
+            let worths = game.net_worths_all();
+            for seat in 0..4u8 {
+                let player = game.player(seat);
+                let deeds: u64 = (0..PROPERTIES as u8)
+                    .filter(|&p| game.owner[p as usize] == seat)
+                    .map(|p| {
+                        let deed = &DEEDS[p as usize];
+                        let value = if game.is_mortgaged(p) { deed.mortgage_value() } else { deed.price };
+                        (value + game.building_cost(p)) as u64
+                    })
+                    .sum();
+                let plain = if player.bankrupt { 0 } else { player.cash as u64 + deeds };
+                assert_eq!(worths[seat as usize], plain, "seat {seat}");
+            }
+            for p in game.players.iter_mut() {
+                p.bankrupt = false;
             }
         }
     }
