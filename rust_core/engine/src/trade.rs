@@ -16,19 +16,20 @@ impl Game {
     /// Can `p` hand over this bundle now?
     fn check_bundle<R: Refusal>(&self, p: u8, bundle: &Bundle) -> Checked<(), R> {
         ensure!(bundle.properties >> PROPERTIES == 0, "there are only {n} deeds", n = PROPERTIES);
-        let missing = bundle.properties & !self.holdings(p);
-        if missing != 0 {
-            let square = DEEDS[missing.trailing_zeros() as usize].square;
+        // The first deed (in board order) not owned by `p`: its owner read deed by deed (a
+        // bundle has a few deeds, often none; all the holdings of `p` would cost more).
+        if let Some(missing) = board::bits(bundle.properties).find(|&q| self.owner[q as usize] != p) {
+            let square = DEEDS[missing as usize].square;
             deny!("seat {seat} does not own {square}", seat = p, square = self.square_name(square));
         }
         for property in board::bits(bundle.properties) {
-            let name = self.square_name(DEEDS[property as usize].square);
+            let name = || self.square_name(DEEDS[property as usize].square);
             ensure!(
                 !self.group_has_buildings(property),
                 "the group of {square} has buildings: sell them before trading it",
-                square = name
+                square = name()
             );
-            ensure!(self.fee_due & (1 << property) == 0, "{square} awaits its lift-or-keep choice", square = name);
+            ensure!(self.fee_due & (1 << property) == 0, "{square} awaits its lift-or-keep choice", square = name());
         }
         let cash = self.player(p).cash;
         ensure!(bundle.cash <= cash, "seat {seat} has only {cash} in cash", seat = p, cash = cash);
