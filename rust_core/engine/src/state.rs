@@ -489,9 +489,9 @@ mod tests {
         };
         for _ in 0..2000 {
             game.mortgaged = 0;
-            for p in 0..PROPERTIES {
+            for (p, deed) in DEEDS.iter().enumerate() {
                 game.owner[p] = [0, 1, 2, 3, NOBODY][next(5) as usize];
-                game.level[p] = if DEEDS[p].group().is_some() { [0, 0, 1, 3, 4, HOTEL][next(6) as usize] } else { 0 };
+                game.level[p] = if deed.group().is_some() { [0, 0, 1, 3, 4, HOTEL][next(6) as usize] } else { 0 };
                 if next(3) == 0 {
                     game.mortgaged |= 1 << p;
                 }
