@@ -304,3 +304,32 @@ fn rent_owed_to_a_seat_not_to_act_is_claimed_at_once() {
         }
     }
 }
+
+/// The kept mask vouches for a move (applied without the engine's check) only on the state and
+/// seat it was made for: once the game has moved, or for another seat, a move it listed (the
+/// roll, illegal once rolled) is not vouched for.
+#[test]
+fn a_kept_mask_vouches_only_for_its_own_state_and_seat() {
+    use super::{vouched_by_kept_mask, write_row};
+    use lanopoly_engine::{Move, Phase};
+    let (mut v, mut b) = against_random_bots(1, 3);
+    let mut rng = Resolver::new(4);
+    // Play on until the learner (seat 0) is to roll.
+    for _ in 0..1_000 {
+        let game = &v.slots[0].game;
+        if game.actor() == Some(0) && game.phase == Phase::AwaitRoll && game.debts.is_empty() {
+            break;
+        }
+        let actions = random_actions(&b, 1, &mut rng);
+        v.step(&actions, &mut b.view()).unwrap();
+    }
+    let slot = &mut v.slots[0];
+    assert_eq!((slot.game.actor(), slot.game.phase), (Some(0), Phase::AwaitRoll), "the learner is to roll");
+    let mut row = StepBuffers::new(1, 4);
+    let view = row.view();
+    write_row(slot, 0, view.obs, view.mask, view.player);
+    assert!(vouched_by_kept_mask(slot, 0, 0), "the roll, listed for this very state");
+    assert!(!vouched_by_kept_mask(slot, 1, 0), "not for another seat");
+    slot.game.apply_trusted(Move { player: 0, action: Action::Roll });
+    assert!(!vouched_by_kept_mask(slot, 0, 0), "not once the game has moved (the roll is no longer legal)");
+}
