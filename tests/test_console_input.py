@@ -196,3 +196,26 @@ def test_a_board_label_that_also_starts_another_name_asks_which_and_mortgages_no
     asked = "'BO' could be B. & O. Railroad, Boardwalk: say more"
     _drive(table, [("mortgage BO", lambda app, lines: app.feedback[1] == asked)])
     assert not any(table.game.square(s)["mortgaged"] for s in (25, 39))
+
+
+def test_a_command_typed_soon_after_escape_keeps_its_first_letter():
+    """Found in a tmux run: Escape, then ``buy`` typed within a second, was read as Alt+B (back a
+    word) and ``uy``. The pause between the two is the person's, so the test makes it in real
+    time: 0.3 s, shorter than prompt_toolkit's own waits (0.5 s, then 1 s), longer than the
+    console's (:mod:`lanopoly.console.escape`)."""
+    table = _on_reading_railroad()
+
+    async def session() -> None:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
+            pipe.send_text("\x1b")
+            await asyncio.sleep(0.3)  # the person's pause after Escape, not a wait for a condition
+            pipe.send_text("buy\r")
+            screen = await wait_for(app.app, lambda lines: table.game.square(5)["owner"] is not None)
+            assert table.game.square(5)["owner"] == 0, (app.feedback, "\n".join(screen))
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, timeout=30) == 0
+
+    asyncio.run(session())

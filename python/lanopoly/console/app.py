@@ -28,6 +28,7 @@ from lanopoly.console.claims import WAIT as CLAIM_WAIT
 from lanopoly.console.claims import ending_now
 from lanopoly.console.commands import CommandError
 from lanopoly.console.completion import CommandCompleter
+from lanopoly.console.escape import quick_escape
 from lanopoly.console.key_bindings import Keys
 from lanopoly.console.net_session import NetTable
 from lanopoly.console.session import LocalTable, Table
@@ -63,6 +64,7 @@ class ConsoleApp(Keys):
             input=input,
             output=output,
         )
+        quick_escape(self.app)
 
     # -- running -------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 
 from lanopoly.console.bid_clock import BID_TIMERS, timer_text
+from lanopoly.console.escape import quick_escape
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
@@ -133,6 +134,7 @@ class HostScreen:
             input=input,
             output=output,
         )
+        quick_escape(self.app)
 
     @property
     def table_name(self) -> str:
@@ -372,6 +374,7 @@ class JoinScreen:
             input=input,
             output=output,
         )
+        quick_escape(self.app)
 
     async def run(self) -> Started | None:
         aiozc = make_zeroconf(self.interfaces)

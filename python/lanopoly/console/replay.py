@@ -23,6 +23,7 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from lanopoly._core import Game
 from lanopoly.console import board_view
+from lanopoly.console.escape import quick_escape
 from lanopoly.console.log_view import LogView, wrap
 from lanopoly.console.portfolio import name_width, player_status
 from lanopoly.console.small import guarded
@@ -135,6 +136,7 @@ class ReplayScreen:
             input=input,
             output=output,
         )
+        quick_escape(self.app)
 
     async def run(self) -> None:
         ticker = asyncio.create_task(self._tick())

@@ -32,6 +32,7 @@ from prompt_toolkit.styles import Style
 from lanopoly._core import Rules, boards
 from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.bid_clock import BID_TIMERS, timer_text
+from lanopoly.console.escape import quick_escape
 from lanopoly.console.form_keys import leaving, stepping
 from lanopoly.console.prefs import MAX_NAME
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
@@ -182,6 +183,7 @@ class StartScreen:
             input=input,
             output=output,
         )
+        quick_escape(self.app)
 
     @property
     def lang(self) -> str:
