@@ -385,3 +385,16 @@ def test_in_the_speed_game_a_deeds_card_has_no_line_for_a_fourth_house() -> None
         "with a hotel",
     ], "\n".join(card)
     assert "houses $50 each; a hotel: 3 houses + $50" in rows, "\n".join(card)
+
+
+def test_in_the_speed_game_the_info_line_in_the_log_has_no_fourth_house_either() -> None:
+    """The card was fixed, but the line ``info`` writes in the log still listed the 4-house rent
+    ($320) of Baltic Avenue in the speed game: both now list the levels the rules allow
+    (``deed_card.rent_levels``)."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, rules=Rules.preset("speed"))
+    while not table.my_move:
+        table.step()
+    _, log = drive(table, [("info baltic\r", shows("mortgage value")), (ESC, shows("Baltic Avenue: price"))])
+    line = next(line for line in table.lines if line.startswith("  rent $4"))
+    assert "houses $20, $60, $180, hotel $450" in line, line
+    assert "$320" not in "\n".join(log), "\n".join(log)

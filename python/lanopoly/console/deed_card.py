@@ -57,6 +57,18 @@ def _row(label: str, value: str, current: bool, width: int) -> Fragments:
     return [("class:card.current" if current else "class:card", line)]
 
 
+def rent_levels(game: Game) -> list[int]:
+    """A street's levels the rules allow, each a rent of its deed: bare, each house count, the
+    hotel. The speed game's hotel is on 3 houses: no level (nor rent) of a 4th house. The deed
+    card and the ``info`` line in the log both list these."""
+    return [0, *house_levels(game), HOTEL]
+
+
+def house_levels(game: Game) -> list[int]:
+    """The house counts a street can have: 1 to the rules' houses per hotel."""
+    return list(range(1, game.rules.houses_per_hotel + 1))
+
+
 def _rent_rows(game: Game, lang: str, info: Mapping[str, Any], width: int) -> list[Fragments]:
     """The printed rent table, the row that applies now marked (none for the bank's deed or a
     mortgaged one)."""
@@ -67,11 +79,9 @@ def _rent_rows(game: Game, lang: str, info: Mapping[str, Any], width: int) -> li
     live = info.get("owner") is not None and not info["mortgaged"]
     if info["kind"] == "street":
         rents = info["rents"]
-        houses = game.rules.houses_per_hotel  # 3 in the speed game: no line for a 4th house
         labels = {0: t(lang, "card.rent"), HOTEL: t(lang, "card.with_hotel")}
-        labels |= {n: plural(lang, "card.with_houses", n) for n in range(1, houses + 1)}
-        levels = [*range(houses + 1), HOTEL]
-        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in levels]
+        labels |= {n: plural(lang, "card.with_houses", n) for n in house_levels(game)}
+        return [_row(labels[i], cash(rents[i]), live and info["level"] == i, width) for i in rent_levels(game)]
     table = info["rent_table"]
     now = table.index(info["rent"]) if live and info["rent"] in table else None
     if info["kind"] == "railway":

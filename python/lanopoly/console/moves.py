@@ -12,6 +12,7 @@ from prompt_toolkit.buffer import Buffer
 
 from lanopoly._core import IllegalAction
 from lanopoly.console.commands import CommandError, Local, any_square, help_text, one_player, parse
+from lanopoly.console.deed_card import house_levels
 from lanopoly.console.drawing import Drawing
 from lanopoly.console.names import fold
 from lanopoly.console.net_session import NetTable
@@ -248,7 +249,7 @@ def deed_lines(table: Table, square: int) -> list[str]:
                 lang,
                 "deed.street",
                 rent=cash(rents[0]),
-                houses=", ".join(cash(r) for r in rents[1:5]),
+                houses=", ".join(cash(rents[n]) for n in house_levels(game)),
                 hotel=cash(rents[5]),
                 house=cash(info["house_cost"]),
                 mortgage=cash(info["mortgage_value"]),
