@@ -4,7 +4,7 @@ typed commands.
 
 Every test and every process here uses loopback addresses only (``LANOPOLY_INTERFACES``) and a
 test-only DNS-SD type (``LANOPOLY_SERVICE_TYPE``): nothing is sent on the machine's network card.
-The tables are followed by their events (``NetTable.changed``), the screens by their redraws: no
+The tables are followed by their events (``NetTable.changes``), the screens by their redraws: no
 test sleeps to wait for a condition, but the real terminals, which are read as a person would.
 """
 
@@ -143,15 +143,14 @@ def _to_roll(table: NetTable) -> bool:
 
 
 async def _changed(tables: Sequence[NetTable]) -> None:
-    """Wait until one of the tables tells of an event of its session."""
-    waits = [asyncio.ensure_future(table.changed.wait()) for table in tables]
+    """Wait until one of the tables tells of an event of its session after this call (the
+    console's screen follows the same events: neither can take one from the other)."""
+    waits = [asyncio.ensure_future(table.changes.since(table.changes.count)) for table in tables]
     try:
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     finally:
         for wait in waits:
             wait.cancel()
-    for table in tables:
-        table.changed.clear()
 
 
 async def _until(

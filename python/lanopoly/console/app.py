@@ -129,11 +129,12 @@ class ConsoleApp(Keys):
         when the timer runs out (``_timed_out``). Nothing is polled otherwise."""
         table.start()
         while True:
+            seen = table.changes.count  # what is drawn below is of these events, or later ones
             if self._then is not None and not table.move_pending:
                 self._send_then(table)
             self._timed_out(table)
             self.app.invalidate()
-            wake = asyncio.ensure_future(table.changed.wait())
+            wake = asyncio.ensure_future(table.changes.since(seen))
             left = self.clock.left(table.game)
             ticks = [AWAY_TICK] if table.away() else []
             ticks += [] if left is None else [min(AWAY_TICK, left - int(left) or AWAY_TICK)]
@@ -141,7 +142,6 @@ class ConsoleApp(Keys):
                 await asyncio.wait([wake], timeout=min(ticks, default=None))
             finally:
                 wake.cancel()
-            table.changed.clear()
 
     def _timed_out(self, table: Table) -> None:
         """The bid timer ran out while the person is still in the auction: pass for them, as if

@@ -4,7 +4,7 @@
 ``lines``, ``my_move``, ``act``, ``legal``, ``summary``), but the game is the one the session core
 (:mod:`lanopoly.net.core.session`) plays, run by its asyncio driver (:mod:`lanopoly.net.driver`)
 in a task beside the user interface. The table subscribes to the session's typed events: it tells
-each step in the log, follows the peers away, back and voted out, and sets ``changed`` so that the
+each step in the log, follows the peers away, back and voted out, and tells ``changes`` so that the
 game screen redraws; it never polls the session.
 
 The person's seat has no policy: the core says when it waits for the person's move (``YourMove``)
@@ -32,6 +32,7 @@ from typing import Any
 
 from lanopoly._core import Game, IllegalAction, Rules
 from lanopoly.bots import Policy
+from lanopoly.console.changes import Changes
 from lanopoly.console.commands import CommandError, command_for
 from lanopoly.console.saves import shown_path
 from lanopoly.console.session import Ledger, Summary, summary_lines
@@ -113,8 +114,8 @@ class NetTable:
         self.summarized = False
         self.result: SessionResult | None = None
         self.failure = ""
-        self.changed = asyncio.Event()
-        """Set on every event of the session (the game screen waits on it, then clears it)."""
+        self.changes = Changes()
+        """Told on every event of the session: the game screen (and ``reach``) wait for the next."""
         self.asked = -1
         """The last step at which the session asked for the person's move."""
         self._links = dict(links or {})
@@ -255,9 +256,9 @@ class NetTable:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while missing() and loop.time() < deadline:
-            self.changed.clear()
+            seen = self.changes.count
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), deadline - loop.time())
+                await asyncio.wait_for(self.changes.since(seen), deadline - loop.time())
         return missing()
 
     async def stop(self) -> None:
@@ -318,7 +319,7 @@ class NetTable:
         except ValueError as e:
             self._undo(in_turn, action)
             raise CommandError(str(e)) from None
-        self.changed.set()
+        self.changes.tell()
         return text
 
     def _undo(self, in_turn: bool, action: Action) -> None:
@@ -344,7 +345,7 @@ class NetTable:
             self.driver.vote_replace(peer, choice)
         except ValueError as e:
             raise CommandError(str(e)) from None
-        self.changed.set()
+        self.changes.tell()
         return t(lang, "net.replace_voted" if choice == "bot" else "net.remove_voted", name=name)
 
     def legal(self) -> list[Action]:
@@ -511,7 +512,7 @@ class NetTable:
                 self.lines.append(t(self.lang, "net.desync_report", path=shown_path(report)))
         elif isinstance(event, fx.Finished):
             self.result = event.result
-        self.changed.set()
+        self.changes.tell()
 
     def _step(self, event: fx.StepApplied) -> None:
         """A step applied: its lines (told on the state just after it), and what became of the
@@ -608,4 +609,4 @@ class NetTable:
             self.lines.append(t(self.lang, "net.failed", reason=self.failure))
         elif self.result is None:
             self.result = task.result()
-        self.changed.set()
+        self.changes.tell()
