@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from lanopoly.console import ConsoleApp, LocalTable, Setup, session
@@ -18,6 +20,7 @@ from lanopoly.console.saves import last_local
 from screen import Terminal, wait_for
 
 DOWN, RIGHT, ENTER = "\x1b[B", "\x1b[C", "\r"
+TIMED_OUT = "Time ran out: your console passed for you."
 
 
 def _shows(text: str) -> Callable[[list[str]], bool]:
@@ -31,12 +34,19 @@ async def _until(app: ConsoleApp, check: Callable[[list[str]], bool]) -> list[st
     return lines
 
 
-def test_a_bid_timer_chosen_on_the_start_screen_passes_for_the_person_when_it_runs_out():
+def test_a_bid_timer_chosen_on_the_start_screen_passes_for_the_person_when_it_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """zoe moves down to the bid timer (the fifth line), picks 10 s and starts (seed 4: her first
     roll lands on a deed she may buy). The middle of the board says the timer; she declines the
     deed; the auction shows the seconds left; 9 s later she is still in; once the 10 s are out the
-    console has passed for her and says so. The timer is remembered, and kept in the saved game."""
+    console has passed for her and says so, until the game is back to her (issue 14, item 7: it
+    stayed until her next command). The timer is remembered, and kept in the saved game.
+
+    The bots play without a pause: the message may be said and gone between two frames, so the
+    test reads what the console said (``say``) as well as the message line."""
     now = [1000.0]
+    told: list[str] = []
 
     async def run() -> tuple[ConsoleApp, list[str]]:
         with create_pipe_input() as pipe:
@@ -49,6 +59,13 @@ def test_a_bid_timer_chosen_on_the_start_screen_passes_for_the_person_when_it_ru
                 await asyncio.sleep(0.005)
             app = opened[0]
             app.clock._now = lambda: now[0]  # the console's clock, moved on by the test
+            say = app.say
+
+            def recorded(style: str, text: str, **how: Any) -> None:
+                told.append(text)
+                say(style, text, **how)
+
+            monkeypatch.setattr(app, "say", recorded)
             await _until(app, _shows("bid timer 10 s, then your console passes for you"))
             pipe.send_text("roll\r")
             await _until(app, lambda _: {"buy", "decline"} <= {a["type"] for a in app.table.legal()})
@@ -59,10 +76,13 @@ def test_a_bid_timer_chosen_on_the_start_screen_passes_for_the_person_when_it_ru
             auction = app.table.game.auction
             assert auction is not None and 0 in auction["bidders"], "still in with 1 s left"
             now[0] += 1.5
-            await _until(app, lambda _: app.feedback[1] == "Time ran out: your console passed for you.")
+            await _until(app, lambda _: TIMED_OUT in (*told, app.feedback[1]))
             auction = app.table.game.auction
             assert auction is None or 0 not in auction["bidders"], auction
             assert "zoe passes." in app.table.lines, app.table.lines
+            # the message goes once the game is back to zoe (it used to stay until her next command)
+            await _until(app, lambda _: app.table.my_move and app.table.game.auction is None)
+            await _until(app, lambda _: app.feedback == ("class:hint", ""))
             pipe.send_text("quit\ry\r")
             assert await asyncio.wait_for(running, timeout=10) == 0
             return app, counting

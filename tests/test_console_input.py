@@ -34,17 +34,23 @@ def _on_reading_railroad(lang: str = "en") -> LocalTable:
     return table
 
 
-def _drive(table: LocalTable, script: list[tuple[str, Check]]) -> list[str]:
-    """Type each line of ``script`` into the running application and wait until its check holds
-    for the application and its screen (failing with the screen if it never does); the last screen."""
+def _drive(
+    table: LocalTable,
+    script: list[tuple[str, Check]],
+    terminal: Terminal | None = None,
+    send: Callable[[str], str] = lambda text: text + "\r",
+) -> list[str]:
+    """Type each line of ``script`` into the running application (80x24 unless ``terminal``; each
+    line ``send`` makes keys of: the line and Enter) and wait until its check holds for the
+    application and its screen (failing with the screen if it never does); the last screen."""
 
     async def session() -> list[str]:
         with create_pipe_input() as pipe:
-            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
+            app = ConsoleApp(table, delay=PAUSE, input=pipe, output=terminal or Terminal())
             running = asyncio.create_task(app.run())
             screen = await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
             for text, check in script:
-                pipe.send_text(text + "\r")
+                pipe.send_text(send(text))
                 screen = await wait_for(app.app, lambda lines, check=check: check(app, lines))
                 assert check(app, screen), (text, app.feedback, "\n".join(screen))
             pipe.send_text("quit\r")
@@ -147,15 +153,41 @@ def test_an_unknown_command_suggests_the_ones_it_may_mean():
 
 
 def test_info_answers_on_the_message_line():
-    """``info`` used to leave the message line as it was (here the refusal of a typo)."""
-    table = _on_reading_railroad()
+    """``info`` used to leave the message line as it was (here the refusal of a typo). Beside the
+    log (120 columns: the card in the side panel) it says where the deed's lines are; at 80x24 the
+    card hides the log, and "in the log above" is not said (it used to show under the card)."""
+    wide = _on_reading_railroad()
     _drive(
-        table,
+        wide,
         [
             ("dance", _says("unknown command 'dance'")),
             ("info boardwalk", _shows("the deed of Boardwalk is in the log above")),
         ],
+        Terminal(120, 30),
     )
+    small = _on_reading_railroad()
+    _drive(
+        small,
+        [
+            ("dance", _says("unknown command 'dance'")),
+            ("info boardwalk", lambda app, lines: "mortgage value" in "\n".join(lines) and app.feedback[1] == ""),
+        ],
+    )
+
+
+def test_a_message_that_points_at_the_log_goes_once_a_card_hides_the_log():
+    """Issue 14, item 7: "the commands are in the log above" stayed while the portfolio (F8) was
+    shown in place of the log; it goes then, and does not come back when the card is closed."""
+    table = _on_reading_railroad()
+    screen = _drive(
+        table,
+        [
+            ("help\r", _says("the commands are in the log above")),
+            ("\x1b[19~", lambda app, lines: "net worth" in "\n".join(lines) and app.feedback[1] == ""),
+        ],
+        send=lambda text: text,
+    )
+    assert not any("in the log above" in line for line in screen), "\n".join(screen)
 
 
 def test_a_refusal_out_of_turn_goes_once_the_turn_is_back():

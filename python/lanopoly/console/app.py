@@ -149,9 +149,10 @@ class ConsoleApp(Keys):
         if not self.clock.due(table.game, table.me):
             return
         self.clock.passed()
+        action = {"type": "pass", "player": table.me}
         try:
-            table.act({"type": "pass", "player": table.me})
+            note = table.act(action)
         except (IllegalAction, CommandError) as e:
             self._refused(e)
             return
-        self.feedback = ("class:hint", t(table.lang, "auction.timed_out"))
+        self.say("class:hint", t(table.lang, "auction.timed_out"), queued=action if note else None)

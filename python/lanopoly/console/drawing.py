@@ -53,7 +53,7 @@ class Drawing(Decision):
         the command line and the hints."""
         wide = Condition(self._wide)
         # the card in place of the board (the large board shows it in its middle)
-        showing = Condition(lambda: self.shown is not None) & ~wide & ~Condition(self._large)
+        showing = Condition(self.log_hidden)
         main = HSplit(
             [
                 ConditionalContainer(

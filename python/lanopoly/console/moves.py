@@ -126,7 +126,7 @@ class Moves(Drawing):
             self.table.lines.extend(
                 [t(lang, "help.title"), *help_text(lang).splitlines(), t(lang, "help.keys"), t(lang, "help.board")]
             )
-            self.say("class:hint", t(lang, "help.where"))
+            self.say("class:hint", t(lang, "help.where"), in_log=True)
         elif command.name == "portfolio":
             table = self.table
             seat = one_player(table.game, command.argument, table.lang) if command.argument.strip() else table.me
@@ -145,7 +145,8 @@ class Moves(Drawing):
             self.log_view.follow()
             if "price" in table.game.square(square):
                 table.lines.extend(deed_lines(table, square))
-                self.say("class:hint", t(table.lang, "info.where", name=square_name(table.game, square, table.lang)))
+                name = square_name(table.game, square, table.lang)
+                self.say("class:hint", t(table.lang, "info.where", name=name), in_log=True)
             else:
                 self.say("class:hint", "")
             self.open_card("deed", square)

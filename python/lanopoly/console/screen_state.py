@@ -5,6 +5,7 @@ line and what it says until it no longer holds, the card shown, and the screen's
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -27,6 +28,22 @@ PANEL = 36
 at 120 columns the large board takes them all, and the card asked for shows in its middle."""
 
 
+@dataclass(frozen=True)
+class Said:
+    """What the message line says of the game, to tell when it no longer holds (``_freshen``)."""
+
+    step: int
+    """The game's step it was said at."""
+    mine: bool
+    """Whether the game then waited for the person."""
+    queued: Action | None
+    """The LAN move out of turn it tells is queued, or the trade offer it tells was sent."""
+    offer: bool
+    """Whether ``queued`` is an offer (the message stays until it is answered or withdrawn)."""
+    in_log: bool
+    """Whether it points at the log (it goes once a card hides the log)."""
+
+
 class ScreenState:
     """What the game screen holds between two redraws: the table, the message line, the card shown
     in place of the board, the trade being composed, the log's scroll; and the screen's geometry
@@ -42,9 +59,8 @@ class ScreenState:
         self.clock = BidClock(table.bid_timer)
         """The countdown of a LAN auction (the bid timer agreed in the lobby; none against bots)."""
         self.feedback: tuple[str, str] = ("class:hint", t(table.lang, "welcome"))
-        self._said: tuple[int, bool, Action | None, bool] | None = None
-        """When the message line was last set by a command (``say``): the game's step, whether it
-        was the person's move, and the LAN move it tells is queued, if any."""
+        self._said: Said | None = None
+        """When and of what the message line was last set (``say``)."""
         self._confirm: Callable[[], None] | None = None
         """What a yes on the next line does, while the message line asks (``ask``)."""
         self.log_view = LogView()
@@ -60,31 +76,51 @@ class ScreenState:
 
     # -- the message line --------------------------------------------------------------------
 
-    def say(self, style: str, text: str, *, queued: Action | None = None, offer: bool = False) -> None:
-        """Answer a command on the message line; it stays until it no longer holds (``_freshen``):
-        with ``offer``, until the trade offer ``queued`` is answered or withdrawn."""
+    def say(
+        self,
+        style: str,
+        text: str,
+        *,
+        queued: Action | None = None,
+        offer: bool = False,
+        in_log: bool = False,
+    ) -> None:
+        """Set the message line: the answer to a command, or what the console did for the person
+        (the bid timer passed for them). Every message goes this way, so that it stays until it
+        no longer holds (``_freshen``): with ``offer``, until the trade offer ``queued`` is
+        answered or withdrawn; with ``in_log``, a message that points at the log ("the deed of X
+        is in the log above"), also once a card hides the log."""
+        table = self.table
         self.feedback = (style, text)
-        self._said = (self.table.game.step, self.table.my_move, queued, offer)
+        self._said = Said(table.game.step, table.my_move, queued, offer, in_log)
 
     def _freshen(self) -> None:
         """Clear the message line once what it says is over: the LAN move it tells is queued was
         taken (or the log told it was not), the offer it tells was sent is answered or withdrawn,
-        or the game came back to the person since it was said
-        ("it is bea's turn" then no longer holds). The welcome stays until the first command."""
-        if self._said is None or self._confirm is not None:
+        the log it points at is hidden by a card, or the game came back to the person since it
+        was said ("it is bea's turn" then no longer holds). The welcome stays until the first
+        command."""
+        said = self._said
+        if said is None or self._confirm is not None:
             return
-        step, mine, queued, offer = self._said
-        table = self.table
-        if offer:  # sent, or held back until the rejection it follows is played (a counter-offer)
+        table, queued = self.table, said.queued
+        if said.offer:  # sent, or held back until the rejection it follows is played (a counter-offer)
             sent = queued not in table.queued() and queued != self._then
             over = sent and not any(o["from"] == table.me for o in table.game.offers)
         elif queued is not None:
             over = queued not in table.queued()
         else:
-            over = table.my_move and not mine and table.game.step != step
+            over = table.my_move and not said.mine and table.game.step != said.step
+        if said.in_log and self.log_hidden():
+            over = True
         if over:
-            self.feedback = ("class:hint", self._turned_down(queued) if offer else "")
+            self.feedback = ("class:hint", self._turned_down(queued) if said.offer else "")
             self._said = None
+
+    def log_hidden(self) -> bool:
+        """Whether a card is shown in place of the board and the log (below 120 columns, when the
+        large board does not show it in its middle)."""
+        return self.shown is not None and not self._wide() and not self._large()
 
     def _turned_down(self, offer: Action | None) -> str:
         """Why the person's offer answered was likely turned down, when it asked for the street
