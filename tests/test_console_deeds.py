@@ -20,6 +20,7 @@ from prompt_toolkit.output import ColorDepth
 from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES, t
 from screen import Terminal, wait_for
 
@@ -398,3 +399,47 @@ def test_in_the_speed_game_the_info_line_in_the_log_has_no_fourth_house_either()
     line = next(line for line in table.lines if line.startswith("  rent $4"))
     assert "houses $20, $60, $180, hotel $450" in line, line
     assert "$320" not in "\n".join(log), "\n".join(log)
+
+
+def _mortgaged(lang: str, board: str) -> LocalTable:
+    """ada holds squares 1 and 32 (Paris: Boulevard de Belleville, Avenue Foch; classic:
+    Mediterranean Avenue, Pacific Avenue) and 12, all mortgaged; bea holds 5 and 15 and 28."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, rules=Rules(starting_deeds=3), board=board)
+    for square in (1, 5, 32, 15, 12, 28):  # dealt to ada, bea, ada, bea, ...
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    for square in (1, 32, 12):
+        table.act({"type": "mortgage", "player": 0, "square": square})
+    return table
+
+
+def test_mortgaged_agrees_with_the_deed_s_name_in_french_and_italian() -> None:
+    """ "Avenue Foch (hypothéqué)": the word agreed with no name. A deed whose name is feminine
+    (its head word: "avenue", "rue", "place", "gare", "compagnie"...; the catalogs'
+    ``gender.feminine``) now reads "hypothéquée", "ipotecata"; the others keep the masculine."""
+    portfolio, card = drive(
+        _mortgaged("fr", "paris"),
+        [("portefeuille\r", shows("Portefeuille")), ("titre foch\r", shows("loyer actuel"))],
+    )
+    text = "\n".join(portfolio)
+    assert "Boulevard de Belleville (hypothéqué)" in text, text
+    assert "Avenue Foch (hypothéquée)" in text, text
+    assert "Compagnie d\u2019électricité (hypothéquée)" in text, text
+    assert " loyer actuel : aucun (hypothéquée)" in card, "\n".join(card)
+    assert " valeur hypothécaire 150 € ; HYPOTHÉQUÉE" in card, "\n".join(card)
+    (italian,) = drive(_mortgaged("it", "classic"), [("portafoglio\r", shows("Portafoglio"))])
+    text = "\n".join(italian)
+    assert "Mediterranean Avenue (ipotecata)" in text and "Electric Company (ipotecata)" in text, text
+    (english,) = drive(_mortgaged("en", "paris"), [("portfolio\r", shows("portfolio"))])
+    assert "Avenue Foch (mortgaged)" in "\n".join(english), "\n".join(english)
+
+
+def test_the_log_s_kept_mortgaged_line_agrees_too() -> None:
+    """The log's sentence of a mortgaged deed kept after a trade: "garde Avenue Foch hypothéquée"."""
+    game = _mortgaged("fr", "paris").game
+    kept = {"type": "kept_mortgaged", "player": 0, "square": 32, "amount": 15}
+    assert describe(game, kept, lang="fr") == "ada garde Avenue Foch hypothéquée et paie les 10 % de frais, 15 €."
+    assert describe(game, {**kept, "square": 1}, lang="it") == (
+        "ada tiene Boulevard de Belleville ipotecato e paga il 10%, 15 €."
+    )

@@ -8,7 +8,7 @@ from typing import Any
 
 from lanopoly import catalog
 from lanopoly._core import Game
-from lanopoly.i18n import LANGUAGES, money, plural, t
+from lanopoly.i18n import LANGUAGES, agreeing, money, plural, t
 from lanopoly.types import DEED_KINDS, deed
 
 Event = Mapping[str, Any]
@@ -108,7 +108,8 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
     match kind:
         case "mortgaged" | "unmortgaged" | "kept_mortgaged":
             amount = event["amount"] if "amount" in event else _mortgage_amount(game, kind, event["square"])
-            return say(f"ev.{kind}", player=who(), square=sq(), amount=cash(amount))
+            square = sq()  # "garde Avenue Foch hypothéquée": the words agree with the deed's name
+            return agreeing(lang, f"ev.{kind}", square, player=who(), square=square, amount=cash(amount))
         case "payment":
             src, dst = party(game, event["from"], lang), party(game, event["to"], lang)
             reason = say(f"reason.{event['reason']}")

@@ -76,6 +76,25 @@ def t(lang: str, key: str, **fields: Any) -> str:
     return _text(lang, key, fields.get("n")).format(**fields)
 
 
+def feminine(lang: str, name: str) -> bool:
+    """Whether a deed's name is feminine in ``lang``, for the words that agree with it (French
+    "Avenue Foch (hypothéquée)", "Boulevard de Belleville (hypothéqué)"): its first word (the
+    head of a French name) or its last (of an English one: "Baltic Avenue") is one of the
+    catalog's ``gender.feminine`` words. Masculine otherwise, like the "titre" or "contratto" of
+    the deed."""
+    words = _text(lang, "gender.feminine", None).split()
+    parts = name.casefold().split()
+    return bool(parts) and (parts[0] in words or parts[-1] in words)
+
+
+def agreeing(lang: str, key: str, name: str, **fields: Any) -> str:
+    """The text ``key`` in ``lang`` agreeing with the deed called ``name``: the catalog's
+    ``key.f`` when the name is feminine (:func:`feminine`) and the text has such a form (one
+    that says "mortgaged" of the deed has), ``key`` otherwise."""
+    female = f"{key}.f"
+    return t(lang, female if has(female) and feminine(lang, name) else key, **fields)
+
+
 def plural(lang: str, key: str, n: int, **fields: Any) -> str:
     """The counted text ``key`` in the form the language's Plural-Forms rule gives ``n`` (singular
     for 1 in English, Italian and Norwegian; for 0 and 1 in French), filled with ``n`` and ``fields``."""

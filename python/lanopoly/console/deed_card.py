@@ -18,7 +18,7 @@ from lanopoly._core import Game
 from lanopoly.console.board_view import GROUP_STYLES
 from lanopoly.console.log_view import wrap
 from lanopoly.describe import square_name
-from lanopoly.i18n import money, plural, t
+from lanopoly.i18n import agreeing, money, plural, t
 
 Fragments = StyleAndTextTuples
 
@@ -44,7 +44,7 @@ def rent_text(game: Game, lang: str, info: Mapping[str, Any]) -> str:
     if info.get("owner") is None:
         return t(lang, "card.rent_unowned")
     if info["mortgaged"]:
-        return t(lang, "card.rent_mortgaged")
+        return agreeing(lang, "card.rent_mortgaged", info["name"])
     if info["kind"] == "utility":
         return t(lang, "card.dice", factor=info["rent"])
     return money(lang, game.currency, info["rent"])
@@ -123,7 +123,7 @@ def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[F
         houses = game.rules.houses_per_hotel
         lines += _text(t(lang, "card.house_cost", cost=cash(info["house_cost"]), n=houses), width)
     key = "card.mortgaged" if info["mortgaged"] else "card.not_mortgaged"
-    return lines + _text(t(lang, key, value=cash(info["mortgage_value"])), width)
+    return lines + _text(agreeing(lang, key, info["name"], value=cash(info["mortgage_value"])), width)
 
 
 def square_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:

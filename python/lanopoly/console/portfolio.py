@@ -21,7 +21,7 @@ from lanopoly.console.board_view import player_style
 from lanopoly.console.deed_card import WIDTH, group_name, rent_text
 from lanopoly.console.log_view import wrap
 from lanopoly.console.names import labels
-from lanopoly.i18n import money, plural, t
+from lanopoly.i18n import agreeing, money, plural, t
 from lanopoly.types import deed
 
 Fragments = StyleAndTextTuples
@@ -35,7 +35,10 @@ def _deed(game: Game, lang: str, info: Mapping[str, Any]) -> str:
         parts.append(t(lang, "level.hotel"))
     elif level:
         parts.append(plural(lang, "pf.houses", level))
-    parts.append(t(lang, "pf.mortgaged") if info["mortgaged"] else t(lang, "pf.rent", rent=rent_text(game, lang, info)))
+    if info["mortgaged"]:
+        parts.append(agreeing(lang, "pf.mortgaged", info["name"]))
+    else:
+        parts.append(t(lang, "pf.rent", rent=rent_text(game, lang, info)))
     return f"{info['name']} ({', '.join(parts)})"
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from lanopoly._core import Game
 from lanopoly.console.deed_card import HOTEL
 from lanopoly.describe import square_name
-from lanopoly.i18n import money, plural, t
+from lanopoly.i18n import agreeing, money, plural, t
 
 GIVE, GET = 0, 1
 """The two sides of a draft: what the person gives, and what the partner gives in return."""
@@ -45,7 +45,7 @@ def holdings(game: Game, seat: int, lang: str) -> list[Item]:
     items = []
     for square in sorted(p["properties"]):
         info: Any = game.square(square)
-        marks = t(lang, "trade.mortgaged") if info.get("mortgaged") else ""
+        marks = agreeing(lang, "trade.mortgaged", info["name"]) if info.get("mortgaged") else ""
         level = info.get("level", 0)
         if level:
             buildings = t(lang, "level.hotel") if level == HOTEL else plural(lang, "pf.houses", level)
@@ -203,7 +203,7 @@ def offer_lines(game: Game, offers: list[dict[str, Any]], index: int, lang: str)
         rows = []
         for square in bundle.get("properties", []):
             info: Any = game.square(square)
-            mortgaged = t(lang, "trade.mortgaged") if info.get("mortgaged") else ""
+            mortgaged = agreeing(lang, "trade.mortgaged", info["name"]) if info.get("mortgaged") else ""
             rows.append(("", "    " + square_name(game, square, lang) + mortgaged))
         rows += [("", "    " + t(lang, f"trade.card.{deck}")) for deck in bundle.get("jail_cards", [])]
         if bundle.get("cash"):
