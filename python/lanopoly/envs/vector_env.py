@@ -20,7 +20,10 @@ learner's share of all net worth, 0 at the end of a game, none on truncation; ``
 
 ``copy=False`` returns the environment's own arrays, overwritten by the next step (no copy of
 the observations per step: the fast path); the default returns copies, as Gymnasium's vector
-environments do.
+environments do: arrays the caller owns, never written again while it holds them. The large
+ones (observations, masks, final observations) are copied into arrays the caller has let go of
+when there are such (``recycle.Recycler``), which spares a fresh multi-megabyte allocation and
+its page faults per step.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from lanopoly._core import Rules, VecGame
+from lanopoly.envs.recycle import Recycler
 from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE, TRADE_ACTIONS_START, net_worth_share
 
 Array = npt.NDArray[Any]
@@ -104,6 +108,10 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._all = np.ones(n, np.bool_)
         self._rows = np.arange(n)
         self._potential = np.zeros(n, np.float64)
+        # copy=True: the arrays handed out, taken back once the caller holds them no more.
+        self._obs_out = Recycler((n, OBSERVATION_SIZE), np.float32)
+        self._final_out = Recycler((n, OBSERVATION_SIZE), np.float32)
+        self._masks_out = Recycler((n, self._actions), np.int8)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -131,7 +139,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._pending[which] = False
         self._illegal_steps[which] = 0
         self._potential = net_worth_share(obs)
-        return self._answer(obs), {"action_mask": self._masks(), "_action_mask": self._all}
+        return self._obs(obs), {"action_mask": self._masks(), "_action_mask": self._all}
 
     def step(
         self, actions: Array
@@ -161,23 +169,39 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._pending[:] = False
         if done.any():
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
-                self._final_obs[self._had_final] = 0.0
-                self._final_obs[done] = obs[done]
-                self._had_final = done.copy()
+                info["final_obs"], info["_final_obs"] = self._final(obs, done), done
                 self._games.reset_games(done, out=(obs, mask, player))
                 self._illegal_steps[done] = 0
-                info["final_obs"], info["_final_obs"] = self._answer(self._final_obs), done
             else:
                 self._pending = done.copy()
         if self.reward_shaping:
             self._potential = net_worth_share(obs)  # the rows now: new games' included
         info["action_mask"], info["_action_mask"] = self._masks(), self._all
-        return self._answer(obs), reward, self._answer(terminated), self._answer(truncated), info
+        return self._obs(obs), reward, self._answer(terminated), self._answer(truncated), info
+
+    def _obs(self, obs: Array) -> Array:
+        """The observations to return: the buffer itself (``copy=False``) or a copy the caller owns."""
+        return self._obs_out.copy_of(obs) if self.copy else obs
+
+    def _final(self, obs: Array, done: Array) -> Array:
+        """The final observations of the ``done`` games (their rows of ``obs`` before the reset),
+        zero elsewhere: the environment's buffer (``copy=False``) or an array the caller owns."""
+        if self.copy:
+            final = self._final_out.take()
+            final.fill(0.0)  # a taken-back array holds whatever its last holder left in it
+        else:
+            final = self._final_obs
+            final[self._had_final] = 0.0
+            self._had_final = done.copy()
+        final[done] = obs[done]
+        return final
 
     def _masks(self) -> Array:
         """The masks as int8 (a view of the bool buffer), without the trade actions if not trading."""
-        masks = self._out[1].view(np.int8)
-        return self._answer(masks) if self.trading else masks[:, : self._actions].copy()
+        masks = self._out[1].view(np.int8)[:, : self._actions]
+        if self.copy:
+            return self._masks_out.copy_of(masks)
+        return masks if self.trading else masks.copy()
 
     def _answer(self, array: Array) -> Array:
         return array.copy() if self.copy else array
