@@ -78,3 +78,18 @@ def test_a_recycler_that_keeps_none_free_makes_new_arrays_and_pickles_empty():
     held = [recycler.take() for _ in range(5)]
     assert len({a.ctypes.data for a in held}) == 5
     assert pickle.loads(pickle.dumps(recycler)).take().shape == (2,)
+
+
+def test_a_partial_reset_after_steps_shows_the_other_games_as_they_are():
+    """With an autoreset the steps write their observations only into the arrays they return:
+    a partial reset still shows the other games' current rows, whatever the caller did to them."""
+    envs = LanopolyVectorEnv(4, players=2, rules=SHORT)
+    _, info = envs.reset(seed=9)
+    for _ in range(5):
+        obs, *_, info = envs.step(first_legal(info))
+    kept = obs.copy()
+    obs[:] = 7.0
+    which = np.array([True, False, True, False])
+    obs, info = envs.reset(options={"reset_mask": which})
+    assert np.array_equal(obs[~which], kept[~which])
+    assert np.array_equal(info["action_mask"], envs.unwrapped._games.observe()[1].view(np.int8))

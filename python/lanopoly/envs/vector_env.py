@@ -23,7 +23,8 @@ the observations per step: the fast path); the default returns copies, as Gymnas
 environments do: arrays the caller owns, never written again while it holds them. The large
 ones (observations, masks, final observations) are copied into arrays the caller has let go of
 when there are such (``recycle.Recycler``), which spares a fresh multi-megabyte allocation and
-its page faults per step.
+its page faults per step; with an autoreset the step writes its observations straight into the
+array it returns. A partial reset (``reset_mask``) after such steps observes every game again.
 """
 
 from __future__ import annotations
@@ -112,6 +113,12 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._obs_out = Recycler((n, OBSERVATION_SIZE), np.float32)
         self._final_out = Recycler((n, OBSERVATION_SIZE), np.float32)
         self._masks_out = Recycler((n, self._actions), np.int8)
+        # With copy=True and an autoreset, a step writes its observations straight into the array
+        # it returns (no copy): the env's own observation buffer then misses them until a reset
+        # that needs it (a partial one) observes every game again. Without autoreset, partial
+        # resets are the normal course: the step writes the buffer and returns a copy.
+        self._direct = copy and self.autoreset_mode is not AutoresetMode.DISABLED
+        self._stale = False
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -127,6 +134,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             which = np.asarray(which, dtype=np.bool_)
             if seed is not None:
                 raise ValueError("a reset_mask restarts games in their next episode: it takes no seed")
+            if self._stale:
+                obs[:] = self._games.observe()[0]
             self._games.reset_games(which, out=(obs, mask, player))
         else:
             if seed is not None:
@@ -136,6 +145,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
                 self._games.reset()
             which = self._all
             obs[:], mask[:], player[:] = self._games.observe()
+        self._stale = False
         self._pending[which] = False
         self._illegal_steps[which] = 0
         self._potential = net_worth_share(obs)
@@ -146,6 +156,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], Array, Array, dict[str, Any]]:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         obs, mask, player, rewards, terminated, truncated = self._out
+        if self._direct:
+            obs, self._stale = self._obs_out.take(), True  # every row is written by the step
         skip = self._pending.copy()
         if skip.any():
             if self.autoreset_mode is AutoresetMode.DISABLED:
@@ -156,7 +168,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             self._illegal_steps[skip] = 0
         inside = (actions >= 0) & (actions < self._actions)
         illegal = ~skip & ~(inside & mask[self._rows, np.where(inside, actions, 0)])
-        self._games.step(np.where(skip | illegal, -1, actions), out=self._out)
+        self._games.step(np.where(skip | illegal, -1, actions), out=(obs, mask, player, rewards, terminated, truncated))
         reward = rewards[:, self.learner] - self.illegal_penalty * illegal
         self._illegal_steps += illegal
         truncated |= illegal & (self._illegal_steps >= self.max_steps)
@@ -177,7 +189,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         if self.reward_shaping:
             self._potential = net_worth_share(obs)  # the rows now: new games' included
         info["action_mask"], info["_action_mask"] = self._masks(), self._all
-        return self._obs(obs), reward, self._answer(terminated), self._answer(truncated), info
+        return obs if self._direct else self._obs(obs), reward, self._answer(terminated), self._answer(truncated), info
 
     def _obs(self, obs: Array) -> Array:
         """The observations to return: the buffer itself (``copy=False``) or a copy the caller owns."""
