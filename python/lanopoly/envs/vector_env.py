@@ -20,10 +20,11 @@ learner's share of all net worth, 0 at the end of a game, none on truncation; ``
 
 ``copy=False`` returns the environment's own arrays, overwritten by the next step (no copy of
 the observations per step: the fast path); the default returns copies, as Gymnasium's vector
-environments do: arrays the caller owns, never written again while it holds them. The large
-ones (observations, masks, final observations) are copied into arrays the caller has let go of
-when there are such (``recycle.Recycler``), which spares a fresh multi-megabyte allocation and
-its page faults per step; with an autoreset the step writes its observations straight into the
+environments do: arrays the caller owns, never written again while it holds them. The
+observations and masks are copied into arrays the caller has let go of when there are such
+(``recycle.Recycler``), which spares a fresh multi-megabyte allocation and its page faults per
+step, and the final observations are fresh zero pages (``zero_pages``) with only the ended
+games' rows written; with an autoreset the step writes its observations straight into the
 array it returns. A partial reset (``reset_mask``) after such steps observes every game again.
 """
 
@@ -39,6 +40,7 @@ from gymnasium.vector.utils import batch_space
 
 from lanopoly._core import Rules, VecGame
 from lanopoly.envs.recycle import Recycler
+from lanopoly.envs.zero_pages import zero_pages
 from lanopoly.rl import ACTION_SIZE, OBSERVATION_SIZE, TRADE_ACTIONS_START, net_worth_share
 
 Array = npt.NDArray[Any]
@@ -111,7 +113,6 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._potential = np.zeros(n, np.float64)
         # copy=True: the arrays handed out, taken back once the caller holds them no more.
         self._obs_out = Recycler((n, OBSERVATION_SIZE), np.float32)
-        self._final_out = Recycler((n, OBSERVATION_SIZE), np.float32)
         self._masks_out = Recycler((n, self._actions), np.int8)
         # With copy=True and an autoreset, a step writes its observations straight into the array
         # it returns (no copy): the env's own observation buffer then misses them until a reset
@@ -198,9 +199,8 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
     def _final(self, obs: Array, done: Array) -> Array:
         """The final observations of the ``done`` games (their rows of ``obs`` before the reset),
         zero elsewhere: the environment's buffer (``copy=False``) or an array the caller owns."""
-        if self.copy:
-            final = self._final_out.take()
-            final.fill(0.0)  # a taken-back array holds whatever its last holder left in it
+        if self.copy:  # zero pages: only the pages of the rows written below are ever touched
+            final = zero_pages(self._final_obs.shape, np.float32)
         else:
             final = self._final_obs
             final[self._had_final] = 0.0
