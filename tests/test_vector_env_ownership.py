@@ -93,3 +93,16 @@ def test_a_partial_reset_after_steps_shows_the_other_games_as_they_are():
     obs, info = envs.reset(options={"reset_mask": which})
     assert np.array_equal(obs[~which], kept[~which])
     assert np.array_equal(info["action_mask"], envs.unwrapped._games.observe()[1].view(np.int8))
+
+
+def test_the_info_flags_are_the_callers_too():
+    """``_action_mask`` and ``_illegal_action`` are the caller's arrays: changing them changes
+    nothing in the environment (they were once its own all-games flags, which a reset uses)."""
+    envs = LanopolyVectorEnv(4, players=2, rules=SHORT)
+    _, info = envs.reset(seed=10)
+    info["_action_mask"][:] = False
+    *_, info = envs.step(first_legal(info))
+    assert info["_action_mask"].all()
+    info["_illegal_action"][:] = False
+    _, info = envs.reset()
+    assert info["_action_mask"].all()

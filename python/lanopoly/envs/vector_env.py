@@ -150,7 +150,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self._pending[which] = False
         self._illegal_steps[which] = 0
         self._potential = net_worth_share(obs)
-        return self._obs(obs), {"action_mask": self._masks(), "_action_mask": self._all}
+        return self._obs(obs), {"action_mask": self._masks(), "_action_mask": self._answer(self._all)}
 
     def step(
         self, actions: Array
@@ -178,7 +178,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             # The potential is 0 once a game is over; a cut or skipped game gets no shaping.
             potential = np.where(terminated, 0.0, np.where(truncated | skip, self._potential, net_worth_share(obs)))
             reward += self.reward_shaping * (potential - self._potential)
-        info: dict[str, Any] = {"illegal_action": illegal, "_illegal_action": self._all}
+        info: dict[str, Any] = {"illegal_action": illegal, "_illegal_action": self._answer(self._all)}
         self._pending[:] = False
         if done.any():
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
@@ -189,7 +189,7 @@ class LanopolyVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
                 self._pending = done.copy()
         if self.reward_shaping:
             self._potential = net_worth_share(obs)  # the rows now: new games' included
-        info["action_mask"], info["_action_mask"] = self._masks(), self._all
+        info["action_mask"], info["_action_mask"] = self._masks(), self._answer(self._all)
         return obs if self._direct else self._obs(obs), reward, self._answer(terminated), self._answer(truncated), info
 
     def _obs(self, obs: Array) -> Array:
