@@ -156,6 +156,41 @@ def test_an_ack_may_nest_only_its_signers_message_for_the_next_step() -> None:
         p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), late)
 
 
+def _fields(m: p8.Signed | None) -> object:
+    """Every field of a decoded message, nested ones too (a carrier by its body)."""
+    if m is None:
+        return None
+    own = {k: v for k, v in vars(m).items() if k not in ("carrier", "nested", "pair_text")}
+    nested = getattr(m, "nested", None)
+    carrier = None if m.carrier is None else m.carrier.body
+    return (type(m), own, carrier, _fields(nested), nested is None or nested.carrier is m)
+
+
+@pytest.mark.parametrize("nested", ["none", "move", "reveal"])
+def test_an_ack_signed_is_the_ack_its_bytes_decode_to(nested: str) -> None:
+    """``sign_ack`` makes the ack from the fields it packed rather than decoding its own bytes
+    (a decode a step saved): the value must be the decoded one, field for field."""
+    key = ED25519.new_signer(b"\x05" * 32)
+    body = {
+        "none": None,
+        "move": p8.unsigned_body(p8.Kind.ACTION, GAME, 6, 2, bytes(32), 1, {"type": "roll", "player": 1}),
+        "reveal": p8.unsigned_body(p8.Kind.REVEAL, GAME, 6, 2, bytes(32), 3, b"\x09" * 32),
+    }[nested]
+    ack = p8.sign_ack(key, GAME, 5, 2, b"\x01" * 32, b"\x02" * 32, body)
+    decoded = p8._decode_signed(ack.body, ack.signature, (p8.Kind.ACK,))
+    assert decoded is not ack and _fields(ack) == _fields(decoded)
+
+
+@pytest.mark.parametrize(
+    ("step", "signer", "ahash", "game"),
+    [(-1, 0, bytes(32), GAME), (5, 8, bytes(32), GAME), (5, 0, bytes(31), GAME), (5, 0, bytes(32), GAME[:15])],
+)
+def test_an_ack_is_not_signed_with_a_field_decoding_refuses(step: int, signer: int, ahash: bytes, game: bytes) -> None:
+    key = ED25519.new_signer(b"\x05" * 32)
+    with pytest.raises(WireError):
+        p8.sign_ack(key, game, step, signer, ahash, bytes(32), None)
+
+
 def test_link_messages_are_bounded() -> None:
     key = ED25519.new_signer(b"\x01" * 32)
     ack = p8.sign_ack(key, GAME, 5, 0, bytes(32), bytes(32), None)

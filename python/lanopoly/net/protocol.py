@@ -338,22 +338,7 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
             *head, prev, wire.int_field(rest[1], "chance index", 1), wire.bin_field(rest[2], "link", HASH_LEN)
         )
     if kind is Kind.ACK:
-        nested: Action | Reveal | None = None
-        if rest[2] is not None:
-            inner = _decode_signed(rest[2], signature, (Kind.ACTION, Kind.REVEAL))
-            assert isinstance(inner, Action | Reveal)
-            if inner.game_id != game_id or inner.step != step + 1 or inner.signer != signer:
-                raise WireError("ack: a nested message must be the acking peer's own, for the next step")
-            nested = inner
-        ack = Ack(
-            *head,
-            wire.bin_field(rest[0], "action hash", HASH_LEN),
-            wire.bin_field(rest[1], "state hash", HASH_LEN),
-            nested,
-        )
-        if nested is not None:
-            object.__setattr__(nested, "carrier", ack)  # made here, before anyone else holds it
-        return ack
+        return _ack(head, rest[0], rest[1], rest[2])
     if kind in (Kind.VOTE, Kind.COMMIT):
         prev = wire.bin_field(rest[0], "prev", HASH_LEN)
         round_ = wire.int_field(rest[1], "round", 0, MAX_ROUND)
@@ -364,6 +349,24 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
         return Vote(*head, prev, round_, targets, choice)
     dealer = wire.int_field(rest[0], "dealer", 0, MAX_PEERS - 1)
     return Share(*head, dealer, wire.bin_field(rest[1], "share", 32))
+
+
+def _ack(head: tuple[Kind, bytes, bytes, bytes, int, int], ahash: Any, shash: Any, inner: Any) -> Ack:
+    """An ack from its header and its fields as decoded (or as given to ``sign_ack``: the same checks)."""
+    _, _, signature, game_id, step, signer = head
+    nested: Action | Reveal | None = None
+    if inner is not None:
+        decoded = _decode_signed(inner, signature, (Kind.ACTION, Kind.REVEAL))
+        assert isinstance(decoded, Action | Reveal)
+        if decoded.game_id != game_id or decoded.step != step + 1 or decoded.signer != signer:
+            raise WireError("ack: a nested message must be the acking peer's own, for the next step")
+        nested = decoded
+    ack = Ack(
+        *head, wire.bin_field(ahash, "action hash", HASH_LEN), wire.bin_field(shash, "state hash", HASH_LEN), nested
+    )
+    if nested is not None:
+        object.__setattr__(nested, "carrier", ack)  # made here, before anyone else holds it
+    return ack
 
 
 def decode_pair(value: Any, allowed: Sequence[Kind] = tuple(TAGS)) -> Signed:
@@ -409,9 +412,16 @@ def sign_ack(
     """Sign an ack; ``nested`` is the body of this peer's move or reveal for ``step + 1`` (a signed
     message's body may be given: only its body is nested, the ack's signature covers it)."""
     inner = nested.body if isinstance(nested, Signed) else nested
-    m = sign(key, Kind.ACK, game_id, step, signer, ahash, shash, inner)
-    assert isinstance(m, Ack)
-    return m
+    data = unsigned_body(Kind.ACK, game_id, step, signer, ahash, shash, inner)
+    # Every peer signs an ack a step: it is made from the fields just packed, with the checks
+    # decoding would make of them, not decoded again from ``data`` (``sign``'s way; the same value).
+    wire.bytes_field(data, "signed body", MAX_NESTED_BODY)
+    header = (
+        wire.bin_field(game_id, "game id", ID_LEN),
+        wire.int_field(step, "step", 0),
+        wire.int_field(signer, "signer", 0, MAX_PEERS - 1),
+    )
+    return _ack((Kind.ACK, data, key.sign(TAGS[Kind.ACK] + data), *header), ahash, shash, inner)
 
 
 def sign_vote(
