@@ -44,7 +44,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from lanopoly.net import PROTOCOL_VERSION, wire
 from lanopoly.net.keys import SIGNATURE_LEN, Signer
@@ -282,23 +282,6 @@ def _header(f: list[Any], kind: Kind) -> tuple[bytes, int, int]:
     return game_id, step, signer
 
 
-_S = TypeVar("_S", bound=Signed)
-
-
-def _made(cls: type[_S], head: tuple[Kind, bytes, bytes, bytes, int, int], **fields: Any) -> _S:
-    """A decoded ``cls`` with ``head`` (kind, body, signature, game id, step, signer), no carrier,
-    and the other ``fields``: the value its constructor makes, in half the time. A frozen
-    dataclass's ``__init__`` sets each field through ``object.__setattr__`` (a call each, 2-3 µs
-    for an ack); every peer makes a few of these a step (the acks it receives, their nested moves
-    and reveals), so their fields go straight into the instance's ``__dict__``, where they live."""
-    m = object.__new__(cls)
-    d = m.__dict__
-    d["kind"], d["body"], d["signature"], d["game_id"], d["step"], d["signer"] = head
-    d["carrier"] = None
-    d.update(fields)
-    return m
-
-
 _FIELDS = {Kind.ACTION: 3, Kind.FORWARD: 2, Kind.REVEAL: 3, Kind.ACK: 3, Kind.VOTE: 4, Kind.COMMIT: 4, Kind.SHARE: 2}
 
 
@@ -342,7 +325,7 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
         seat = wire.int_field(rest[1], "seat", 0, MAX_SEATS - 1)
         if action.get("player") != seat:
             raise WireError("action: its player is not its seat")
-        return _made(Action, head, prev=wire.bin_field(rest[0], "prev", HASH_LEN), seat=seat, action=action)
+        return Action(*head, wire.bin_field(rest[0], "prev", HASH_LEN), seat, action)
     if kind is Kind.FORWARD:
         offer = decode_pair(rest[1], (Kind.ACTION,))
         assert isinstance(offer, Action)
@@ -351,8 +334,9 @@ def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed
         return Forward(*head, wire.bin_field(rest[0], "prev", HASH_LEN), offer)
     if kind is Kind.REVEAL:
         prev = wire.bin_field(rest[0], "prev", HASH_LEN)
-        index = wire.int_field(rest[1], "chance index", 1)
-        return _made(Reveal, head, prev=prev, index=index, link=wire.bin_field(rest[2], "link", HASH_LEN))
+        return Reveal(
+            *head, prev, wire.int_field(rest[1], "chance index", 1), wire.bin_field(rest[2], "link", HASH_LEN)
+        )
     if kind is Kind.ACK:
         return _ack(head, rest[0], rest[1], rest[2])
     if kind in (Kind.VOTE, Kind.COMMIT):
@@ -377,8 +361,9 @@ def _ack(head: tuple[Kind, bytes, bytes, bytes, int, int], ahash: Any, shash: An
         if decoded.game_id != game_id or decoded.step != step + 1 or decoded.signer != signer:
             raise WireError("ack: a nested message must be the acking peer's own, for the next step")
         nested = decoded
-    ahash = wire.bin_field(ahash, "action hash", HASH_LEN)
-    ack = _made(Ack, head, action_hash=ahash, state_hash=wire.bin_field(shash, "state hash", HASH_LEN), nested=nested)
+    ack = Ack(
+        *head, wire.bin_field(ahash, "action hash", HASH_LEN), wire.bin_field(shash, "state hash", HASH_LEN), nested
+    )
     if nested is not None:
         object.__setattr__(nested, "carrier", ack)  # made here, before anyone else holds it
     return ack
