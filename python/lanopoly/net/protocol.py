@@ -297,9 +297,24 @@ def decode_signed(body: Any, signature: Any, allowed: Sequence[Kind] = tuple(TAG
     return _decode_signed(body, signature, allowed)
 
 
+_just_signed: dict[tuple[bytes, bytes], Signed] = {}
+"""A message this process just made and signed, handed to the decode cache (``_made_here``)."""
+
+
 @functools.lru_cache(maxsize=1024)
 def _decode_bytes(body: bytes, signature: bytes, allowed: tuple[Kind, ...]) -> Signed:
-    return _decode_signed(body, signature, allowed)
+    made = _just_signed.pop((body, signature), None)
+    return made if made is not None else _decode_signed(body, signature, allowed)
+
+
+def _made_here(message: Signed) -> Signed:
+    """Put ``message``, made from its fields, in the decode cache as its bytes' value: a process
+    running several peers (the simulation) then decodes it no more than before, when the signer
+    decoded it and the receivers found it cached."""
+    _just_signed[message.body, message.signature] = message
+    cached = _decode_bytes(message.body, message.signature, (message.kind,))
+    _just_signed.clear()
+    return cached  # the same bytes signed again (deterministic signatures): the first, as decoding gave
 
 
 def _decode_signed(body: Any, signature: Any, allowed: Sequence[Kind]) -> Signed:
@@ -421,7 +436,10 @@ def sign_ack(
         wire.int_field(step, "step", 0),
         wire.int_field(signer, "signer", 0, MAX_PEERS - 1),
     )
-    return _ack((Kind.ACK, data, key.sign(TAGS[Kind.ACK] + data), *header), ahash, shash, inner)
+    ack = _ack((Kind.ACK, data, key.sign(TAGS[Kind.ACK] + data), *header), ahash, shash, inner)
+    made = _made_here(ack)
+    assert isinstance(made, Ack)
+    return made
 
 
 def sign_vote(
