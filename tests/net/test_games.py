@@ -78,8 +78,11 @@ def test_a_peer_stopped_past_the_step_timeout_follows_the_others_and_blames_nobo
     """``kill -STOP`` a joined peer until the others froze naming it (3 s step timeout), then
     ``kill -CONT``: it reads their freeze and follows it, naming nobody. (It froze at once instead,
     blaming an honest peer "silent for 8 s": its timer ran before what had arrived was read, and
-    the time it had not run counted as the others' silence.)"""
-    fast = ["--step-timeout", "3"]
+    the time it had not run counted as the others' silence. Then, 1 run in 10, it found the others
+    "dropped and did not come back": they had exited, its first write after it ran again was
+    answered by a reset, and asyncio dropped their FREEZE that its kernel still held: ``streams.py``.)
+    The peers log at info level (links lost and why) in ``p*.err``."""
+    fast = ["--step-timeout", "3", "--log-level", "info"]
     args = ["host", "--name", "host", "--peers", "3", "--players", "3", "--rounds", "60", "--no-advertise"]
     p0 = Peer([*args, *common(tmp_path, "p0"), *fast], "127.0.0.51", tmp_path, "p0")
     where = p0.wait_line("lobby open at ", 20).split()[3].rstrip(",")
@@ -109,11 +112,5 @@ def test_a_peer_stopped_past_the_step_timeout_follows_the_others_and_blames_nobo
         followed = freeze["cause"] == "remote" and "guest1" in freeze["reason"] and freeze["blamed"] == []
         assert o.code == 3 and (o in named or followed), freeze
     freeze = stopped.result["freeze"]
-    # It follows their freeze; or, when their FREEZE never reached it (1 run in 4: they had exited,
-    # and a connection closed with unread data is reset, which can drop what the stopped peer had not
-    # read yet), it finds them gone: "dropped and did not come back", which is true. Never "silent":
-    # that was the bug.
-    followed = freeze["cause"] == "remote" and "froze the session" in freeze["reason"]
-    found_gone = freeze["cause"] == "absent" and "did not come back" in freeze["reason"]
-    assert stopped.code == 3 and (followed or found_gone), freeze
-    assert stopped.result["faults"] == [] and (found_gone or freeze["blamed"] == []), stopped.result
+    assert stopped.code == 3 and freeze["cause"] == "remote" and "froze the session" in freeze["reason"], freeze
+    assert stopped.result["faults"] == [] and freeze["blamed"] == [], stopped.result

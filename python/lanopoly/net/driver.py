@@ -188,7 +188,12 @@ class Driver:
                     try:
                         link.conn.send(effect.payload)
                     except LinkClosed as e:
-                        self._lost(effect.peer, link, reason(e))
+                        # A connection that ended (the other end is gone) is left to its reader: it
+                        # reads what came before the end (that peer's FREEZE, say), then reports it.
+                        # Dropping the link here lost that FREEZE for a peer stopped past the step
+                        # timeout: its first send after it ran again found the others gone.
+                        if not link.conn.closed:  # still up: it does not read, or the payload is too big
+                            self._lost(effect.peer, link, reason(e))
             elif isinstance(effect, fx.Persist):
                 if journal is not None:
                     journal.append(effect.record)  # type: ignore[arg-type]

@@ -4,7 +4,9 @@ A frame is ``[u32 length][payload]`` (``wire.py``); its length is checked agains
 cap before anything is buffered: 4 KiB until the handshake is done, 64 KiB after. Once secured,
 every payload is sealed with the link's cipher (``cipher.py``). A connection never raises anything
 but ``LinkClosed`` (the other end is gone, or sent something that is no frame): callers close it
-and log the reason, which is never empty. A handshake reads with ``recv``; a game link, once
+and log the reason, which is never empty. A connection that broke still yields every frame that
+arrived before the break, then ``LinkClosed`` (``streams.py``): a write that failed because the
+other end is gone must not lose what it said last. A handshake reads with ``recv``; a game link, once
 secured and adopted, is read by push (``deliver``): its payloads are handed on as they are read, and
 the reason the connection ended is handed on the same way.
 """
@@ -18,6 +20,7 @@ from collections.abc import Callable
 
 from lanopoly.net import reason
 from lanopoly.net.cipher import OVERHEAD, Cipher
+from lanopoly.net.streams import KeepingProtocol, open_connection
 from lanopoly.net.wire import HEADER, WireError, frame
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,8 @@ class Conn:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, label: str = "") -> None:
         self.reader = reader
         self.writer = writer
+        protocol = writer.transport.get_protocol()
+        self._protocol = protocol if isinstance(protocol, KeepingProtocol) else None
         peer = writer.get_extra_info("peername")
         self.remote_host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self.label = label or (f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else "?")
@@ -81,6 +86,9 @@ class Conn:
         while True:
             chunk = await self.reader.read(READ_SIZE)
             if not chunk:
+                broken = self._protocol.broken if self._protocol is not None else None
+                if broken is not None:
+                    raise LinkClosed(f"connection broke: {reason(broken)}")
                 raise LinkClosed("stream ended inside a frame" if self._buffer else "end of stream")
             self._buffer += chunk
             data = self._next_frame()
@@ -236,7 +244,7 @@ async def connect(host: str, port: int, source: str | None = None, timeout: floa
     """A TCP connection to ``host:port`` (from the address ``source`` when given); LinkClosed on failure."""
     try:
         async with asyncio.timeout(timeout):
-            reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0) if source else None)
+            reader, writer = await open_connection(host, port, local_addr=(source, 0) if source else None)
     except TimeoutError:
         raise LinkClosed(f"cannot reach {host}:{port}: no answer within {timeout:g} s") from None
     except OSError as e:

@@ -41,6 +41,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from lanopoly.net.streams import KeepingProtocol
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -164,8 +166,9 @@ def victim(candidates: Iterable[Candidate]) -> int:
     return best
 
 
-class _Protocol(asyncio.StreamReaderProtocol):
-    """A stream protocol that admits (or refuses) its connection and reports its first bytes."""
+class _Protocol(KeepingProtocol):
+    """A stream protocol that admits (or refuses) its connection and reports its first bytes (and,
+    as every connection of the game, keeps what came before a break: ``streams.py``)."""
 
     def __init__(self, listener: Listener[Any], loop: asyncio.AbstractEventLoop) -> None:
         self._listener = listener

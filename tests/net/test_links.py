@@ -1,0 +1,71 @@
+"""A link keeps what the other end said before it went away (``streams.py``, ``links.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import socket
+
+import pytest
+
+from lanopoly.net import links
+from lanopoly.net.wire import frame
+
+
+def _wait_for(sock_fd: int, events: int) -> None:
+    """Block until the kernel reports ``events`` on the socket (the event loop does not run meanwhile,
+    so nothing reads it): the test's order of events is the kernel's, not a timer's."""
+    poller = select.poll()
+    poller.register(sock_fd, events)
+    assert poller.poll(10_000), "the kernel never reported the event"
+
+
+def test_a_write_to_a_peer_that_exited_does_not_lose_what_it_sent_before() -> None:
+    """A peer sends its last frame (a FREEZE) and exits; this end, which had not read yet (its process
+    was stopped), writes first: the other end's kernel answers with a reset and the next write fails.
+    asyncio's transport then stopped reading and its reader raised the error before the frame the
+    kernel still held: a peer stopped past the step timeout found the others gone instead of learning
+    why they froze (1 run in 10 of ``test_games.py``'s SIGSTOP test)."""
+
+    async def main() -> None:
+        server = socket.create_server(("127.0.0.1", 0))
+        with server:
+            conn = await links.connect("127.0.0.1", server.getsockname()[1])
+            other, _ = server.accept()
+            other.sendall(frame(b"FREEZE: peer 1 silent for 3 s", links.HANDSHAKE_CAP))
+            other.close()  # a graceful close (nothing unread there): the FIN follows the frame
+            fd = conn.writer.get_extra_info("socket").fileno()
+            _wait_for(fd, select.POLLRDHUP)
+            conn.send(b"an ack this end owed")  # reaches a closed socket: its kernel resets the connection
+            _wait_for(fd, select.POLLHUP)
+            conn.send(b"a second one")  # fails (the connection was reset): asyncio gives it up
+            assert conn.closed
+            assert await conn.recv(5) == b"FREEZE: peer 1 silent for 3 s"
+            with pytest.raises(links.LinkClosed, match="connection broke"):
+                await conn.recv(5)
+            await conn.close()
+
+    asyncio.run(main())
+
+
+def test_a_reset_after_the_last_frame_does_not_lose_it() -> None:
+    """The other end resets the connection right after its last frame (it closed with bytes of this
+    end unread: its kernel sends a reset, not a FIN): the frame is still read, then the break."""
+
+    async def main() -> None:
+        server = socket.create_server(("127.0.0.1", 0))
+        with server:
+            conn = await links.connect("127.0.0.1", server.getsockname()[1])
+            other, _ = server.accept()
+            conn.send(b"never read by the other end")
+            _wait_for(other.fileno(), select.POLLIN)
+            other.sendall(frame(b"FREEZE", links.HANDSHAKE_CAP))
+            other.close()  # bytes unread there: a reset
+            _wait_for(conn.writer.get_extra_info("socket").fileno(), select.POLLHUP)
+            conn.send(b"an ack")  # fails at once: the connection was reset
+            assert await conn.recv(5) == b"FREEZE"
+            with pytest.raises(links.LinkClosed, match="connection broke"):
+                await conn.recv(5)
+            await conn.close()
+
+    asyncio.run(main())
