@@ -69,3 +69,41 @@ def test_a_reset_after_the_last_frame_does_not_lose_it() -> None:
             await conn.close()
 
     asyncio.run(main())
+
+
+def test_a_send_on_a_link_the_other_end_ended_leaves_the_link_to_its_reader() -> None:
+    """The driver's send to a peer whose connection already ended fails: the link stays until its
+    reader has read what that peer sent before the end (its FREEZE), which then reports the end. The
+    driver dropped the link at the failed send, cancelling its reader: the FREEZE in the kernel was
+    never read, and the peer stopped past the step timeout found that peer "dropped"."""
+    from lanopoly.net.core import effects as fx
+    from lanopoly.net.driver import _Link
+
+    from .inproc import drivers, set_up
+
+    class Ended:
+        """A connection the other end closed: nothing can be sent; what came is still to be read."""
+
+        closed = True
+
+        def send(self, payload: bytes) -> None:
+            raise links.LinkClosed("connection to 127.0.0.1:1 is closed")
+
+        async def close(self) -> None:
+            pass
+
+    async def main() -> None:
+        started = await set_up(2, rounds=1)
+        driver = drivers(started, None)[1]
+        link = _Link(Ended(), 0)  # type: ignore[arg-type]
+        driver.links[0] = link
+        driver.apply([fx.Send(0, b"an ack")])
+        assert driver.links.get(0) is link
+        assert 0 not in driver.core.away
+        driver.links.clear()
+        for s in started:
+            for conn, _ in s.links.values():
+                await conn.close()
+            await s.gate.close()
+
+    asyncio.run(main())
