@@ -24,7 +24,7 @@ import json
 import logging
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -352,9 +352,15 @@ def run_game(
     behaviour: str | None = None,
     verbose: bool = False,
     watch: Callable[[World, int, Any], None] | None = None,
+    faults: Sequence[tuple[float, str, tuple[Any, ...]]] = (),
+    delay: tuple[float, float] | None = None,
 ) -> Report:
-    """Play game ``seed`` in the simulated world and check every invariant."""
+    """Play game ``seed`` in the simulated world and check every invariant (``faults``: more faults
+    than the seed draws, the game then need not finish; ``delay``: the network's, if not the world's)."""
     scenario = draw(seed, cheat=cheat, ed25519=ed25519, behaviour=behaviour)
+    if faults:
+        scenario.faults = [*scenario.faults, *faults]
+        scenario.must_finish = False
     checker = Checker(scenario)
     rng = random.Random(seed ^ 0x5EED)
     behaviours = {}
@@ -369,6 +375,7 @@ def run_game(
         persons=scenario.persons,
         behaviours=behaviours,
         on_event=checker.on_event if watch is None else _both(checker.on_event, watch),
+        **({} if delay is None else {"delay": delay}),
     )
     report = Report(scenario)
     try:
@@ -381,6 +388,8 @@ def run_game(
                 world.at(when, world.break_link, args[0], args[1], "link broken", True)
             elif kind == "pause":
                 world.at(when, world.pause, args[0], args[1])
+            elif kind == "midway":
+                world.at(when, world.pause_midway, args[0], args[1])
             else:
                 world.at(when, world.kill, args[0], args[1], args[2])
         world.run(SIM_TIME, MAX_EVENTS)

@@ -7,7 +7,9 @@ later, and the link comes back after a while (the higher index redials) unless a
 killed peer loses everything but its journal; a restarted one rebuilds its session from it and
 dials everyone again. A paused peer (``kill -STOP``, a laptop asleep) runs nothing until it resumes:
 what reaches it waits, and on resuming it first notices, as the driver does (its timer came late:
-``RunClock``), that it did not run, then reads what came meanwhile.
+``RunClock``), that it did not run, then reads what came meanwhile. A pause may also stop a process
+in the middle of what its core returned (``pause_midway``): some peers got its message, the others
+get it once it runs again.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class SimPeer:
     """This process (since its last restart) was paused at some point."""
     deferred: list[tuple[Callable[..., None], tuple[Any, ...]]] = field(default_factory=list)
     """What happened to it while paused, in order: it runs once the process resumes."""
+    midway: float | None = None
+    """Seconds of a pause to begin after the first send of the next effects with two sends or more."""
 
 
 class Behaviour:
@@ -254,6 +258,14 @@ class World:
         self.paused.add(index)
         self.at(self.now + seconds, self.resume, index, peer.core)
 
+    def pause_midway(self, index: int, seconds: float) -> None:
+        """Stop peer ``index``'s process for ``seconds`` between two sends of one broadcast (the next
+        effects with two sends or more): ``kill -STOP`` lands anywhere, and a real peer was stopped
+        after sending its ack to one peer and before the other."""
+        peer = self.peers[index]
+        if peer.core is not None and peer.paused_since is None:
+            peer.midway = seconds
+
     def waits(self, peer: SimPeer, action: Callable[..., None], *args: Any) -> bool:
         """Whether ``peer`` is paused: then ``action`` runs once it resumes, after what came before it."""
         if peer.paused_since is None:
@@ -360,7 +372,14 @@ class World:
 
     def process(self, peer: SimPeer, effects: list[fx.Effect]) -> None:
         behaviour = self.behaviours.get(peer.index)
-        for effect in effects:
+        sent = 0
+        for i, effect in enumerate(effects):
+            if isinstance(effect, fx.Send) and sent and peer.midway is not None and peer.core is not None:
+                seconds, peer.midway = peer.midway, None
+                self.pause(peer.index, seconds)
+                peer.deferred.append((self._process_rest, (peer.index, peer.core, effects[i:])))
+                return
+            sent += isinstance(effect, fx.Send)
             if isinstance(effect, fx.Send):
                 if behaviour is None:
                     self.send(peer.index, effect.peer, effect.payload)
@@ -381,6 +400,12 @@ class World:
                 if isinstance(effect.event, fx.YourMove):
                     self.at(self.now + self.rng.uniform(0.0, 1.0), self.person_moves, peer.index, effect.event.seat)
         self.arm(peer)
+
+    def _process_rest(self, index: int, core: Session, effects: list[fx.Effect]) -> None:
+        """Carry out what a process stopped in the middle of its effects had left, once it runs."""
+        peer = self.peers[index]
+        if peer.core is core:
+            self.process(peer, effects)
 
     def arm(self, peer: SimPeer) -> None:
         """Make sure the core's timer fires at its deadline (the world's time of it)."""

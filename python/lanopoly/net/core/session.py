@@ -195,6 +195,9 @@ class Session:
         self.voted_silent: dict[int, float] = {}
         self._awaited: dict[tuple[int, str], float] = {}
         """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
+        self._asked: set[tuple[int, str]] = set()
+        """The things awaited from a linked peer for half the step timeout, for which the others were
+        asked to pass on what they hold of that peer's (``_ask_others``)."""
         self._waiting_now: dict[int, str] = {}
         """What ``_waiting`` said when the last input was handled (``deadline`` reads it)."""
         self.wants: dict[int, dict[int, int]] = {}
@@ -424,9 +427,15 @@ class Session:
                 if c.replace_after is not None and peer not in self.auto:
                     times.append(since + c.replace_after)
             elif peer in self.voted_silent:
-                times.append(self.voted_silent[peer] + c.step_timeout)
+                # ``_on_time`` freezes once both are past: a wait begun after the vote (the peer's ack
+                # of a later step, passed on by another) kept this deadline in the past, and the
+                # driver called ``timer`` in a busy loop until the later one came.
+                since = max(self.voted_silent[peer], self._silent_since(peer))
+                times.append(since + c.step_timeout)
             else:
                 times.append(self._silent_since(peer) + c.step_timeout)
+                if (peer, self._waiting_now[peer]) not in self._asked:
+                    times.append(self._silent_since(peer) + c.step_timeout / 2)
         return min(times) if times else None
 
     def _state_hash(self) -> bytes:
@@ -471,7 +480,9 @@ class Session:
         for peer, what in waiting.items():
             if (peer, what) not in self._awaited and peer in self.away:
                 self._want(peer)
-        self._awaited = {(peer, what): self._awaited.get((peer, what), self._now) for peer, what in waiting.items()}
+        before = self._awaited
+        self._awaited = {(peer, what): before.get((peer, what), self._now) for peer, what in waiting.items()}
+        self._asked = {k for k in self._asked if k in before and k in self._awaited}  # a wait begun anew: not asked
         self._waiting_now = waiting
         out, self._out = self._out, []
         return out
@@ -1464,7 +1475,10 @@ class Session:
                     reason = f"waiting for {what}: {self.peer_label(peer)} {why}"
                     self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
                     return
-            elif now >= self._silent_since(peer) + c.step_timeout:
+                continue
+            if (peer, what) not in self._asked and now >= self._silent_since(peer) + c.step_timeout / 2:
+                self._ask_others(peer, what)
+            if now >= self._silent_since(peer) + c.step_timeout:
                 voted = self.voted_silent.get(peer)
                 if c.replace_after is not None and voted is None:
                     self.voted_silent[peer] = now
@@ -1475,6 +1489,17 @@ class Session:
                     reason = f"waiting for {what}: {self.peer_label(peer)} {detail}"
                     self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
                     return
+
+    def _ask_others(self, peer: int, what: str) -> None:
+        """``peer`` is linked but this peer has waited half the step timeout for ``what``: ask the
+        others to pass on what they hold of ``peer``'s. A process stopped in the middle of a broadcast
+        (``kill -STOP`` lands anywhere) sent its ack to one peer and not yet to this one; that peer
+        moved on to the next step and waited for this peer's ack, which never came while this peer
+        waited for the stopped one: it froze naming this honest peer silent (or voted it out).
+        Asked, it passes on what this peer lacks, this peer acks, and only the stopped peer is
+        silent. Once a wait: another thing awaited may be asked for again."""
+        self._asked.add((peer, what))
+        self._want(peer)
 
     def _try_finish(self) -> bool:
         others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
