@@ -107,3 +107,43 @@ def test_a_send_on_a_link_the_other_end_ended_leaves_the_link_to_its_reader() ->
             await s.gate.close()
 
     asyncio.run(main())
+
+
+def test_a_game_link_read_by_push_does_not_lose_the_frame_before_a_reset() -> None:
+    """The same break on a game link read by push (``Conn.deliver``): the frame the other end sent
+    before it exited is handed on, then the end; the reset must not make the feed give up the bytes
+    the kernel still holds."""
+    from lanopoly.net.cipher import Cipher
+
+    async def main() -> None:
+        server = socket.create_server(("127.0.0.1", 0))
+        with server:
+            conn = await links.connect("127.0.0.1", server.getsockname()[1])
+            conn.secure(Cipher(b"a" * 32, b"b" * 32))
+            other, _ = server.accept()
+            payloads: list[bytes] = []
+            ends: list[str] = []
+            ended = asyncio.Event()
+
+            def closed(why: str) -> None:
+                ends.append(why)
+                ended.set()
+
+            conn.deliver(lambda p: payloads.append(p) is None, closed)
+            started = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_soon(started.set_result, None)
+            await started  # deliver starts on the loop's next pass, before this
+            conn.writer.transport.pause_reading()  # this end's process is stopped: it reads nothing
+            conn.send(b"never read by the other end")
+            _wait_for(other.fileno(), select.POLLIN)
+            other.sendall(frame(Cipher(b"b" * 32, b"a" * 32).seal(b"FREEZE"), links.GAME_CAP))
+            other.close()  # bytes unread there: a reset
+            _wait_for(conn.writer.get_extra_info("socket").fileno(), select.POLLHUP)
+            conn.send(b"an ack")  # fails at once: the connection was reset
+            async with asyncio.timeout(10):  # a guard against a hang, never a wait for time to pass
+                await ended.wait()
+            assert payloads == [b"FREEZE"]
+            assert len(ends) == 1 and "broke" in ends[0]
+            await conn.close()
+
+    asyncio.run(main())

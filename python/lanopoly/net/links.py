@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from lanopoly.net import reason
 from lanopoly.net.cipher import OVERHEAD, Cipher
-from lanopoly.net.streams import KeepingProtocol, open_connection
+from lanopoly.net.streams import KeepingProtocol, open_connection, unread
 from lanopoly.net.wire import HEADER, WireError, frame
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ class Conn:
         cost two passes of the event loop per read (the stream wakes the task, the task runs) and a
         coroutine chain per frame."""
         transport = self.writer.transport
-        feed = _Feed(self, transport.get_protocol(), on_payload, on_closed)
+        feed = _Feed(self, transport, on_payload, on_closed)
         transport.set_protocol(feed)  # bytes arriving from now on come to the feed
         stream: bytearray = self.reader._buffer  # type: ignore[attr-defined]  # read by the stream, not yet taken
         self._buffer += stream
@@ -174,12 +174,13 @@ class _Feed(asyncio.Protocol):
     def __init__(
         self,
         conn: Conn,
-        stream: asyncio.BaseProtocol,
+        transport: asyncio.BaseTransport,
         on_payload: Callable[[bytes], bool],
         on_closed: Callable[[str], None],
     ) -> None:
         self.conn = conn
-        self.stream = stream
+        self.transport = transport
+        self.stream = transport.get_protocol()
         self.on_payload = on_payload
         self.on_closed = on_closed
         self.started = False
@@ -219,6 +220,8 @@ class _Feed(asyncio.Protocol):
         return None  # the transport closes
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:  # a break: what the kernel still holds came before it (``streams.py``)
+            self.data_received(unread(self.transport))
         self.stream.connection_lost(exc)
         self._end(f"connection broke: {reason(exc)}" if exc is not None else "end of stream")
 
