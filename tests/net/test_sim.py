@@ -390,27 +390,6 @@ def test_a_peer_that_links_in_after_the_others_froze_is_told_and_names_nobody() 
         assert causes == ["remote"], (seed, causes)
 
 
-def test_a_peer_behind_that_asks_for_a_departed_peers_reveal_is_sent_the_record_it_lacks() -> None:
-    """Found by the soak (seed 375115, issue 13): the reveal grinder (peer 0) signed two acks of step
-    5, the one peer 2 got carrying its reveal of step 6, and then froze and left. Peer 3 (restarted)
-    got the other ack; when peer 2 ran again after a long pause, the reveal reached peer 3 only inside
-    the ack that equivocates, which peer 3 filed as proof and dropped. Peer 2 played step 6 and named
-    peer 3 "silent for 10 s" while peer 3 waited (30 s to drop it) for peer 0's reveal and asked peer
-    2 for it (``WANT``). A peer asked by one a step or two behind sends it the records it lacks too:
-    peer 3 plays step 6 and every honest peer names only peer 0, or follows that freeze."""
-    from lanopoly.net.core import effects as fx
-
-    frozen: dict[int, fx.Frozen] = {}
-
-    def watch(world: object, peer: int, item: object) -> None:
-        if isinstance(item, fx.Frozen):
-            frozen.setdefault(peer, item)
-
-    report = run_game(375115, watch=watch)
-    assert report.ok, report.text()
-    assert frozen[3].info.blamed == (0,) and frozen[2].info.cause == "remote", frozen
-
-
 @pytest.mark.parametrize(("seed", "stopped", "when"), [(90, 2, 7.0), (122, 2, 7.0), (125, 0, 3.0)])
 def test_a_peer_stopped_in_the_middle_of_a_broadcast_gets_nobody_else_named(
     seed: int, stopped: int, when: float

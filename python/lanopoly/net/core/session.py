@@ -572,23 +572,10 @@ class Session:
         elif isinstance(message, Sync):
             self._take_sync(link, message)
         elif isinstance(message, Want) and message.peer != link and message.peer != self.me:
-            self._take_want(link, message)
-
-    def _take_want(self, link: int, want: Want) -> None:
-        """``link`` waits for ``want.peer``'s messages and cannot reach it: pass on what this peer holds
-        of them, and what that peer sends later. An asker a step or two behind gets the records of the
-        steps this peer settled since too (as a STATUS from behind does): they hold what decided those
-        steps. The messages alone may not do: a peer that signed two acks of one step (one carrying
-        its reveal of the next, one not) and then left had its reveal reach one peer only; relayed
-        inside the ack that equivocates, the asker filed the ack as proof and dropped the reveal, and
-        waited for the departed peer (30 s to drop it) while the peer that moved on named the asker
-        silent after 10 s. Bounded to two steps: a peer far behind is sent the record on linking."""
-        held = self.inbox.held_by(want.peer, max(want.step - 1, 0))
-        if held:
-            self._send(link, p8.encode(self.game_id, Relay(tuple(held[-p8.MAX_BATCH :]))))
-        if want.step < self.game.step <= want.step + 2:
-            self._send_sync(link, want.step)
-        self.wants.setdefault(want.peer, {})[link] = want.step  # and what it sends later
+            held = self.inbox.held_by(message.peer, max(message.step - 1, 0))
+            if held:
+                self._send(link, p8.encode(self.game_id, Relay(tuple(held[-p8.MAX_BATCH :]))))
+            self.wants.setdefault(message.peer, {})[link] = message.step  # and what it sends later
 
     def _verified(self, link: int, message: Signed) -> bool:
         """Check every signature in ``message`` (nested ones too). An honest peer passes on only
