@@ -55,7 +55,13 @@ def test_every_refusal_is_translated_with_the_same_fields(lang):
     templates = engine_templates()
     catalog = load(lang, "refusals")
     assert catalog is not None
-    table = {code: entry.forms[0] for code, entry in catalog.entries.items()}
+    table = {code: entry.forms[0] for code, entry in catalog.entries.items() if entry.context is None}
+    feminine = {entry.msgid: entry.forms[0] for entry in catalog.entries.values() if entry.context is not None}
+    assert {entry.context for entry in catalog.entries.values()} <= {None, "feminine"}
+    assert sorted(feminine.keys() - table.keys()) == [], "feminine forms of templates without a plain one"
+    assert all("{square}" in code for code in feminine), "a feminine form agrees with a deed"
+    for code, text in feminine.items():
+        assert fields(text) == fields(table[code]), (code, text)
     assert sorted(templates - table.keys()) == [], "refusals without a translation"
     assert sorted(table.keys() - templates) == [], "translations of refusals the engine no longer has"
     for code, text in table.items():
@@ -152,3 +158,28 @@ def test_a_malformed_move_the_parser_lets_through_is_shown_not_raised():
             assert await asyncio.wait_for(running, timeout=30) == 0
 
     asyncio.run(session())
+
+
+def test_a_refusal_agrees_with_the_deed_s_name():
+    """ "Avenue Foch est déjà hypothéquée" but "Boulevard de Belleville est déjà hypothéqué": the
+    catalogs' ``msgctxt "feminine"`` form is taken for a deed whose name is feminine (Italian too);
+    English and Norwegian have one form."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, rules=Rules(starting_deeds=2), board="paris")
+    for square in (1, 5, 32, 15):  # dealt to ada, bea, ada, bea: ada holds 1 and 32, bea 5 and 15
+        table.act({"type": "deed", "square": square})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    for square in (1, 32):
+        table.act({"type": "mortgage", "player": 0, "square": square})
+    said: dict[tuple[str, str], str] = {}
+    for move, square in [("mortgage", 1), ("mortgage", 32), ("unmortgage", 5)]:
+        with pytest.raises(IllegalAction) as refused:
+            table.act({"type": move, "player": 0 if move == "mortgage" else 1, "square": square})
+        for lang in ("fr", "it", "en"):
+            said[lang, f"{move} {square}"] = explain(refused.value, table.game, lang)
+    assert said["fr", "mortgage 1"] == "Boulevard de Belleville est déjà hypothéqué"
+    assert said["fr", "mortgage 32"] == "Avenue Foch est déjà hypothéquée"
+    assert said["it", "mortgage 1"] == "Boulevard de Belleville è già ipotecato"
+    assert said["it", "mortgage 32"] == "Avenue Foch è già ipotecata"
+    assert said["fr", "unmortgage 5"] == "Gare Montparnasse n'est pas hypothéquée"
+    assert said["en", "mortgage 32"] == "Avenue Foch is already mortgaged"

@@ -2,10 +2,12 @@
 
 Every text a person reads lives in ``lanopoly/locale/<lang>/LC_MESSAGES/<domain>.po``: the
 ``console`` domain (keyed by ``msgctxt``), the ``refusals`` domain (keyed by the engine's
-template, the ``msgid``) and the ``cards`` domain (the Chance and Community Chest cards, keyed by
-the engine's text of each edition, the ``msgid``). The .po files are parsed here, once per file, rather than compiled to
-.mo: the package build (maturin) runs no gettext step and nothing new is needed at run time. A
-text that depends on a count has plural forms, chosen by the file's own ``Plural-Forms`` rule.
+template, the ``msgid``, with a ``msgctxt "feminine"`` variant where a word agrees with a deed's
+name: :data:`CONTEXT` joins the two, as gettext does) and the ``cards`` domain (the Chance and
+Community Chest cards, keyed by the engine's text of each edition, the ``msgid``). The .po files
+are parsed here, once per file, rather than compiled to .mo: the package build (maturin) runs no
+gettext step and nothing new is needed at run time. A text that depends on a count has plural
+forms, chosen by the file's own ``Plural-Forms`` rule.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 DOMAINS = ("console", "refusals", "cards")
+KEYED_BY_CONTEXT = frozenset({"console"})
+"""Domains whose key is the ``msgctxt`` alone (the msgid is the English text); the others are keyed
+by the msgid, or by context and msgid joined with :data:`CONTEXT`."""
+CONTEXT = "\x04"
+"""What joins a context and a msgid into one key, as in gettext's compiled catalogs."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +40,13 @@ class Entry:
 
     @property
     def key(self) -> str:
+        """The key of a ``console`` entry: its context, else its msgid."""
         return self.msgid if self.context is None else self.context
+
+    @property
+    def gettext_key(self) -> str:
+        """The key as gettext has it: the msgid, after the context and :data:`CONTEXT` if any."""
+        return self.msgid if self.context is None else f"{self.context}{CONTEXT}{self.msgid}"
 
 
 @dataclass(frozen=True)
@@ -170,14 +183,16 @@ def plural_rule(header: str) -> tuple[int, Callable[[int], int]]:
     return nplurals, rule
 
 
-def read(text: str, source: str = "<po>") -> Catalog:
-    """A catalog from the text of a .po file; every key once, a Plural-Forms header, UTF-8."""
+def read(text: str, source: str = "<po>", by_context: bool = True) -> Catalog:
+    """A catalog from the text of a .po file; every key once, a Plural-Forms header, UTF-8.
+    Keyed by context (``Entry.key``), or as gettext keys (``Entry.gettext_key``) if not ``by_context``."""
     entries, headers = parse(text, source)
     by_key: dict[str, Entry] = {}
     for entry in entries:
-        if entry.key in by_key:
-            raise PoError(f"{source}: {entry.key!r} twice")
-        by_key[entry.key] = entry
+        key = entry.key if by_context else entry.gettext_key
+        if key in by_key:
+            raise PoError(f"{source}: {key!r} twice")
+        by_key[key] = entry
     if "charset=UTF-8" not in headers.get("Content-Type", ""):
         raise PoError(f"{source}: the header must say Content-Type: text/plain; charset=UTF-8")
     nplurals, rule = plural_rule(headers.get("Plural-Forms", ""))
@@ -207,4 +222,4 @@ def load(lang: str, domain: str) -> Catalog | None:
     file = path(lang, domain)
     if not file.is_file():
         return None
-    return read(file.read_text(encoding="utf-8"), f"{lang}/LC_MESSAGES/{domain}.po")
+    return read(file.read_text(encoding="utf-8"), f"{lang}/LC_MESSAGES/{domain}.po", domain in KEYED_BY_CONTEXT)
