@@ -417,3 +417,21 @@ def test_a_wait_begun_after_a_vote_on_a_silent_peer_does_not_spin_the_timer(
     monkeypatch.setattr(Session, "_ask_others", lambda self, peer, what: self._asked.add((peer, what)))
     report = run_game(seed, cheat=False, faults=[(when, "midway", (stopped, 25.0))], delay=(0.0002, 0.3))
     assert report.ok, report.text()
+
+
+def test_a_peer_that_sees_itself_voted_out_ends_frozen_once() -> None:
+    """Found by the soak (seed 415677): peer 2 crashed and came back after the others' votes to
+    replace it; seeing the votes, it froze ("voted out"), and then the same pass of the step
+    machine took the frozen phase for the finishing one and ended the session a second time,
+    "over", on its old state: the game's peers "ended on different states". A session that a vote
+    ended now stops there, and the checker fails any session that ends twice."""
+    finished: list[tuple[int, str]] = []
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Finished):
+            finished.append((peer, item.result.outcome))
+
+    report = run_game(415677, watch=watch)
+    assert report.ok, report.text()
+    assert report.outcomes == {0: "over", 1: "over", 2: "frozen"}, report.text()
+    assert sorted(finished) == [(0, "over"), (1, "over"), (2, "frozen")], finished

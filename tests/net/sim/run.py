@@ -185,6 +185,7 @@ class Checker:
         self.cheaters = {scenario.cheater} if scenario.cheater is not None else set()
         self.violations: list[str] = []
         self.isolated: set[int] = set()  # peers removed while cut off from everyone long enough
+        self.finished: set[tuple[int, int]] = set()  # (peer, restarts) of each session that ended
 
     def honest(self, peer: int) -> bool:
         return peer not in self.cheaters
@@ -198,6 +199,11 @@ class Checker:
                 self.violations.append(f"peer {peer} blamed honest peer {fault.peer}: {fault.kind}: {fault.detail}")
         elif isinstance(item, fx.Frozen):
             self.check_freeze(world, peer, item)
+        elif isinstance(item, fx.Finished):
+            run = (peer, world.peers[peer].restarts)
+            if run in self.finished:
+                self.violations.append(f"peer {peer} ended twice, the second time {item.result.outcome}")
+            self.finished.add(run)
         elif isinstance(item, fx.PeersRemoved) and self.scenario.config.replace_after is not None:
             since = world.now - self.scenario.config.replace_after
             self.isolated.update(r for r in item.removed if world.cut_off(r, since))
@@ -313,12 +319,12 @@ class Checker:
             for p in live:
                 assert p.core is not None
                 result = p.core.result
-                replaced = result is not None and result.freeze is not None and result.freeze.cause == "remote"
-                replaced = (
-                    replaced
-                    and (p.index in world.killed or p.index in self.isolated)
-                    and "removed" in (result.freeze.reason if result.freeze else "")
+                freeze = result.freeze if result is not None else None
+                # voted out: it saw the votes itself ("removed"), or the others told it ("remote")
+                told = freeze is not None and (
+                    freeze.cause == "removed" or (freeze.cause == "remote" and "removed" in freeze.reason)
                 )
+                replaced = told and (p.index in world.killed or p.index in self.isolated)
                 if replaced:
                     continue  # it was down or cut off long enough to be replaced: it is told so when back
                 if result is None or result.outcome != "over":

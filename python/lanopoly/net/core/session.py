@@ -771,8 +771,10 @@ class Session:
                 progressed = self._try_agree()
             elif self.phase is Phase.DECIDING:
                 progressed = self._try_decide()
-            else:
+            elif self.phase is Phase.FINISHING:
                 progressed = self._try_finish()
+            else:
+                return  # the vote or change above ended the session (this peer was voted out)
             if not progressed:
                 return
 
