@@ -458,11 +458,11 @@ impl Game {
             Square::Go => "go",
             Square::Property(p) => {
                 let deed = &DEEDS[p as usize];
-                let owner = self.inner.owner[p as usize];
+                let owner = self.inner.owner(p);
                 d.set_item("price", deed.price)?;
                 d.set_item("owner", (owner != engine::NOBODY).then_some(owner))?;
                 d.set_item("mortgaged", self.inner.is_mortgaged(p))?;
-                d.set_item("level", self.inner.level[p as usize])?;
+                d.set_item("level", self.inner.level(p))?;
                 d.set_item("house_cost", deed.house_cost)?;
                 d.set_item("rents", deed.rents.to_vec())?;
                 d.set_item("mortgage_value", deed.mortgage_value())?;

@@ -135,7 +135,7 @@ impl Game {
         } else {
             let winner = a.high_bidder;
             self.transfer(Party::Player(winner), Party::Bank, a.high_bid, Reason::Auction);
-            self.owner[property as usize] = winner;
+            self.set_owner(property, winner);
             self.log.push(Event::AuctionWon { player: winner, square, price: a.high_bid });
         }
         if a.after_landing {

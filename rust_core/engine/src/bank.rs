@@ -176,7 +176,7 @@ impl Game {
         let cash = self.player(player).cash;
         self.transfer(Party::Player(player), Party::Player(to), cash, Reason::Bankruptcy);
         for p in board::bits(self.holdings(player)) {
-            self.owner[p as usize] = to;
+            self.set_owner(p, to);
             self.log.push(Event::PropertyTransferred {
                 from: Some(player),
                 to: Some(to),
@@ -199,8 +199,8 @@ impl Game {
         let holdings = self.holdings(player);
         for p in board::bits(holdings) {
             self.return_buildings(p);
-            self.owner[p as usize] = NOBODY;
-            self.mortgaged &= !(1 << p);
+            self.set_owner(p, NOBODY);
+            self.set_mortgaged(self.mortgaged() & !(1 << p));
             self.fee_due &= !(1 << p);
             let square = DEEDS[p as usize].square;
             self.log.push(Event::PropertyTransferred { from: Some(player), to: None, square });
@@ -217,7 +217,7 @@ impl Game {
 
     /// Put the buildings of a street back into the bank's stock (no money moves).
     pub(crate) fn return_buildings(&mut self, property: u8) {
-        let level = self.level[property as usize];
+        let level = self.level(property);
         if self.rules.limited_buildings {
             if level == HOTEL {
                 self.hotels_left += 1;
@@ -225,7 +225,7 @@ impl Game {
                 self.houses_left += level;
             }
         }
-        self.level[property as usize] = 0;
+        self.set_level(property, 0);
     }
 
     /// A used or surrendered jail card goes back under its own deck (at the bottom).
@@ -299,7 +299,7 @@ impl Game {
             }
         }
         for property in board::bits(self.fee_due) {
-            self.keep_mortgaged(self.owner[property as usize], DEEDS[property as usize].square);
+            self.keep_mortgaged(self.owner(property), DEEDS[property as usize].square);
         }
     }
 }

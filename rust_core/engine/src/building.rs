@@ -25,7 +25,7 @@ impl Game {
         let Some(property) = board::property_at(square) else {
             deny!("{square} is not a property", square = self.square_name(square))
         };
-        ensure!(self.owner[property as usize] == p, "you do not own {square}", square = self.square_name(square));
+        ensure!(self.owner(property) == p, "you do not own {square}", square = self.square_name(square));
         Ok(property)
     }
 
@@ -34,7 +34,7 @@ impl Game {
     }
 
     fn group_heights(&self, group: u8) -> impl Iterator<Item = u8> + '_ {
-        board::group_members(group).map(move |q| self.height(self.level[q as usize]))
+        board::group_members(group).map(move |q| self.height(self.level(q)))
     }
 
     /// Can `p` add a level on `square`? Returns whether the new piece is a hotel.
@@ -50,10 +50,10 @@ impl Game {
             square = name
         );
         ensure!(
-            GROUP_MASKS[group as usize] & self.mortgaged == 0,
+            GROUP_MASKS[group as usize] & self.mortgaged() == 0,
             "a street of this group is mortgaged: lift it first"
         );
-        let level = self.level[property as usize];
+        let level = self.level(property);
         ensure!(level != HOTEL, "{square} already has a hotel", square = name);
         let hotel = level == self.rules.houses_per_hotel;
         if self.rules.even_building {
@@ -145,27 +145,28 @@ impl Game {
 
     /// Put a house or hotel on a street, paying the bank (checked by the caller).
     pub(crate) fn place_building(&mut self, p: u8, square: u8, hotel: bool) {
-        let property = board::property_at(square).expect("checked") as usize;
-        self.transfer(Party::Player(p), Party::Bank, DEEDS[property].house_cost, Reason::Building);
+        let property = board::property_at(square).expect("checked");
+        self.transfer(Party::Player(p), Party::Bank, DEEDS[property as usize].house_cost, Reason::Building);
+        let level = self.level(property);
         if hotel {
             if self.rules.limited_buildings {
                 self.hotels_left -= 1;
-                self.houses_left += self.level[property];
+                self.houses_left += level;
             }
-            self.level[property] = HOTEL;
+            self.set_level(property, HOTEL);
         } else {
             if self.rules.limited_buildings {
                 self.houses_left -= 1;
             }
-            self.level[property] += 1;
+            self.set_level(property, level + 1);
         }
-        self.log.push(Event::Built { player: p, square, level: self.level[property] });
+        self.log.push(Event::Built { player: p, square, level: self.level(property) });
     }
 
     pub(crate) fn check_sell<R: Refusal>(&self, p: u8, square: u8) -> Checked<(), R> {
         let property = self.own_deed::<R>(p, square)?;
         let name = self.square_name(square);
-        let level = self.level[property as usize];
+        let level = self.level(property);
         ensure!(level > 0, "{square} has no buildings", square = name);
         let group = DEEDS[property as usize].group().expect("only streets are built on");
         if self.rules.even_building {
@@ -191,8 +192,8 @@ impl Game {
 
     /// Sell one level on a street at half its price (a hotel comes down to houses).
     pub(crate) fn sell(&mut self, p: u8, square: u8) {
-        let property = board::property_at(square).expect("checked") as usize;
-        let level = self.level[property];
+        let property = board::property_at(square).expect("checked");
+        let level = self.level(property);
         let new_level = if level == HOTEL { self.rules.houses_per_hotel } else { level - 1 };
         if self.rules.limited_buildings {
             if level == HOTEL {
@@ -202,8 +203,8 @@ impl Game {
                 self.houses_left += 1;
             }
         }
-        self.level[property] = new_level;
-        self.transfer(Party::Bank, Party::Player(p), DEEDS[property].house_cost / 2, Reason::Building);
+        self.set_level(property, new_level);
+        self.transfer(Party::Bank, Party::Player(p), DEEDS[property as usize].house_cost / 2, Reason::Building);
         self.log.push(Event::SoldBuilding { player: p, square, level: new_level });
     }
 
@@ -216,7 +217,7 @@ impl Game {
         let (mut changed, mut houses_now, mut houses_after) = (false, 0u32, 0u32);
         let mut heights = Vec::with_capacity(3);
         for (&q, &new) in members.iter().zip(&levels) {
-            let old = self.level[q as usize];
+            let old = self.level(q);
             ensure!(
                 new <= hph || new == HOTEL,
                 "a street holds 0 to {houses} houses or a hotel ({hotel})",
@@ -251,14 +252,14 @@ impl Game {
         let (mut refund, mut houses, mut hotels) = (0, self.houses_left as i32, self.hotels_left);
         let houses_in = |level: u8| if level == HOTEL { 0 } else { level as i32 };
         for (q, new) in board::group_members(group).zip(levels) {
-            let old = self.level[q as usize];
+            let old = self.level(q);
             if old == new {
                 continue;
             }
             houses += houses_in(old) - houses_in(new);
             hotels += (old == HOTEL) as u8;
             refund += (self.height(old) - self.height(new)) as u32 * DEEDS[q as usize].house_cost / 2;
-            self.level[q as usize] = new;
+            self.set_level(q, new);
             self.log.push(Event::SoldBuilding { player: p, square: DEEDS[q as usize].square, level: new });
         }
         if self.rules.limited_buildings {
@@ -282,7 +283,7 @@ impl Game {
 
     pub(crate) fn mortgage(&mut self, p: u8, square: u8) {
         let property = board::property_at(square).expect("checked");
-        self.mortgaged |= 1 << property;
+        self.set_mortgaged(self.mortgaged() | 1 << property);
         let value = DEEDS[property as usize].mortgage_value();
         self.transfer(Party::Bank, Party::Player(p), value, Reason::Mortgage);
         self.log.push(Event::Mortgaged { player: p, square });
@@ -306,7 +307,7 @@ impl Game {
     /// Lift a mortgage: value + 10 %. For a deed just received, this settles the transfer fee too.
     pub(crate) fn unmortgage(&mut self, p: u8, square: u8) {
         let property = board::property_at(square).expect("checked");
-        self.mortgaged &= !(1 << property);
+        self.set_mortgaged(self.mortgaged() & !(1 << property));
         self.fee_due &= !(1 << property);
         let cost = DEEDS[property as usize].unmortgage_cost();
         self.transfer(Party::Player(p), Party::Bank, cost, Reason::Unmortgage);

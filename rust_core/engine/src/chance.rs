@@ -36,7 +36,7 @@ fn nth_bit(mask: u32, k: u32) -> u8 {
 impl Game {
     /// Bit mask of the deeds still with the bank (those that may be dealt).
     fn unowned(&self) -> u32 {
-        (0..PROPERTIES).filter(|&i| self.owner[i] == NOBODY).fold(0, |m, i| m | 1 << i)
+        self.holdings(NOBODY)
     }
 
     /// How many equally likely cells the pending event has (0 if none is pending).
@@ -85,7 +85,7 @@ impl Game {
             }
             (Pending::Deed, Outcome::Deed(property)) => {
                 ensure!(
-                    (property as usize) < PROPERTIES && self.owner[property as usize] == NOBODY,
+                    (property as usize) < PROPERTIES && self.owner(property) == NOBODY,
                     "deed {property} is not with the bank",
                     property = property
                 );

@@ -17,8 +17,9 @@
 //! Two moves stand outside the overlays: ending a timed game, and resigning (leaving the game).
 
 use crate::action::{Action, Input, Move, Offer, Outcome};
-use crate::board::{self, DEEDS, GROUP_MASKS, PROPERTIES};
+use crate::board::{self, DEEDS, GROUP_MASKS};
 use crate::cards::DeckState;
+use crate::deeds::Deeds;
 use crate::edition::BoardId;
 use crate::error::{Checked, IllegalAction, Legal, Refusal, Refused};
 use crate::event::{Event, EventLog, JailExit, Party, Reason};
@@ -60,9 +61,7 @@ impl Game {
             rules,
             num_players,
             players: [Player::default(); MAX_PLAYERS],
-            owner: [NOBODY; PROPERTIES],
-            level: [0; PROPERTIES],
-            mortgaged: 0,
+            deeds: Deeds::default(),
             fee_due: 0,
             houses_left: if rules.limited_buildings { rules.houses } else { 0 },
             hotels_left: if rules.limited_buildings { rules.hotels } else { 0 },
@@ -249,7 +248,7 @@ impl Game {
 
     /// While mortgaged deeds just received await the lift-or-keep choice.
     fn check_fee_choice<R: Refusal>(&self, p: u8, action: Action) -> Checked<(), R> {
-        let owner = self.owner[self.fee_due.trailing_zeros() as usize];
+        let owner = self.owner(self.fee_due.trailing_zeros() as u8);
         ensure!(p == owner, "seat {seat} must first lift or keep the mortgaged deeds it received", seat = owner);
         match action {
             Action::KeepMortgaged(square) => self.check_keep_mortgaged(p, square),
@@ -434,7 +433,7 @@ impl Game {
         for property in board::bits(holdings) {
             let deed = &DEEDS[property as usize];
             let square = deed.square;
-            let level = self.level[property as usize];
+            let level = self.level(property);
             let mortgaged = self.is_mortgaged(property);
             let group_built = deed.group().is_some_and(|g| GROUP_MASKS[g as usize] & built != 0);
             let buildable = deed.group().is_some_and(|g| whole & (1 << g) != 0) && level != HOTEL;

@@ -17,6 +17,7 @@
 use crate::action::Offer;
 use crate::board::{self, Deck, DEEDS, PROPERTIES};
 use crate::cards::DeckState;
+use crate::deeds::Deeds;
 use crate::edition::BoardId;
 use crate::error::IllegalAction;
 use crate::rules::{RentClaim, Rules};
@@ -84,32 +85,32 @@ impl Game {
         self.rules.validate().map_err(|e| IllegalAction::new(format!("invalid state: {e}")))?;
         #[allow(clippy::needless_range_loop)] // p indexes three tables
         for p in 0..PROPERTIES {
-            let owner = self.owner[p];
+            let owner = self.deeds.owners()[p];
             if owner != NOBODY && (owner as usize >= n || self.players[owner as usize].bankrupt) {
                 return bad(format!("deed {p} has owner {owner}"));
             }
-            let level = self.level[p];
+            let level = self.deeds.levels()[p];
             if level != 0 {
                 let Some(group) = DEEDS[p].group() else { return bad(format!("buildings on deed {p}")) };
                 if level > self.rules.houses_per_hotel && level != HOTEL {
                     return bad(format!("level {level} on deed {p}"));
                 }
-                if self.group_owner(group).is_none() || board::GROUP_MASKS[group as usize] & self.mortgaged != 0 {
+                if self.group_owner(group).is_none() || board::GROUP_MASKS[group as usize] & self.mortgaged() != 0 {
                     return bad(format!("buildings on deed {p} without an unmortgaged group"));
                 }
             }
-            if owner == NOBODY && self.mortgaged & (1 << p) != 0 {
+            if owner == NOBODY && self.mortgaged() & (1 << p) != 0 {
                 return bad(format!("deed {p} mortgaged by the bank"));
             }
         }
-        if (self.mortgaged | self.fee_due | self.auction_queue) >> PROPERTIES != 0
-            || self.fee_due & !self.mortgaged != 0
+        if (self.mortgaged() | self.fee_due | self.auction_queue) >> PROPERTIES != 0
+            || self.fee_due & !self.mortgaged() != 0
         {
             return bad("property masks out of range".into());
         }
         if self.rules.even_building {
             for g in 0..board::COLOUR_GROUPS as u8 {
-                let heights = board::group_members(g).map(|q| self.height(self.level[q as usize]));
+                let heights = board::group_members(g).map(|q| self.height(self.level(q)));
                 let (lo, hi) = heights.fold((u8::MAX, 0), |(lo, hi), h| (lo.min(h), hi.max(h)));
                 if hi - lo > 1 {
                     return bad(format!("uneven buildings in group {g}"));
@@ -348,9 +349,9 @@ impl From<&Game> for StateS1 {
             },
             num_players: g.num_players,
             players: g.players,
-            owner: g.owner,
-            level: g.level,
-            mortgaged: g.mortgaged,
+            owner: *g.deeds.owners(),
+            level: *g.deeds.levels(),
+            mortgaged: g.mortgaged(),
             fee_due: g.fee_due,
             houses_left: g.houses_left,
             hotels_left: g.hotels_left,
@@ -405,9 +406,7 @@ impl From<StateS1> for Game {
             },
             num_players: s.num_players,
             players: s.players,
-            owner: s.owner,
-            level: s.level,
-            mortgaged: s.mortgaged,
+            deeds: Deeds::new(s.owner, s.level, s.mortgaged),
             fee_due: s.fee_due,
             houses_left: s.houses_left,
             hotels_left: s.hotels_left,

@@ -35,6 +35,7 @@ pub mod bot;
 pub mod building;
 pub mod cards;
 pub mod chance;
+pub mod deeds;
 pub mod edition;
 pub mod error;
 pub mod event;

@@ -7,6 +7,7 @@
 use crate::action::Offer;
 use crate::board::{self, Deck, Kind, DEEDS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
 use crate::cards::DeckState;
+use crate::deeds::Deeds;
 use crate::edition::BoardId;
 use crate::event::{EventLog, Party, Reason};
 use crate::rules::Rules;
@@ -136,12 +137,10 @@ pub struct Game {
     pub rules: Rules,
     pub num_players: u8,
     pub players: [Player; MAX_PLAYERS],
-    /// Owner seat of each title deed, or [`NOBODY`] for the bank.
-    pub owner: [u8; PROPERTIES],
-    /// Buildings on each street: 0..=4 houses, or [`HOTEL`].
-    pub level: [u8; PROPERTIES],
-    /// Bit mask of mortgaged title deeds.
-    pub mortgaged: u32,
+    /// The owner, buildings and mortgage of each title deed, read through [`Game::owner`],
+    /// [`Game::level`], [`Game::mortgaged`] and written through the setters, which give them a
+    /// new version ([`Deeds::version`]: what bots key their picture of the board on).
+    pub deeds: Deeds,
     /// Mortgaged deeds just received in a trade or bankruptcy whose owner must lift the mortgage
     /// or pay the 10 % fee before play goes on.
     pub fee_due: u32,
@@ -209,43 +208,77 @@ impl Game {
         &mut self.players[seat as usize]
     }
 
+    /// Owner seat of title deed `property`, or [`NOBODY`] for the bank.
+    #[inline]
+    pub fn owner(&self, property: u8) -> u8 {
+        self.deeds.owners()[property as usize]
+    }
+
+    /// Buildings on street `property`: 0..=4 houses, or [`HOTEL`].
+    #[inline]
+    pub fn level(&self, property: u8) -> u8 {
+        self.deeds.levels()[property as usize]
+    }
+
+    /// Bit mask of mortgaged title deeds.
+    #[inline]
+    pub fn mortgaged(&self) -> u32 {
+        self.deeds.mortgaged()
+    }
+
+    /// Give title deed `property` to `seat` ([`NOBODY`]: the bank). Nothing else changes: the
+    /// rules' transfers are in [`crate::bank`], [`crate::trade`] and [`crate::auction`].
+    pub fn set_owner(&mut self, property: u8, seat: u8) {
+        self.deeds.set_owner(property, seat);
+    }
+
+    /// Set the buildings on street `property` (the bank's stock is not touched).
+    pub fn set_level(&mut self, property: u8, level: u8) {
+        self.deeds.set_level(property, level);
+    }
+
+    /// Set the bit mask of mortgaged title deeds.
+    pub fn set_mortgaged(&mut self, mask: u32) {
+        self.deeds.set_mortgaged(mask);
+    }
+
     /// Bit mask of the deeds a seat owns.
     ///
     /// Bots ask this many times per decision, so the owners are compared eight at a time (see
     /// [`byte_mask`]), not one by one.
     pub fn holdings(&self, seat: u8) -> u32 {
-        byte_mask(&self.owner, seat)
+        byte_mask(self.deeds.owners(), seat)
     }
 
     /// Bit mask of the deeds with a hotel.
     pub fn hotels(&self) -> u32 {
-        byte_mask(&self.level, HOTEL)
+        byte_mask(self.deeds.levels(), HOTEL)
     }
 
     /// Bit mask of the deeds with a house or a hotel.
     pub fn built(&self) -> u32 {
-        !byte_mask(&self.level, 0) & ((1 << PROPERTIES) - 1)
+        !byte_mask(self.deeds.levels(), 0) & ((1 << PROPERTIES) - 1)
     }
 
     /// How many of the deeds in `mask` `seat` owns (a few lookups: railways, utilities).
     fn owned_among(&self, seat: u8, mask: u32) -> usize {
-        board::bits(mask).filter(|&p| self.owner[p as usize] == seat).count()
+        board::bits(mask).filter(|&p| self.owner(p) == seat).count()
     }
 
     pub fn is_mortgaged(&self, property: u8) -> bool {
-        self.mortgaged & (1 << property) != 0
+        self.mortgaged() & (1 << property) != 0
     }
 
     /// The owner of every street of `group`, if one player owns them all.
     pub fn group_owner(&self, group: u8) -> Option<u8> {
         let mut members = board::group_members(group);
-        let first = self.owner[members.next()? as usize];
-        (first != NOBODY && members.all(|p| self.owner[p as usize] == first)).then_some(first)
+        let first = self.owner(members.next()?);
+        (first != NOBODY && members.all(|p| self.owner(p) == first)).then_some(first)
     }
 
     /// Buildings anywhere in the group of this property (false for railways and utilities).
     pub fn group_has_buildings(&self, property: u8) -> bool {
-        DEEDS[property as usize].group().is_some_and(|g| board::group_members(g).any(|p| self.level[p as usize] > 0))
+        DEEDS[property as usize].group().is_some_and(|g| board::group_members(g).any(|p| self.level(p) > 0))
     }
 
     /// Height of a building level for even building: a hotel counts one above the last house.
@@ -260,7 +293,7 @@ impl Game {
     /// The rent due for landing on `property`, given the dice just rolled.
     pub fn rent(&self, property: u8, dice_total: u32) -> u32 {
         let deed = &DEEDS[property as usize];
-        let owner = self.owner[property as usize];
+        let owner = self.owner(property);
         if owner == NOBODY || self.is_mortgaged(property) {
             return 0;
         }
@@ -268,7 +301,7 @@ impl Game {
             Kind::Railway => board::RAILWAY_RENT[self.owned_among(owner, RAILWAY_MASK)],
             Kind::Utility => board::UTILITY_FACTOR[self.owned_among(owner, UTILITY_MASK)] * dice_total,
             Kind::Street(group) => {
-                let level = self.level[property as usize];
+                let level = self.level(property);
                 if level > 0 {
                     deed.rents[level as usize]
                 } else if self.group_owner(group).is_some() {
@@ -284,9 +317,9 @@ impl Game {
     pub fn buildings_of(&self, seat: u8) -> (u32, u32) {
         let mut houses = 0;
         let mut hotels = 0;
-        for p in 0..PROPERTIES {
-            if self.owner[p] == seat {
-                match self.level[p] {
+        for p in 0..PROPERTIES as u8 {
+            if self.owner(p) == seat {
+                match self.level(p) {
                     HOTEL => hotels += 1,
                     n => houses += n as u32,
                 }
@@ -298,7 +331,7 @@ impl Game {
     /// Cost of the buildings on a street: every level bought, a hotel counting as the houses it
     /// replaced plus itself.
     pub fn building_cost(&self, property: u8) -> u32 {
-        DEEDS[property as usize].house_cost * self.height(self.level[property as usize]) as u32
+        DEEDS[property as usize].house_cost * self.height(self.level(property)) as u32
     }
 
     /// Net worth: cash + printed price of unmortgaged deeds + mortgage value of mortgaged ones +
@@ -324,19 +357,19 @@ impl Game {
                 p += 1;
             }
         };
-        DEEDS[property as usize].price >> ((self.mortgaged >> property) & 1)
+        DEEDS[property as usize].price >> ((self.mortgaged() >> property) & 1)
     }
 
     /// [`Game::net_worth`] of every seat (0 for absent seats) in one pass over the deeds, then
     /// one over the built ones (the buildings of the others cost nothing).
     pub fn net_worths_all(&self) -> [u64; MAX_PLAYERS] {
         let mut worth = [0u64; MAX_PLAYERS];
-        let owned = !byte_mask(&self.owner, NOBODY) & ((1 << PROPERTIES) - 1);
+        let owned = !byte_mask(self.deeds.owners(), NOBODY) & ((1 << PROPERTIES) - 1);
         for p in board::bits(owned) {
-            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.deed_value(p) as u64;
+            worth[self.owner(p) as usize % MAX_PLAYERS] += self.deed_value(p) as u64;
         }
         for p in board::bits(owned & self.built()) {
-            worth[self.owner[p as usize] as usize % MAX_PLAYERS] += self.building_cost(p) as u64;
+            worth[self.owner(p) as usize % MAX_PLAYERS] += self.building_cost(p) as u64;
         }
         for (seat, w) in worth.iter_mut().enumerate().take(self.num_players as usize) {
             let player = &self.players[seat];
@@ -400,7 +433,7 @@ impl Game {
             return Some(d.debtor);
         }
         if self.fee_due != 0 {
-            return Some(self.owner[self.fee_due.trailing_zeros() as usize]);
+            return Some(self.owner(self.fee_due.trailing_zeros() as u8));
         }
         match self.phase {
             Phase::Dealing { .. } | Phase::Ordering { .. } | Phase::GameOver => None,
@@ -462,15 +495,15 @@ mod tests {
         let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
-            for owner in game.owner.iter_mut() {
+            for p in 0..PROPERTIES as u8 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                *owner = [0, 1, 2, 3, NOBODY, 0x80, 0x7f][(x % 7) as usize];
+                game.set_owner(p, [0, 1, 2, 3, NOBODY, 0x80, 0x7f][(x % 7) as usize]);
             }
             for seat in [0, 1, 2, 3, NOBODY, 0x80, 0x7f, 4] {
-                let plain = (0..PROPERTIES).filter(|&p| game.owner[p] == seat).fold(0u32, |m, p| m | 1 << p);
-                assert_eq!(game.holdings(seat), plain, "seat {seat}, owners {:?}", game.owner);
+                let plain = (0..PROPERTIES as u8).filter(|&p| game.owner(p) == seat).fold(0u32, |m, p| m | 1 << p);
+                assert_eq!(game.holdings(seat), plain, "seat {seat}, owners {:?}", game.deeds.owners());
             }
         }
     }
@@ -488,20 +521,21 @@ mod tests {
             x % below
         };
         for _ in 0..2000 {
-            game.mortgaged = 0;
-            for (p, deed) in DEEDS.iter().enumerate() {
-                game.owner[p] = [0, 1, 2, 3, NOBODY][next(5) as usize];
-                game.level[p] = if deed.group().is_some() { [0, 0, 1, 3, 4, HOTEL][next(6) as usize] } else { 0 };
+            let mut mortgaged = 0;
+            for (p, deed) in (0..).zip(DEEDS.iter()) {
+                game.set_owner(p, [0, 1, 2, 3, NOBODY][next(5) as usize]);
+                game.set_level(p, if deed.group().is_some() { [0, 0, 1, 3, 4, HOTEL][next(6) as usize] } else { 0 });
                 if next(3) == 0 {
-                    game.mortgaged |= 1 << p;
+                    mortgaged |= 1 << p;
                 }
             }
+            game.set_mortgaged(mortgaged);
             game.players[next(4) as usize].bankrupt = next(4) == 0;
             let worths = game.net_worths_all();
             for seat in 0..4u8 {
                 let player = game.player(seat);
                 let deeds: u64 = (0..PROPERTIES as u8)
-                    .filter(|&p| game.owner[p as usize] == seat)
+                    .filter(|&p| game.owner(p) == seat)
                     .map(|p| {
                         let deed = &DEEDS[p as usize];
                         let value = if game.is_mortgaged(p) { deed.mortgage_value() } else { deed.price };

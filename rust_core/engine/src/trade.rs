@@ -18,7 +18,7 @@ impl Game {
         ensure!(bundle.properties >> PROPERTIES == 0, "there are only {n} deeds", n = PROPERTIES);
         // The first deed (in board order) not owned by `p`: its owner read deed by deed (a
         // bundle has a few deeds, often none; all the holdings of `p` would cost more).
-        if let Some(missing) = board::bits(bundle.properties).find(|&q| self.owner[q as usize] != p) {
+        if let Some(missing) = board::bits(bundle.properties).find(|&q| self.owner(q) != p) {
             let square = DEEDS[missing as usize].square;
             deny!("seat {seat} does not own {square}", seat = p, square = self.square_name(square));
         }
@@ -76,7 +76,7 @@ impl Game {
     fn hand_over(&mut self, from: u8, to: u8, bundle: &Bundle) {
         self.transfer(Party::Player(from), Party::Player(to), bundle.cash, Reason::Trade);
         for property in board::bits(bundle.properties) {
-            self.owner[property as usize] = to;
+            self.set_owner(property, to);
             if self.is_mortgaged(property) {
                 self.fee_due |= 1 << property;
             }

@@ -141,7 +141,7 @@ impl Game {
 
     /// Landing on a deed: offer it if unowned, else rent (computed by `rent`) to its owner.
     fn land_on_property(&mut self, p: u8, property: u8, rent: impl Fn(&Game) -> u32) -> bool {
-        let owner = self.owner[property as usize];
+        let owner = self.owner(property);
         if owner == NOBODY {
             self.phase = Phase::BuyDecision { property };
             return false;
@@ -241,7 +241,7 @@ impl Game {
                 let square = board::nearest(self.player(p).position, UTILITY_MASK);
                 self.move_forward_to(p, square, false);
                 let property = board::property_at(square).expect("a utility");
-                let owner = self.owner[property as usize];
+                let owner = self.owner(property);
                 let pays = owner != NOBODY && owner != p && !self.is_mortgaged(property);
                 if pays && self.collects_rent(owner) {
                     self.pending = Some(Pending::UtilityDice { property });
@@ -293,7 +293,7 @@ impl Game {
     pub(crate) fn on_utility_dice(&mut self, property: u8, a: u8, b: u8) {
         let p = self.turn_player;
         self.log.push(Event::Rolled { player: p, dice: (a, b) });
-        let owner = self.owner[property as usize];
+        let owner = self.owner(property);
         self.rent_due(owner, p, property, 10 * (a + b) as u32);
         self.finish_move();
     }
@@ -351,7 +351,7 @@ impl Game {
 
     pub(crate) fn on_deed(&mut self, property: u8) {
         let Phase::Dealing { seat, dealt } = self.phase else { unreachable!("checked") };
-        self.owner[property as usize] = seat;
+        self.set_owner(property, seat);
         self.log.push(Event::DeedDealt { player: seat, square: DEEDS[property as usize].square });
         let price = DEEDS[property as usize].price;
         self.charge(seat, Party::Bank, price, Reason::Purchase);
@@ -408,7 +408,7 @@ impl Game {
     pub(crate) fn buy(&mut self, p: u8, property: u8) {
         let price = DEEDS[property as usize].price;
         self.transfer(Party::Player(p), Party::Bank, price, Reason::Purchase);
-        self.owner[property as usize] = p;
+        self.set_owner(property, p);
         self.log.push(Event::Bought { player: p, square: DEEDS[property as usize].square });
         self.finish_move();
     }

@@ -179,7 +179,7 @@ fn bankruptcy_to_the_bank_auctions_the_deeds_one_after_another() {
     assert!(game.players[0].bankrupt);
     assert_eq!(cash(&game, 0), 0);
     assert_eq!((owner(&game, 3), owner(&game, 5)), (NOBODY, NOBODY));
-    assert_eq!(game.mortgaged, 0);
+    assert_eq!(game.mortgaged(), 0);
     assert_eq!(game.players[0].jail_cards, 0);
     assert_eq!(game.decks[Deck::CommunityChest as usize].held, 0);
     assert_eq!(game.turn_player, 1);
@@ -317,7 +317,7 @@ fn without_auctions_a_bankrupt_s_deeds_simply_return_to_the_bank() {
     land(&mut game, 0, 1, 3);
     act(&mut game, 0, Action::DeclareBankruptcy);
     assert_eq!(owner(&game, 3), NOBODY);
-    assert_eq!(game.mortgaged, 0);
+    assert_eq!(game.mortgaged(), 0);
     assert!(game.auction.is_none());
     assert_eq!(game.auction_queue, 0);
     assert_eq!(game.actor(), Some(1));

@@ -65,8 +65,8 @@ fn assert_legal_actions_complete(game: &Game) {
 
 /// The bit-mask shortcuts agree with the deed-by-deed answers they stand for.
 fn assert_masks_agree(game: &Game) {
-    let hotels = (0..28u8).filter(|&p| game.level[p as usize] == 5).fold(0u32, |m, p| m | 1 << p);
-    let built = (0..28u8).filter(|&p| game.level[p as usize] > 0).fold(0u32, |m, p| m | 1 << p);
+    let hotels = (0..28u8).filter(|&p| game.level(p) == 5).fold(0u32, |m, p| m | 1 << p);
+    let built = (0..28u8).filter(|&p| game.level(p) > 0).fold(0u32, |m, p| m | 1 << p);
     assert_eq!(game.hotels(), hotels);
     assert_eq!(game.built(), built);
     let worths = game.net_worths_all();

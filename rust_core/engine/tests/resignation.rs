@@ -33,7 +33,7 @@ fn a_resigning_player_leaves_everything_to_the_bank_which_auctions_the_deeds() {
     assert_eq!(game.houses_left, houses + 5, "the houses go back into the bank's stock");
     assert_eq!((level(&game, 1), level(&game, 3)), (0, 0));
     assert_eq!((owner(&game, 1), owner(&game, 3), owner(&game, 5)), (NOBODY, NOBODY, NOBODY));
-    assert_eq!(game.mortgaged, 0);
+    assert_eq!(game.mortgaged(), 0);
     assert_eq!(game.players[0].jail_cards, 0);
     assert_eq!(game.decks[Deck::CommunityChest as usize].held, 0);
     assert_eq!(game.bankruptcies, 1);

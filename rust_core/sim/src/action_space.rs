@@ -140,7 +140,7 @@ pub fn decode(game: &Game, seat: u8, draft: &Draft, index: usize) -> Option<Deco
         i if i < DRAFT_CASH => {
             let p = property(DRAFT_TOGGLE);
             let mut d = *draft;
-            let owner = game.owner[p as usize];
+            let owner = game.owner(p);
             match owner {
                 o if o == seat && d.is_open() => d.give.properties ^= 1 << p,
                 o if o == d.to && d.is_open() => d.get.properties ^= 1 << p,
@@ -276,7 +276,7 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
         return;
     }
     let toggles = &mut out[DRAFT_TOGGLE - DRAFT_START..DRAFT_CASH - DRAFT_START];
-    for (slot, &owner) in toggles.iter_mut().zip(game.owner.iter()) {
+    for (slot, &owner) in toggles.iter_mut().zip(game.deeds.owners().iter()) {
         *slot = owner == seat || owner == draft.to;
     }
     for k in 0..4 {

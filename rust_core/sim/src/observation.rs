@@ -144,17 +144,17 @@ pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYER
     }
     properties.fill(0.0);
     for (p, block) in properties.chunks_exact_mut(PROPERTY).enumerate() {
-        let owner = game.owner[p];
+        let owner = game.deeds.owners()[p];
         block[if owner == NOBODY { 0 } else { 1 + relative[owner as usize] }] = 1.0;
     }
     for p in bits(game.built()) {
         let block = &mut properties[p as usize * PROPERTY..][..PROPERTY];
-        (block[MAX_PLAYERS + 1], block[MAX_PLAYERS + 2]) = match game.level[p as usize] {
+        (block[MAX_PLAYERS + 1], block[MAX_PLAYERS + 2]) = match game.level(p) {
             HOTEL => (1.0, 1.0),
             level => (level as f32 / 5.0, 0.0),
         };
     }
-    for p in bits(game.mortgaged & DEEDS_MASK) {
+    for p in bits(game.mortgaged() & DEEDS_MASK) {
         properties[p as usize * PROPERTY + MAX_PLAYERS + 3] = 1.0;
     }
     for p in bits(game.fee_due & DEEDS_MASK) {

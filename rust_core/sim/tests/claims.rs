@@ -15,7 +15,7 @@ fn rent_due_to_seat_2() -> Game {
         let dice = if seat == 0 { Outcome::Dice(6, 6) } else { Outcome::Dice(1, 2) };
         game.apply_chance(dice).unwrap();
     }
-    game.owner[property_at(3).unwrap() as usize] = 2;
+    game.set_owner(property_at(3).unwrap(), 2);
     game.apply(Move { player: 0, action: Action::Roll }).unwrap();
     game.apply_chance(Outcome::Dice(1, 2)).unwrap();
     assert_eq!(game.claims.len(), 1);

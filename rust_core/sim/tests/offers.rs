@@ -21,7 +21,7 @@ fn seat_2_owns_baltic(first: u8) -> Game {
         let dice = if seat == first { Outcome::Dice(6, 6) } else { Outcome::Dice(1, 2) };
         game.apply_chance(dice).unwrap();
     }
-    game.owner[baltic() as usize] = 2;
+    game.set_owner(baltic(), 2);
     assert_eq!(game.actor(), Some(first));
     game
 }
@@ -62,7 +62,7 @@ fn every_built_in_bot_answers_an_offer_out_of_turn_at_once() {
             assert_eq!(game.actor(), Some(0), "{name}, ${cash}: the offerer plays on");
             if name == "heuristic" {
                 // $400 for a $60 street is accepted, $1 is not.
-                assert_eq!(game.owner[baltic() as usize] == 0, cash == 400, "heuristic, ${cash}");
+                assert_eq!(game.owner(baltic()) == 0, cash == 400, "heuristic, ${cash}");
             }
         }
     }
@@ -96,7 +96,7 @@ fn the_heuristic_bot_reads_the_board_afresh_to_answer_out_of_turn() {
     let mut bot = HeuristicBot::default();
     let mut rng = Resolver::new(0);
     let mut before = seat_2_owns_baltic(2);
-    before.owner[property_at(1).unwrap() as usize] = 2;
+    before.set_owner(property_at(1).unwrap(), 2);
     bot.choose(&before, 2, &mut rng);
     let mut now = seat_2_owns_baltic(0);
     offer_for_baltic(&mut now, 150);

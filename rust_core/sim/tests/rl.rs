@@ -61,7 +61,7 @@ fn a_trade_is_composed_by_small_actions() {
     }
     let me = game.actor().unwrap();
     let other = 1 - me;
-    game.owner[39 - 12] = other; // Boardwalk (property 27) to the other seat
+    game.set_owner(39 - 12, other); // Boardwalk (property 27) to the other seat
     let mut draft = Draft::closed();
     let step = |game: &Game, draft: &mut Draft, index: usize| {
         assert!(is_legal(game, me, draft, index), "index {index}");

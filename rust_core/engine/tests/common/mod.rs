@@ -68,7 +68,7 @@ pub fn prop(square: u8) -> usize {
 /// Hand deeds (by square) to a seat directly, as a test set-up.
 pub fn give(game: &mut Game, seat: u8, squares: &[u8]) {
     for &s in squares {
-        game.owner[prop(s)] = seat;
+        game.set_owner(prop(s) as u8, seat);
     }
 }
 
@@ -182,7 +182,7 @@ pub fn dealt(players: u8, rules: Rules, deeds: &[u8]) -> Game {
 /// a test set-up.
 pub fn set_level(game: &mut Game, square: u8, level: u8) {
     let p = prop(square);
-    let old = game.level[p];
+    let old = game.level(p as u8);
     if game.rules.limited_buildings {
         if old == lanopoly_engine::HOTEL {
             game.hotels_left += 1;
@@ -195,20 +195,20 @@ pub fn set_level(game: &mut Game, square: u8, level: u8) {
             game.houses_left -= level;
         }
     }
-    game.level[p] = level;
+    game.set_level(p as u8, level);
 }
 
 /// Mortgage a deed directly (no money moves): a test set-up.
 pub fn set_mortgaged(game: &mut Game, square: u8) {
-    game.mortgaged |= 1 << prop(square);
+    game.set_mortgaged(game.mortgaged() | 1 << prop(square));
 }
 
 pub fn level(game: &Game, square: u8) -> u8 {
-    game.level[prop(square)]
+    game.level(prop(square) as u8)
 }
 
 pub fn owner(game: &Game, square: u8) -> u8 {
-    game.owner[prop(square)]
+    game.owner(prop(square) as u8)
 }
 
 pub fn pos(game: &Game, seat: u8) -> u8 {

@@ -174,20 +174,19 @@ impl Clone for Memo {
     }
 }
 
-/// Everything [`danger`] reads: whose danger, who is still in, who owns what, the buildings
-/// and the mortgages. Equal keys give equal dangers.
+/// Everything [`danger`] reads: whose danger, who is still in, and the version of who owns
+/// what, the buildings and the mortgages ([`lanopoly_engine::deeds::Deeds::version`]: equal
+/// versions, equal contents, in any game of the process). Equal keys give equal dangers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DangerKey {
     seat: u8,
     active: u8,
-    mortgaged: u32,
-    owner: [u8; PROPERTIES],
-    level: [u8; PROPERTIES],
+    deeds: u64,
 }
 
 impl DangerKey {
     fn of(game: &Game, seat: u8) -> DangerKey {
-        DangerKey { seat, active: game.active_mask(), mortgaged: game.mortgaged, owner: game.owner, level: game.level }
+        DangerKey { seat, active: game.active_mask(), deeds: game.deeds.version() }
     }
 }
 
@@ -290,3 +289,6 @@ fn fallback(game: &Game, me: u8) -> Action {
         .or_else(|| actions.iter().copied().find(|a| *a != Action::EndGame))
         .expect("the game waits for this seat, so it has a legal move")
 }
+
+#[cfg(test)]
+mod cache_tests;

@@ -41,7 +41,7 @@ impl HeuristicBot {
     /// share of the rent it adds on the bot's best street for it, within the reserve.
     fn building_bid_limit(&self, game: &Game, me: u8, hotel: bool) -> u32 {
         let gain = buildable_streets(game, me)
-            .filter(|&p| (game.level[p as usize] == game.rules.houses_per_hotel) == hotel)
+            .filter(|&p| (game.level(p) == game.rules.houses_per_hotel) == hotel)
             .map(|p| rent_gain(game, p))
             .max()
             .unwrap_or(0);
@@ -82,7 +82,7 @@ impl HeuristicBot {
     /// Mortgaged deeds just received: lift the mortgage when cash is plentiful, else keep it
     /// mortgaged (pay the 10 % fee) and lift it later.
     pub(super) fn lift_or_keep(&self, game: &Game, me: u8) -> Option<Action> {
-        let property = board::bits(game.fee_due).find(|&p| game.owner[p as usize] == me)?;
+        let property = board::bits(game.fee_due).find(|&p| game.owner(p) == me)?;
         let deed = &DEEDS[property as usize];
         let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
         if spare >= deed.unmortgage_cost() {
@@ -101,14 +101,14 @@ impl HeuristicBot {
 fn raise_money(game: &Game, me: u8) -> Option<Action> {
     let held = game.holdings(me);
     let mortgage = |in_group: bool| {
-        let candidates = board::bits(held & !game.mortgaged)
+        let candidates = board::bits(held & !game.mortgaged())
             .filter(|&p| in_complete_group(game, p) == in_group)
             .map(|p| ((income(game, p), DEEDS[p as usize].price), Action::Mortgage(DEEDS[p as usize].square)));
         least_legal(game, me, candidates)
     };
     let sell = || {
         let candidates = board::bits(held)
-            .filter(|&p| game.level[p as usize] > 0)
+            .filter(|&p| game.level(p) > 0)
             .map(|p| (rent_loss(game, p), Action::Sell(DEEDS[p as usize].square)));
         least_legal(game, me, candidates)
     };
@@ -139,11 +139,11 @@ fn least_legal<K: Ord + Copy + Default>(
 /// highest levels the bank's stock allows.
 fn sell_down_hotels(game: &Game, me: u8) -> Option<Action> {
     for group in 0..COLOUR_GROUPS as u8 {
-        if game.group_owner(group) != Some(me) || !board::group_members(group).any(|p| game.level[p as usize] > 0) {
+        if game.group_owner(group) != Some(me) || !board::group_members(group).any(|p| game.level(p) > 0) {
             continue;
         }
         let members: Vec<u8> = board::group_members(group).collect();
-        let current: Vec<u8> = members.iter().map(|&p| game.level[p as usize]).collect();
+        let current: Vec<u8> = members.iter().map(|&p| game.level(p)).collect();
         let mut best: Option<(u32, Action)> = None;
         for_each_levels(members.len(), |levels| {
             let height: u32 = levels.iter().map(|&l| game.height(l) as u32).sum();

@@ -4,10 +4,11 @@
 //! A game has about a thousand decisions and a few dozen changes of ownership, so reading the
 //! owners once per change instead of once per decision (eight groups scanned for trades at each
 //! decision of a trading bot) saves most of that work, and lets most decisions see at once that
-//! there is nothing to manage ([`HeuristicBot::play_turn`]). The picture is keyed on a copy of
-//! what it was read from (the owners, compared at each decision), not on events or
-//! a counter in the engine: nothing in the game's state, hash or snapshots changes, and a bot
-//! handed any game (a search bot's copies, a game loaded from a snapshot) sees a true picture.
+//! there is nothing to manage ([`HeuristicBot::play_turn`]). The picture is keyed on the version
+//! of the deeds it was read from ([`lanopoly_engine::deeds::Deeds::version`], unique in the
+//! process: equal versions, equal owners, whatever game the bot is handed, a search bot's copies
+//! or a game loaded from a snapshot alike), and on a copy of the owners, compared only when the
+//! version changed (a building or a mortgage changes the version, not the owners).
 
 use super::*;
 
@@ -16,6 +17,9 @@ use super::*;
 /// is still in. The same owners, seat and players give the same picture.
 #[derive(Clone, Debug)]
 pub(super) struct Picture {
+    /// The version of the deeds it was read from ([`lanopoly_engine::deeds::Deeds::version`]):
+    /// while the game's is the same, so are the owners, and nothing is compared.
+    version: u64,
     owner: [u8; PROPERTIES],
     me: u8,
     /// Read with the trade candidates: then also keyed on who is still in (`active`).
@@ -38,13 +42,22 @@ impl Picture {
     /// is still in: it is checked against the owners alone (28 bytes, a few instructions).
     #[inline]
     pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8, trades: bool) {
-        let current = matches!(kept, Some(picture)
-            if picture.owner == game.owner
-                && picture.me == me
-                && picture.trades == trades
-                && (!trades || picture.active == game.active_mask()));
-        if !current {
-            *kept = Some(Picture::read(game, me, trades));
+        let version = game.deeds.version();
+        match kept {
+            Some(picture)
+                if picture.me == me
+                    && picture.trades == trades
+                    && (!trades || picture.active == game.active_mask()) =>
+            {
+                // A new version with the same owners (a building, a mortgage): still true.
+                if picture.version != version {
+                    if picture.owner != *game.deeds.owners() {
+                        *picture = Picture::read(game, me, trades);
+                    }
+                    picture.version = version;
+                }
+            }
+            _ => *kept = Some(Picture::read(game, me, trades)),
         }
     }
 
@@ -63,7 +76,8 @@ impl Picture {
             }
         }
         Picture {
-            owner: game.owner,
+            version: game.deeds.version(),
+            owner: *game.deeds.owners(),
             me,
             trades,
             active: if trades { game.active_mask() } else { 0 },
@@ -89,8 +103,8 @@ pub(super) fn missing_from_one_opponent(game: &Game, seat: u8, held: u32, group:
     if missing == 0 || missing == mask || missing.count_ones() > 2 {
         return None;
     }
-    let holder = game.owner[missing.trailing_zeros() as usize];
-    let one_holder = board::bits(missing).all(|p| game.owner[p as usize] == holder);
+    let holder = game.owner(missing.trailing_zeros() as u8);
+    let one_holder = board::bits(missing).all(|p| game.owner(p) == holder);
     (holder != NOBODY && holder != seat && one_holder && !game.player(holder).bankrupt).then_some((holder, missing))
 }
 

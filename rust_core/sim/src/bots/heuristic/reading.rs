@@ -19,10 +19,9 @@ pub(super) fn danger(game: &Game, me: u8) -> u32 {
     for seat in game.seats().filter(|&s| s != me && game.player(s).bankrupt) {
         theirs &= !game.holdings(seat);
     }
-    let earning = theirs & !game.mortgaged;
+    let earning = theirs & !game.mortgaged();
     let mut worst = 0;
-    let held_by =
-        |p: u8, among: u32| board::bits(among).filter(move |&q| game.owner[q as usize] == game.owner[p as usize]);
+    let held_by = |p: u8, among: u32| board::bits(among).filter(move |&q| game.owner(q) == game.owner(p));
     for p in board::bits(earning & RAILWAY_MASK) {
         worst = worst.max(board::RAILWAY_RENT[held_by(p, RAILWAY_MASK).count()]);
     }
@@ -32,7 +31,7 @@ pub(super) fn danger(game: &Game, me: u8) -> u32 {
     let streets = earning & STREETS;
     let built = streets & game.built();
     for p in board::bits(built) {
-        worst = worst.max(DEEDS[p as usize].rents[game.level[p as usize] as usize]);
+        worst = worst.max(DEEDS[p as usize].rents[game.level(p) as usize]);
     }
     // The opponents' streets whose whole group one of them holds (mortgaged ones included).
     let mut whole = 0;
@@ -86,13 +85,13 @@ pub(super) fn income(game: &Game, property: u8) -> u32 {
 /// Does buying `property` give `me` its whole colour group?
 pub(super) fn completes_group(game: &Game, me: u8, property: u8) -> bool {
     let Some(group) = DEEDS[property as usize].group() else { return false };
-    board::group_members(group).all(|p| p == property || game.owner[p as usize] == me)
+    board::group_members(group).all(|p| p == property || game.owner(p) == me)
 }
 
 /// Would `property` otherwise complete the group of one opponent (who owns all its other streets)?
 pub(super) fn blocks_group(game: &Game, me: u8, property: u8) -> bool {
     let Some(group) = DEEDS[property as usize].group() else { return false };
-    let mut others = board::group_members(group).filter(|&p| p != property).map(|p| game.owner[p as usize]);
+    let mut others = board::group_members(group).filter(|&p| p != property).map(|p| game.owner(p));
     let first = others.next().unwrap_or(NOBODY);
     first != NOBODY && first != me && others.all(|o| o == first)
 }
@@ -105,15 +104,14 @@ pub(super) fn in_complete_group(game: &Game, property: u8) -> bool {
 /// Streets of the bot's complete groups.
 pub(super) fn buildable_streets(game: &Game, me: u8) -> impl Iterator<Item = u8> + '_ {
     board::bits(game.holdings(me)).filter(move |&p| {
-        matches!(DEEDS[p as usize].kind, Kind::Street(g) if game.group_owner(g) == Some(me))
-            && game.level[p as usize] != HOTEL
+        matches!(DEEDS[p as usize].kind, Kind::Street(g) if game.group_owner(g) == Some(me)) && game.level(p) != HOTEL
     })
 }
 
 /// Rent added by one more building level on a street (from the double unbuilt rent for 0).
 pub(super) fn rent_gain(game: &Game, property: u8) -> u32 {
     let deed = &DEEDS[property as usize];
-    let level = game.level[property as usize];
+    let level = game.level(property);
     if level == HOTEL {
         return 0;
     }
@@ -126,7 +124,7 @@ pub(super) fn rent_gain(game: &Game, property: u8) -> u32 {
 /// Rent lost by selling one building level on a street.
 pub(super) fn rent_loss(game: &Game, property: u8) -> u32 {
     let deed = &DEEDS[property as usize];
-    let level = game.level[property as usize];
+    let level = game.level(property);
     let below = if level == HOTEL { game.rules.houses_per_hotel } else { level.saturating_sub(1) };
     let below_rent = if below == 0 { deed.rents[0] * 2 } else { deed.rents[below as usize] };
     deed.rents[level as usize].saturating_sub(below_rent)
@@ -142,7 +140,7 @@ mod tests {
     fn danger_by_rent(game: &Game, me: u8) -> u32 {
         (0..PROPERTIES as u8)
             .filter(|&p| {
-                let owner = game.owner[p as usize];
+                let owner = game.owner(p);
                 owner != NOBODY && owner != me && !game.player(owner).bankrupt
             })
             .map(|p| game.rent(p, 7))

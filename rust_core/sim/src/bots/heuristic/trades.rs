@@ -146,7 +146,9 @@ impl HeuristicBot {
         let mine_after = (mine & !give.properties) | get.properties;
         let theirs_after = (theirs | give.properties) & !get.properties;
         let fees = |bundle: &Bundle| -> i64 {
-            board::bits(bundle.properties & game.mortgaged).map(|p| DEEDS[p as usize].mortgage_interest() as i64).sum()
+            board::bits(bundle.properties & game.mortgaged())
+                .map(|p| DEEDS[p as usize].mortgage_interest() as i64)
+                .sum()
         };
         let cards = |bundle: &Bundle| JAIL_CARD_VALUE * bundle.jail_cards.count_ones() as i64;
         let cash = get.cash as i64 - give.cash as i64 + cards(get) - cards(give);
@@ -195,7 +197,7 @@ fn deeds_value(game: &Game, deeds: u32) -> i64 {
     board::bits(deeds)
         .map(|p| {
             let deed = &DEEDS[p as usize];
-            let mortgaged = game.mortgaged & (1 << p) != 0;
+            let mortgaged = game.mortgaged() & (1 << p) != 0;
             (if mortgaged { deed.price - deed.unmortgage_cost() } else { deed.price }) as i64
         })
         .sum()

@@ -53,7 +53,7 @@ impl HeuristicBot {
     fn may_manage(&self, game: &Game, me: u8, held: u32, whole: u8) -> bool {
         !game.offers.is_empty()
             || game.claims.iter().any(|c| c.owner == me)
-            || held & game.mortgaged != 0
+            || held & game.mortgaged() != 0
             || (self.trade_willingness != 0 && !self.picture().wants().is_empty())
             || (whole != 0 && !self.no_building(game, me, whole))
     }
@@ -111,7 +111,7 @@ impl HeuristicBot {
             JailStrategy::LeaveAtOnce => true,
             JailStrategy::StayLate => false,
             JailStrategy::Auto => {
-                let unowned = game.owner.iter().filter(|&&o| o == NOBODY).count() as u32;
+                let unowned = game.holdings(NOBODY).count_ones();
                 unowned >= self.late_unowned && self.danger(game, me) < self.late_danger
             }
         }
@@ -137,7 +137,7 @@ impl HeuristicBot {
     /// Lift mortgages in complete groups (they stop building) when the reserve allows; lift the
     /// others only when rich.
     fn lift_mortgage(&self, game: &Game, me: u8, held: u32) -> Option<Action> {
-        let mortgaged = held & game.mortgaged;
+        let mortgaged = held & game.mortgaged();
         if mortgaged == 0 {
             return None;
         }
@@ -167,7 +167,7 @@ impl HeuristicBot {
         }
         let cash = game.player(me).cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
-        let height = |p: u8| game.height(game.level[p as usize]);
+        let height = |p: u8| game.height(game.level(p));
         // The lowest street of each complete group, best group first: the candidates.
         let mut lowest = [0u8; COLOUR_GROUPS];
         let mut count = 0;
@@ -232,14 +232,16 @@ impl HeuristicBot {
         }
         let mine = &owned[..count];
         let wants_house = |g: u8| {
-            let lowest = board::group_members(g).map(|p| game.level[p as usize]).min().unwrap_or(HOTEL);
+            let lowest = board::group_members(g).map(|p| game.level(p)).min().unwrap_or(HOTEL);
             let cost = DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost;
             lowest < game.rules.houses_per_hotel && cash >= cost + self.reserve(game, me) + self.rich_cash
         };
         let strong = mine.iter().copied().find(|&g| wants_house(g))?;
-        let weak = mine.iter().copied().rev().find(|&g| {
-            rank(g) > rank(strong) && board::group_members(g).any(|p| matches!(game.level[p as usize], 1..=4))
-        })?;
+        let weak = mine
+            .iter()
+            .copied()
+            .rev()
+            .find(|&g| rank(g) > rank(strong) && board::group_members(g).any(|p| matches!(game.level(p), 1..=4)))?;
         let action =
             board::group_members(weak).map(|p| Action::Sell(DEEDS[p as usize].square)).find(|&a| legal(game, me, a))?;
         self.memory.freed_group = Some((game.turn, weak));
@@ -280,7 +282,7 @@ impl HeuristicBot {
 
 /// Mortgage the least useful deed outside complete groups.
 fn mortgage_loose_deed(game: &Game, me: u8) -> Option<Action> {
-    board::bits(game.holdings(me) & !game.mortgaged)
+    board::bits(game.holdings(me) & !game.mortgaged())
         .filter(|&p| !in_complete_group(game, p))
         .min_by_key(|&p| income(game, p))
         .map(|p| Action::Mortgage(DEEDS[p as usize].square))
@@ -289,7 +291,7 @@ fn mortgage_loose_deed(game: &Game, me: u8) -> Option<Action> {
 
 /// Cash the bot could raise by mortgaging its deeds outside complete groups.
 fn loose_mortgage_value(game: &Game, me: u8) -> u32 {
-    board::bits(game.holdings(me) & !game.mortgaged)
+    board::bits(game.holdings(me) & !game.mortgaged())
         .filter(|&p| !in_complete_group(game, p))
         .map(|p| DEEDS[p as usize].mortgage_value())
         .sum()
