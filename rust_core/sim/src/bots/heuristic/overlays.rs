@@ -23,17 +23,24 @@ impl HeuristicBot {
     /// Most the bot pays for a deed: its printed price, more if it completes one of the bot's
     /// groups or blocks an opponent's, and never so much that the bot drops below its reserve
     /// (a completing or blocking deed may eat into half the reserve).
-    fn deed_bid_limit(&self, game: &Game, me: u8, property: u8) -> u32 {
+    pub(super) fn deed_bid_limit(&self, game: &Game, me: u8, property: u8) -> u32 {
         let price = DEEDS[property as usize].price;
-        let reserve = self.reserve(game, me);
         let cash = game.player(me).cash;
+        // Each limit is `value.min(cash - reserve share)`: the value itself when the cash
+        // covers it above the largest reserve (no danger worked out).
+        let limit = |value: u32, share: fn(u32) -> u32| {
+            if value <= cash.saturating_sub(share(self.reserve_ceiling())) {
+                value
+            } else {
+                value.min(cash.saturating_sub(share(self.reserve(game, me))))
+            }
+        };
         if completes_group(game, me, property) {
-            let value = price + self.group_bonus(property);
-            value.min(cash.saturating_sub(reserve / 2))
+            limit(price + self.group_bonus(property), |reserve| reserve / 2)
         } else if blocks_group(game, me, property) {
-            (price + price / 2).min(cash.saturating_sub(reserve / 2))
+            limit(price + price / 2, |reserve| reserve / 2)
         } else {
-            price.min(cash.saturating_sub(reserve))
+            limit(price, |reserve| reserve)
         }
     }
 
@@ -45,8 +52,11 @@ impl HeuristicBot {
             .map(|p| rent_gain(game, p))
             .max()
             .unwrap_or(0);
-        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
-        (gain * self.shortage_percent / 100).min(spare)
+        let (cash, share) = (game.player(me).cash, gain * self.shortage_percent / 100);
+        if share <= cash.saturating_sub(self.reserve_ceiling()) {
+            return share; // within any reserve: no danger worked out
+        }
+        share.min(cash.saturating_sub(self.reserve(game, me)))
     }
 }
 
@@ -84,8 +94,7 @@ impl HeuristicBot {
     pub(super) fn lift_or_keep(&self, game: &Game, me: u8) -> Option<Action> {
         let property = board::bits(game.fee_due).find(|&p| game.owner(p) == me)?;
         let deed = &DEEDS[property as usize];
-        let spare = game.player(me).cash.saturating_sub(self.reserve(game, me));
-        if spare >= deed.unmortgage_cost() {
+        if self.affords(game, me, deed.unmortgage_cost()) {
             Some(Action::Unmortgage(deed.square))
         } else {
             Some(Action::KeepMortgaged(deed.square))

@@ -123,7 +123,7 @@ impl HeuristicBot {
         let price = DEEDS[property as usize].price;
         let cash = game.player(me).cash;
         let key = completes_group(game, me, property) || blocks_group(game, me, property);
-        if cash >= price && (key || cash - price >= self.reserve(game, me)) {
+        if cash >= price && (key || self.covers_reserve(game, me, cash - price)) {
             return Some(Action::Buy);
         }
         if key && cash < price && cash + loose_mortgage_value(game, me) >= price {
@@ -147,12 +147,12 @@ impl HeuristicBot {
         if cash.saturating_sub(self.reserve_floor()) < cheapest {
             return None;
         }
-        let spare = cash.saturating_sub(self.reserve(game, me));
+        // (What is left after the lift and margin must cover the reserve.)
         board::bits(mortgaged)
             .filter(|&p| {
                 let cost = DEEDS[p as usize].unmortgage_cost();
                 let margin = if in_complete_group(game, p) { 0 } else { self.rich_cash };
-                spare >= cost + margin
+                self.affords(game, me, cost + margin)
             })
             .max_by_key(|&p| (in_complete_group(game, p), DEEDS[p as usize].price))
             .map(|p| Action::Unmortgage(DEEDS[p as usize].square))
@@ -185,9 +185,8 @@ impl HeuristicBot {
         if !lowest.iter().any(|&p| cash >= DEEDS[p as usize].house_cost + floor && room(p)) {
             return None;
         }
-        let reserve = self.reserve(game, me);
-        let affordable = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve;
-        let rich = |p: u8| cash >= DEEDS[p as usize].house_cost + reserve + self.rich_cash;
+        let affordable = |p: u8| self.affords(game, me, DEEDS[p as usize].house_cost);
+        let rich = |p: u8| self.affords(game, me, DEEDS[p as usize].house_cost + self.rich_cash);
         // First up to `max_houses` where affordable, then up to hotels where rich; a street
         // refused in the first pass is refused in the second too (the same state).
         let mut refused = 0u32;
@@ -222,7 +221,6 @@ impl HeuristicBot {
         if whole == 0 {
             return None;
         }
-        let cash = game.player(me).cash;
         let rank = |g: u8| self.group_order.iter().position(|&x| x == g).unwrap_or(COLOUR_GROUPS);
         let mut owned = [0u8; COLOUR_GROUPS];
         let mut count = 0;
@@ -234,7 +232,7 @@ impl HeuristicBot {
         let wants_house = |g: u8| {
             let lowest = board::group_members(g).map(|p| game.level(p)).min().unwrap_or(HOTEL);
             let cost = DEEDS[GROUP_MASKS[g as usize].trailing_zeros() as usize].house_cost;
-            lowest < game.rules.houses_per_hotel && cash >= cost + self.reserve(game, me) + self.rich_cash
+            lowest < game.rules.houses_per_hotel && self.affords(game, me, cost + self.rich_cash)
         };
         let strong = mine.iter().copied().find(|&g| wants_house(g))?;
         let weak = mine
@@ -260,6 +258,34 @@ impl HeuristicBot {
     /// rules out needs no danger worked out.
     fn reserve_floor(&self) -> u32 {
         self.cash_reserve.min(self.max_reserve)
+    }
+
+    /// The largest the reserve can be, whatever the danger: a move that leaves this much needs
+    /// no danger worked out either.
+    pub(super) fn reserve_ceiling(&self) -> u32 {
+        if self.danger_percent == 0 || self.cash_reserve >= self.max_reserve {
+            self.reserve_floor()
+        } else {
+            self.max_reserve
+        }
+    }
+
+    /// Does `left` cash cover the reserve (`left >= reserve`)? The danger is worked out only
+    /// when `left` lies between the smallest and the largest reserve: the same answer, and most
+    /// purchases early in a game leave more than the largest.
+    #[inline]
+    pub(super) fn covers_reserve(&self, game: &Game, me: u8, left: u32) -> bool {
+        if left >= self.reserve_ceiling() {
+            return true;
+        }
+        left >= self.reserve_floor() && left >= self.reserve(game, me)
+    }
+
+    /// Can the bot spend `cost` and keep its reserve (`cash >= cost + reserve`)?
+    #[inline]
+    pub(super) fn affords(&self, game: &Game, me: u8, cost: u32) -> bool {
+        let cash = game.player(me).cash;
+        cash >= cost && self.covers_reserve(game, me, cash - cost)
     }
 
     /// [`danger`], computed once per decision, or taken from the last board it was computed on.
@@ -295,4 +321,62 @@ fn loose_mortgage_value(game: &Game, me: u8) -> u32 {
         .filter(|&p| !in_complete_group(game, p))
         .map(|p| DEEDS[p as usize].mortgage_value())
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{play, Streams};
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// [`HeuristicBot::covers_reserve`] (the danger skipped outside the reserve's bounds) says
+    /// `left >= reserve` exactly, and the auction limits are those of the reserve worked out,
+    /// for bots whose reserve does and does not follow the danger, on every board of a game.
+    #[test]
+    fn the_reserve_bounds_give_the_answers_of_the_reserve() {
+        let bots = [
+            HeuristicBot::default(),
+            HeuristicBot { cash_reserve: 0, danger_percent: 50, max_reserve: 300, ..HeuristicBot::default() },
+            HeuristicBot { cash_reserve: 600, max_reserve: 500, ..HeuristicBot::default() },
+            HeuristicBot { danger_percent: 0, ..HeuristicBot::default() },
+        ];
+        let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+        let mut players: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+        let mut streams = Streams::new(7, 4);
+        let mut checked = 0;
+        play(&mut game, &mut players, &mut streams, 20_000, |game, _, _| {
+            if game.step % 5 != 0 {
+                return;
+            }
+            for bot in &bots {
+                for me in game.active() {
+                    let reserve = bot.reserve(game, me);
+                    for left in (0..700).step_by(7).chain([reserve.saturating_sub(1), reserve, reserve + 1]) {
+                        assert_eq!(
+                            bot.covers_reserve(game, me, left),
+                            left >= reserve,
+                            "left {left}, reserve {reserve}"
+                        );
+                    }
+                    let cash = game.player(me).cash;
+                    for cost in [1, 50, 150, 400] {
+                        assert_eq!(bot.affords(game, me, cost), cash >= cost + reserve);
+                    }
+                    for property in 0..PROPERTIES as u8 {
+                        let price = DEEDS[property as usize].price;
+                        let plain = if completes_group(game, me, property) {
+                            (price + bot.group_bonus(property)).min(cash.saturating_sub(reserve / 2))
+                        } else if blocks_group(game, me, property) {
+                            (price + price / 2).min(cash.saturating_sub(reserve / 2))
+                        } else {
+                            price.min(cash.saturating_sub(reserve))
+                        };
+                        assert_eq!(bot.deed_bid_limit(game, me, property), plain);
+                    }
+                    checked += 1;
+                }
+            }
+        });
+        assert!(checked > 1000, "{checked}");
+    }
 }
