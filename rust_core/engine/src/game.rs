@@ -18,13 +18,11 @@
 
 use crate::action::{Action, Input, Move, Offer, Outcome};
 use crate::board::{self, DEEDS, GROUP_MASKS};
-use crate::cards::DeckState;
-use crate::deeds::Deeds;
 use crate::edition::BoardId;
 use crate::error::{Checked, IllegalAction, Legal, Refusal, Refused};
-use crate::event::{Event, EventLog, JailExit, Party, Reason};
+use crate::event::{Event, JailExit, Party, Reason};
 use crate::rules::Rules;
-use crate::state::{Game, Phase, Player, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
+use crate::state::{Game, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
 use crate::{deny, ensure};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -56,36 +54,7 @@ impl Game {
             max = max,
             n = num_players
         );
-        let mut game = Game {
-            board,
-            rules,
-            num_players,
-            players: [Player::default(); MAX_PLAYERS],
-            deeds: Deeds::default(),
-            fee_due: 0,
-            houses_left: if rules.limited_buildings { rules.houses } else { 0 },
-            hotels_left: if rules.limited_buildings { rules.hotels } else { 0 },
-            decks: [DeckState::default(); 2],
-            jackpot: 0,
-            turn_player: 0,
-            starter: 0,
-            doubles: 0,
-            last_dice: (0, 0),
-            round: 0,
-            turn: 0,
-            phase: Phase::AwaitRoll,
-            pending: None,
-            auction: None,
-            auction_queue: 0,
-            placing: None,
-            debts: Vec::new(),
-            claims: Vec::new(),
-            offers: Vec::new(),
-            bankruptcies: 0,
-            winner: NOBODY,
-            step: 0,
-            log: EventLog::default(),
-        };
+        let mut game = Game::blank(num_players, board, rules);
         for p in 0..num_players {
             game.transfer(Party::Bank, Party::Player(p), rules.starting_cash, Reason::StartingCash);
         }

@@ -17,7 +17,6 @@
 use crate::action::Offer;
 use crate::board::{self, Deck, DEEDS, PROPERTIES};
 use crate::cards::DeckState;
-use crate::deeds::Deeds;
 use crate::edition::BoardId;
 use crate::error::IllegalAction;
 use crate::rules::{RentClaim, Rules};
@@ -85,11 +84,11 @@ impl Game {
         self.rules.validate().map_err(|e| IllegalAction::new(format!("invalid state: {e}")))?;
         #[allow(clippy::needless_range_loop)] // p indexes three tables
         for p in 0..PROPERTIES {
-            let owner = self.deeds.owners()[p];
+            let owner = self.owners()[p];
             if owner != NOBODY && (owner as usize >= n || self.players[owner as usize].bankrupt) {
                 return bad(format!("deed {p} has owner {owner}"));
             }
-            let level = self.deeds.levels()[p];
+            let level = self.levels()[p];
             if level != 0 {
                 let Some(group) = DEEDS[p].group() else { return bad(format!("buildings on deed {p}")) };
                 if level > self.rules.houses_per_hotel && level != HOTEL {
@@ -349,8 +348,8 @@ impl From<&Game> for StateS1 {
             },
             num_players: g.num_players,
             players: g.players,
-            owner: *g.deeds.owners(),
-            level: *g.deeds.levels(),
+            owner: *g.owners(),
+            level: *g.levels(),
             mortgaged: g.mortgaged(),
             fee_due: g.fee_due,
             houses_left: g.houses_left,
@@ -381,56 +380,54 @@ impl From<&Game> for StateS1 {
 impl From<StateS1> for Game {
     fn from(s: StateS1) -> Game {
         let r = s.rules;
-        Game {
-            board: s.board,
-            rules: Rules {
-                starting_cash: r.starting_cash,
-                go_salary: r.go_salary,
-                double_go_on_landing: r.double_go_on_landing,
-                auctions: r.auctions,
-                opening_bid: r.opening_bid,
-                free_parking_jackpot: r.free_parking_jackpot,
-                jailed_owner_collects: r.jailed_owner_collects,
-                even_building: r.even_building,
-                limited_buildings: r.limited_buildings,
-                houses: r.houses,
-                hotels: r.hotels,
-                houses_per_hotel: r.houses_per_hotel,
-                jail_fine: r.jail_fine,
-                round_limit: r.round_limit,
-                rent_claim: r.rent_claim,
-                starting_deeds: r.starting_deeds,
-                end_after_bankruptcies: r.end_after_bankruptcies,
-                timed: r.timed,
-                ..Rules::legacy()
-            },
-            num_players: s.num_players,
-            players: s.players,
-            deeds: Deeds::new(s.owner, s.level, s.mortgaged),
-            fee_due: s.fee_due,
-            houses_left: s.houses_left,
-            hotels_left: s.hotels_left,
-            decks: s.decks.map(|d| DeckState { drawn: d.drawn, held: d.held, ..DeckState::default() }),
-            jackpot: s.jackpot,
-            turn_player: s.turn_player,
-            starter: s.starter,
-            doubles: s.doubles,
-            last_dice: s.last_dice,
-            round: s.round,
-            turn: s.turn,
-            phase: s.phase,
-            pending: s.pending,
-            auction: s.auction,
-            auction_queue: s.auction_queue,
-            placing: s.placing,
-            debts: s.debts,
-            claims: s.claims,
-            offers: s.offers,
-            bankruptcies: s.bankruptcies,
-            winner: s.winner,
-            step: s.step,
-            log: Default::default(),
-        }
+        let rules = Rules {
+            starting_cash: r.starting_cash,
+            go_salary: r.go_salary,
+            double_go_on_landing: r.double_go_on_landing,
+            auctions: r.auctions,
+            opening_bid: r.opening_bid,
+            free_parking_jackpot: r.free_parking_jackpot,
+            jailed_owner_collects: r.jailed_owner_collects,
+            even_building: r.even_building,
+            limited_buildings: r.limited_buildings,
+            houses: r.houses,
+            hotels: r.hotels,
+            houses_per_hotel: r.houses_per_hotel,
+            jail_fine: r.jail_fine,
+            round_limit: r.round_limit,
+            rent_claim: r.rent_claim,
+            starting_deeds: r.starting_deeds,
+            end_after_bankruptcies: r.end_after_bankruptcies,
+            timed: r.timed,
+            ..Rules::legacy()
+        };
+        // Every field is set below (the deeds' are private: set through `set_deeds`).
+        let mut game = Game::blank(s.num_players, s.board, rules);
+        game.players = s.players;
+        game.set_deeds(s.owner, s.level, s.mortgaged);
+        game.fee_due = s.fee_due;
+        game.houses_left = s.houses_left;
+        game.hotels_left = s.hotels_left;
+        game.decks = s.decks.map(|d| DeckState { drawn: d.drawn, held: d.held, ..DeckState::default() });
+        game.jackpot = s.jackpot;
+        game.turn_player = s.turn_player;
+        game.starter = s.starter;
+        game.doubles = s.doubles;
+        game.last_dice = s.last_dice;
+        game.round = s.round;
+        game.turn = s.turn;
+        game.phase = s.phase;
+        game.pending = s.pending;
+        game.auction = s.auction;
+        game.auction_queue = s.auction_queue;
+        game.placing = s.placing;
+        game.debts = s.debts;
+        game.claims = s.claims;
+        game.offers = s.offers;
+        game.bankruptcies = s.bankruptcies;
+        game.winner = s.winner;
+        game.step = s.step;
+        game
     }
 }
 

@@ -7,7 +7,7 @@
 use crate::action::Offer;
 use crate::board::{self, Deck, Kind, DEEDS, PROPERTIES, RAILWAY_MASK, UTILITY_MASK};
 use crate::cards::DeckState;
-use crate::deeds::Deeds;
+use crate::deeds::DeedsVersion;
 use crate::edition::BoardId;
 use crate::event::{EventLog, Party, Reason};
 use crate::rules::Rules;
@@ -137,10 +137,14 @@ pub struct Game {
     pub rules: Rules,
     pub num_players: u8,
     pub players: [Player; MAX_PLAYERS],
-    /// The owner, buildings and mortgage of each title deed, read through [`Game::owner`],
-    /// [`Game::level`], [`Game::mortgaged`] and written through the setters, which give them a
-    /// new version ([`Deeds::version`]: what bots key their picture of the board on).
-    pub deeds: Deeds,
+    /// Owner seat of each title deed, or [`NOBODY`] for the bank. Private, as are `level` and
+    /// `mortgaged`: read through [`Game::owner`] and the like, written through the setters,
+    /// which take a new [`Game::deeds_version`] (what bots key their picture of the board on).
+    owner: [u8; PROPERTIES],
+    /// Buildings on each street: 0..=4 houses, or [`HOTEL`].
+    level: [u8; PROPERTIES],
+    /// Bit mask of mortgaged title deeds.
+    mortgaged: u32,
     /// Mortgaged deeds just received in a trade or bankruptcy whose owner must lift the mortgage
     /// or pay the 10 % fee before play goes on.
     pub fee_due: u32,
@@ -176,6 +180,10 @@ pub struct Game {
     pub step: u32,
     #[serde(skip)]
     pub log: EventLog,
+    /// Names the contents of `owner`, `level` and `mortgaged` (see [`crate::deeds`]); neither
+    /// encoded nor compared.
+    #[serde(skip)]
+    deeds_version: DeedsVersion,
 }
 
 impl Game {
@@ -208,38 +216,111 @@ impl Game {
         &mut self.players[seat as usize]
     }
 
+    /// A game of `num_players` before anything happened: no cash dealt, every deed with the
+    /// bank, the bank's full stock of buildings (the start of [`Game::new`]).
+    pub(crate) fn blank(num_players: u8, board: BoardId, rules: Rules) -> Game {
+        Game {
+            board,
+            rules,
+            num_players,
+            players: [Player::default(); MAX_PLAYERS],
+            owner: [NOBODY; PROPERTIES],
+            level: [0; PROPERTIES],
+            mortgaged: 0,
+            fee_due: 0,
+            houses_left: if rules.limited_buildings { rules.houses } else { 0 },
+            hotels_left: if rules.limited_buildings { rules.hotels } else { 0 },
+            decks: [DeckState::default(); 2],
+            jackpot: 0,
+            turn_player: 0,
+            starter: 0,
+            doubles: 0,
+            last_dice: (0, 0),
+            round: 0,
+            turn: 0,
+            phase: Phase::AwaitRoll,
+            pending: None,
+            auction: None,
+            auction_queue: 0,
+            placing: None,
+            debts: Vec::new(),
+            claims: Vec::new(),
+            offers: Vec::new(),
+            bankruptcies: 0,
+            winner: NOBODY,
+            step: 0,
+            log: EventLog::default(),
+            deeds_version: DeedsVersion::fresh(),
+        }
+    }
+
     /// Owner seat of title deed `property`, or [`NOBODY`] for the bank.
     #[inline]
     pub fn owner(&self, property: u8) -> u8 {
-        self.deeds.owners()[property as usize]
+        self.owner[property as usize]
     }
 
     /// Buildings on street `property`: 0..=4 houses, or [`HOTEL`].
     #[inline]
     pub fn level(&self, property: u8) -> u8 {
-        self.deeds.levels()[property as usize]
+        self.level[property as usize]
     }
 
     /// Bit mask of mortgaged title deeds.
     #[inline]
     pub fn mortgaged(&self) -> u32 {
-        self.deeds.mortgaged()
+        self.mortgaged
+    }
+
+    /// The owner seat of every title deed ([`NOBODY`]: the bank).
+    #[inline]
+    pub fn owners(&self) -> &[u8; PROPERTIES] {
+        &self.owner
+    }
+
+    /// The buildings on every title deed (0..=4 houses, or [`HOTEL`]).
+    #[inline]
+    pub fn levels(&self) -> &[u8; PROPERTIES] {
+        &self.level
+    }
+
+    /// Names the owners, buildings and mortgages of the deeds: two games (or two states of one)
+    /// with the same version have the same ones (see [`crate::deeds`]). Unequal versions say
+    /// nothing: the deeds may have come back to what they were.
+    #[inline]
+    pub fn deeds_version(&self) -> u64 {
+        self.deeds_version.get()
     }
 
     /// Give title deed `property` to `seat` ([`NOBODY`]: the bank). Nothing else changes: the
     /// rules' transfers are in [`crate::bank`], [`crate::trade`] and [`crate::auction`].
     pub fn set_owner(&mut self, property: u8, seat: u8) {
-        self.deeds.set_owner(property, seat);
+        if self.owner[property as usize] != seat {
+            self.owner[property as usize] = seat;
+            self.deeds_version = DeedsVersion::fresh();
+        }
     }
 
     /// Set the buildings on street `property` (the bank's stock is not touched).
     pub fn set_level(&mut self, property: u8, level: u8) {
-        self.deeds.set_level(property, level);
+        if self.level[property as usize] != level {
+            self.level[property as usize] = level;
+            self.deeds_version = DeedsVersion::fresh();
+        }
     }
 
     /// Set the bit mask of mortgaged title deeds.
     pub fn set_mortgaged(&mut self, mask: u32) {
-        self.deeds.set_mortgaged(mask);
+        if self.mortgaged != mask {
+            self.mortgaged = mask;
+            self.deeds_version = DeedsVersion::fresh();
+        }
+    }
+
+    /// Set every deed's owner, buildings and mortgage at once (a decoded state).
+    pub(crate) fn set_deeds(&mut self, owner: [u8; PROPERTIES], level: [u8; PROPERTIES], mortgaged: u32) {
+        (self.owner, self.level, self.mortgaged) = (owner, level, mortgaged);
+        self.deeds_version = DeedsVersion::fresh();
     }
 
     /// Bit mask of the deeds a seat owns.
@@ -247,17 +328,23 @@ impl Game {
     /// Bots ask this many times per decision, so the owners are compared eight at a time (see
     /// [`byte_mask`]), not one by one.
     pub fn holdings(&self, seat: u8) -> u32 {
-        byte_mask(self.deeds.owners(), seat)
+        byte_mask(&self.owner, seat)
+    }
+
+    /// Bit mask of the deeds whose owner is not the one in `owners` (an earlier copy of
+    /// [`Game::owners`]): what changed hands since, compared eight deeds at a time.
+    pub fn owners_changed_since(&self, owners: &[u8; PROPERTIES]) -> u32 {
+        differing_bytes(&self.owner, owners)
     }
 
     /// Bit mask of the deeds with a hotel.
     pub fn hotels(&self) -> u32 {
-        byte_mask(self.deeds.levels(), HOTEL)
+        byte_mask(&self.level, HOTEL)
     }
 
     /// Bit mask of the deeds with a house or a hotel.
     pub fn built(&self) -> u32 {
-        !byte_mask(self.deeds.levels(), 0) & ((1 << PROPERTIES) - 1)
+        !byte_mask(&self.level, 0) & ((1 << PROPERTIES) - 1)
     }
 
     /// How many of the deeds in `mask` `seat` owns (a few lookups: railways, utilities).
@@ -364,7 +451,7 @@ impl Game {
     /// one over the built ones (the buildings of the others cost nothing).
     pub fn net_worths_all(&self) -> [u64; MAX_PLAYERS] {
         let mut worth = [0u64; MAX_PLAYERS];
-        let owned = !byte_mask(self.deeds.owners(), NOBODY) & ((1 << PROPERTIES) - 1);
+        let owned = !byte_mask(&self.owner, NOBODY) & ((1 << PROPERTIES) - 1);
         for p in board::bits(owned) {
             worth[self.owner(p) as usize % MAX_PLAYERS] += self.deed_value(p) as u64;
         }
@@ -470,20 +557,44 @@ impl Game {
 /// The bytes are compared eight at a time in a `u64` (a byte-wise equality test, exact: no carry
 /// crosses bytes), then the eight flags are gathered into one byte.
 fn byte_mask(bytes: &[u8; PROPERTIES], value: u8) -> u32 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let mut padded = [!value; 32];
     padded[..PROPERTIES].copy_from_slice(bytes);
     let wanted = u64::from_le_bytes([value; 8]);
     let mut mask = 0u32;
     for (i, chunk) in padded.chunks_exact(8).enumerate() {
         let diff = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ wanted;
-        // 0x80 in each byte equal to `value`.
-        let equal = !(((diff & LOW7) + LOW7) | diff | LOW7);
-        // Gather the eight flags (bit 8k + 7) into one byte, flag k at bit k.
-        let byte = ((equal >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-        mask |= byte << (8 * i);
+        mask |= gather_flags(!(nonzero_bytes(diff) | LOW7)) << (8 * i);
     }
     mask & ((1 << PROPERTIES) - 1)
+}
+
+/// Bit i set where `a[i] != b[i]`, compared as [`byte_mask`] does; equal arrays (most calls)
+/// are told by one comparison.
+fn differing_bytes(a: &[u8; PROPERTIES], b: &[u8; PROPERTIES]) -> u32 {
+    if a == b {
+        return 0;
+    }
+    let word = |bytes: &[u8; PROPERTIES], i: usize| {
+        let mut w = [0u8; 8];
+        let end = (8 * i + 8).min(PROPERTIES);
+        w[..end - 8 * i].copy_from_slice(&bytes[8 * i..end]);
+        u64::from_le_bytes(w)
+    };
+    (0..PROPERTIES.div_ceil(8))
+        .fold(0, |mask, i| mask | gather_flags(nonzero_bytes(word(a, i) ^ word(b, i))) << (8 * i))
+}
+
+/// The low seven bits of each byte.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// 0x80 in each byte of `x` that is not zero, 0 in the others (exact: no carry crosses bytes).
+fn nonzero_bytes(x: u64) -> u64 {
+    (((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// The eight flags of `flags` (bit 8k + 7, the rest 0) gathered into one byte, flag k at bit k.
+fn gather_flags(flags: u64) -> u32 {
+    ((flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
 #[cfg(test)]
@@ -491,9 +602,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn holdings_match_a_plain_scan() {
+    fn holdings_and_changes_match_a_plain_scan() {
         let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut before = game.owner;
         for _ in 0..2000 {
             for p in 0..PROPERTIES as u8 {
                 x ^= x << 13;
@@ -501,9 +613,13 @@ mod tests {
                 x ^= x << 17;
                 game.set_owner(p, [0, 1, 2, 3, NOBODY, 0x80, 0x7f][(x % 7) as usize]);
             }
+            let plain_changes =
+                (0..PROPERTIES as u8).filter(|&p| game.owner(p) != before[p as usize]).fold(0u32, |m, p| m | 1 << p);
+            assert_eq!(game.owners_changed_since(&before), plain_changes, "{:?} -> {:?}", before, game.owners());
+            before = game.owner;
             for seat in [0, 1, 2, 3, NOBODY, 0x80, 0x7f, 4] {
                 let plain = (0..PROPERTIES as u8).filter(|&p| game.owner(p) == seat).fold(0u32, |m, p| m | 1 << p);
-                assert_eq!(game.holdings(seat), plain, "seat {seat}, owners {:?}", game.deeds.owners());
+                assert_eq!(game.holdings(seat), plain, "seat {seat}, owners {:?}", game.owners());
             }
         }
     }

@@ -276,7 +276,7 @@ fn draft_mask(game: &Game, seat: u8, draft: &Draft, out: &mut [bool]) {
         return;
     }
     let toggles = &mut out[DRAFT_TOGGLE - DRAFT_START..DRAFT_CASH - DRAFT_START];
-    for (slot, &owner) in toggles.iter_mut().zip(game.deeds.owners().iter()) {
+    for (slot, &owner) in toggles.iter_mut().zip(game.owners().iter()) {
         *slot = owner == seat || owner == draft.to;
     }
     for k in 0..4 {

@@ -144,7 +144,7 @@ pub fn observe_with(game: &Game, me: u8, draft: &Draft, worth: &[u64; MAX_PLAYER
     }
     properties.fill(0.0);
     for (p, block) in properties.chunks_exact_mut(PROPERTY).enumerate() {
-        let owner = game.deeds.owners()[p];
+        let owner = game.owners()[p];
         block[if owner == NOBODY { 0 } else { 1 + relative[owner as usize] }] = 1.0;
     }
     for p in bits(game.built()) {

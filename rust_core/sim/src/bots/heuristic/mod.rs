@@ -175,7 +175,7 @@ impl Clone for Memo {
 }
 
 /// Everything [`danger`] reads: whose danger, who is still in, and the version of who owns
-/// what, the buildings and the mortgages ([`lanopoly_engine::deeds::Deeds::version`]: equal
+/// what, the buildings and the mortgages ([`Game::deeds_version`]: equal
 /// versions, equal contents, in any game of the process). Equal keys give equal dangers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DangerKey {
@@ -186,7 +186,7 @@ struct DangerKey {
 
 impl DangerKey {
     fn of(game: &Game, seat: u8) -> DangerKey {
-        DangerKey { seat, active: game.active_mask(), deeds: game.deeds.version() }
+        DangerKey { seat, active: game.active_mask(), deeds: game.deeds_version() }
     }
 }
 

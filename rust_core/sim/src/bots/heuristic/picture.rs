@@ -5,7 +5,7 @@
 //! owners once per change instead of once per decision (eight groups scanned for trades at each
 //! decision of a trading bot) saves most of that work, and lets most decisions see at once that
 //! there is nothing to manage ([`HeuristicBot::play_turn`]). The picture is keyed on the version
-//! of the deeds it was read from ([`lanopoly_engine::deeds::Deeds::version`], unique in the
+//! of the deeds it was read from ([`Game::deeds_version`], unique in the
 //! process: equal versions, equal owners, whatever game the bot is handed, a search bot's copies
 //! or a game loaded from a snapshot alike), and on a copy of the owners, compared only when the
 //! version changed (a building or a mortgage changes the version, not the owners).
@@ -17,7 +17,7 @@ use super::*;
 /// is still in. The same owners, seat and players give the same picture.
 #[derive(Clone, Debug)]
 pub(super) struct Picture {
-    /// The version of the deeds it was read from ([`lanopoly_engine::deeds::Deeds::version`]):
+    /// The version of the deeds it was read from ([`Game::deeds_version`]):
     /// while the game's is the same, so are the owners, and nothing is compared.
     version: u64,
     owner: [u8; PROPERTIES],
@@ -31,28 +31,37 @@ pub(super) struct Picture {
     pub whole: u8,
     /// The trade candidates of `me`, by colour group: the one active opponent holding all the
     /// group's missing streets, and those streets (see [`missing_from_one_opponent`]).
+    /// Indexed by group; `wanted` has bit g set where group g has one.
     wants: [(u8, u32); COLOUR_GROUPS],
-    wants_len: u8,
+    wanted: u8,
 }
 
 impl Picture {
-    /// Make `kept` the picture of `game` for `me`: kept as it is if the owners are still the
-    /// ones it was read from, else read again. A bot that never trades (`trades` false) has no
-    /// trade candidates to read, and its picture (its deeds and groups) does not depend on who
-    /// is still in: it is checked against the owners alone (28 bytes, a few instructions).
+    /// Make `kept` the picture of `game` for `me`: kept as it is while the deeds' version is
+    /// the one it was read from, or the owners still are; else updated (the groups of the deeds
+    /// that changed hands) or read again (another seat, other players still in). A bot that
+    /// never trades (`trades` false) has no trade candidates to read, and its picture (its deeds
+    /// and groups) does not depend on who is still in.
     #[inline]
     pub(super) fn refresh(kept: &mut Option<Picture>, game: &Game, me: u8, trades: bool) {
-        let version = game.deeds.version();
+        let version = game.deeds_version();
         match kept {
             Some(picture)
                 if picture.me == me
                     && picture.trades == trades
                     && (!trades || picture.active == game.active_mask()) =>
             {
-                // A new version with the same owners (a building, a mortgage): still true.
+                // A new version with the same owners (a building, a mortgage): still true;
+                // else only the groups of the deeds that changed hands are read again.
                 if picture.version != version {
-                    if picture.owner != *game.deeds.owners() {
-                        *picture = Picture::read(game, me, trades);
+                    // (A bot that never trades reads all again: its deeds and groups only.)
+                    let changed = match trades {
+                        true => game.owners_changed_since(&picture.owner),
+                        false if picture.owner != *game.owners() => ALL_DEEDS,
+                        false => 0,
+                    };
+                    if changed != 0 {
+                        picture.update(game, changed);
                     }
                     picture.version = version;
                 }
@@ -62,36 +71,58 @@ impl Picture {
     }
 
     /// Read the owners: the bot's deeds, then its groups (the trade candidates if it `trades`).
-    /// Out of line: a few dozen times a game, against a check at every decision.
+    /// Out of line: once a game, or when the seat or the players still in change.
     #[inline(never)]
     fn read(game: &Game, me: u8, trades: bool) -> Picture {
-        let held = game.holdings(me);
-        let mut wants = [(NOBODY, 0); COLOUR_GROUPS];
-        let mut wants_len = 0;
-        let groups = if trades { COLOUR_GROUPS as u8 } else { 0 };
-        for group in 0..groups {
-            if let Some(want) = missing_from_one_opponent(game, me, held, group) {
-                wants[wants_len] = want;
-                wants_len += 1;
-            }
-        }
-        Picture {
-            version: game.deeds.version(),
-            owner: *game.deeds.owners(),
+        let mut picture = Picture {
+            version: game.deeds_version(),
+            owner: [NOBODY; PROPERTIES],
             me,
             trades,
             active: if trades { game.active_mask() } else { 0 },
-            held,
-            whole: board::whole_groups(held),
-            wants,
-            wants_len: wants_len as u8,
+            held: 0,
+            whole: 0,
+            wants: [(NOBODY, 0); COLOUR_GROUPS],
+            wanted: 0,
+        };
+        picture.update(game, ALL_DEEDS);
+        picture
+    }
+
+    /// Read again what the owners of the deeds in `changed` tell: the bot's deeds and groups,
+    /// and the trade candidates of the groups of those deeds (a candidate depends only on the
+    /// owners of its group's streets, and on who is still in, which the picture is keyed on).
+    /// Out of line: a few dozen times a game, against a check at every decision.
+    #[inline(never)]
+    fn update(&mut self, game: &Game, changed: u32) {
+        self.owner = *game.owners();
+        self.held = game.holdings(self.me);
+        self.whole = board::whole_groups(self.held);
+        if !self.trades {
+            return;
+        }
+        for (group, &mask) in (0..).zip(GROUP_MASKS.iter()) {
+            if mask & changed != 0 {
+                match missing_from_one_opponent(game, self.me, self.held, group) {
+                    Some(want) => {
+                        self.wants[group as usize] = want;
+                        self.wanted |= 1 << group;
+                    }
+                    None => self.wanted &= !(1 << group),
+                }
+            }
         }
     }
 
-    /// The trade candidates of `me`, by colour group: (holder, missing streets); none for a bot
-    /// that never trades.
-    pub(super) fn wants(&self) -> &[(u8, u32)] {
-        &self.wants[..self.wants_len as usize]
+    /// The trade candidates of `me`, by colour group in group order: (holder, missing streets);
+    /// none for a bot that never trades.
+    pub(super) fn wants(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
+        board::bits(self.wanted as u32).map(|g| self.wants[g as usize])
+    }
+
+    /// Has `me` any trade candidate?
+    pub(super) fn has_wants(&self) -> bool {
+        self.wanted != 0
     }
 }
 
@@ -132,7 +163,7 @@ mod tests {
                     let wants: Vec<_> = (0..COLOUR_GROUPS as u8)
                         .filter_map(|g| missing_from_one_opponent(game, seat, game.holdings(seat), g))
                         .collect();
-                    assert_eq!(picture.wants(), &wants[..], "seat {seat} at step {}", game.step);
+                    assert_eq!(picture.wants().collect::<Vec<_>>(), wants, "seat {seat} at step {}", game.step);
                 }
             });
         }

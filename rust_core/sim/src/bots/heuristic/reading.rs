@@ -49,7 +49,7 @@ pub(super) fn danger(game: &Game, me: u8) -> u32 {
 }
 
 /// Every deed.
-const ALL_DEEDS: u32 = (1 << PROPERTIES) - 1;
+pub(super) const ALL_DEEDS: u32 = (1 << PROPERTIES) - 1;
 
 /// The unbuilt rent never falls from one street to the next in board order, so the highest
 /// unbuilt rent among some streets is that of the last of them ([`danger`] relies on it; the

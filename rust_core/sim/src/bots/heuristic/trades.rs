@@ -80,7 +80,7 @@ impl HeuristicBot {
     fn best_trade(&self, game: &Game, me: u8, held: u32) -> Option<(u8, u32, Bundle, u32)> {
         let mut best: Option<(i64, (u8, u32, Bundle, u32))> = None;
         let picture = self.picture();
-        for &(holder, want) in picture.wants() {
+        for (holder, want) in picture.wants() {
             let earlier = self.memory.proposals.iter().find(|p| p.to == holder && p.want == want);
             if earlier.is_some_and(|p| game.turn < p.turn + self.trade_retry_turns) {
                 continue;

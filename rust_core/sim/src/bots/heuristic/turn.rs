@@ -37,7 +37,7 @@ impl HeuristicBot {
         if step.action == Action::Roll && game.player(me).in_jail && self.jail != JailStrategy::StayLate {
             return false;
         }
-        if self.trade_willingness != 0 && self.memory.picture.as_ref().is_some_and(|kept| !kept.wants().is_empty()) {
+        if self.trade_willingness != 0 && self.memory.picture.as_ref().is_some_and(Picture::has_wants) {
             return false;
         }
         self.remember_game(game);
@@ -54,7 +54,7 @@ impl HeuristicBot {
         !game.offers.is_empty()
             || game.claims.iter().any(|c| c.owner == me)
             || held & game.mortgaged() != 0
-            || (self.trade_willingness != 0 && !self.picture().wants().is_empty())
+            || (self.trade_willingness != 0 && self.picture().has_wants())
             || (whole != 0 && !self.no_building(game, me, whole))
     }
 
