@@ -137,8 +137,8 @@ pub struct Memory {
     /// cost. A [`Memo`] because the deciding helpers see the bot through `&self`.
     #[serde(skip)]
     danger_now: Memo,
-    /// The last danger computed and the board it was computed on: rolls, bids and ends of turn
-    /// leave the board as it was, so most decisions reuse it instead of 28 rent lookups.
+    /// The last danger computed and the board it was computed on (its deeds version): rolls,
+    /// bids and ends of turn leave the board as it was, and reuse it.
     #[serde(skip)]
     danger_seen: Option<(DangerKey, u32)>,
     /// The bot's picture of the owners (its deeds, whole groups, trade candidates), read again

@@ -83,7 +83,7 @@ impl HeuristicBot {
         if game.player(me).cash >= oldest.amount {
             return Some(Action::PayDebt);
         }
-        if legal(game, me, Action::DeclareBankruptcy) {
+        if !surely_solvent(game, me) && legal(game, me, Action::DeclareBankruptcy) {
             return Some(Action::DeclareBankruptcy);
         }
         raise_money(game, me)
@@ -100,6 +100,16 @@ impl HeuristicBot {
             Some(Action::KeepMortgaged(deed.square))
         }
     }
+}
+
+/// Could `me` surely raise what it owes: its cash and the mortgage value of its unmortgaged
+/// deeds cover its debts? Then the engine refuses bankruptcy (it allows it only when the whole
+/// liquidation value, buildings at half their cost included, falls short), and is not asked:
+/// a debtor was asked at each step of raising money, each time working out that value.
+fn surely_solvent(game: &Game, me: u8) -> bool {
+    let mortgage_value: u64 =
+        board::bits(game.holdings(me) & !game.mortgaged()).map(|p| DEEDS[p as usize].mortgage_value() as u64).sum();
+    game.player(me).cash as u64 + mortgage_value >= game.owed_by(me)
 }
 
 /// One step toward paying a debt, cheapest loss first: mortgage deeds outside complete groups
@@ -180,5 +190,34 @@ fn for_each_levels(streets: usize, mut f: impl FnMut([u8; 3])) {
                 f([a, b, c]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{play, Streams};
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// Whoever is [`surely_solvent`] the engine refuses bankruptcy, at every step of games with
+    /// debts (a poor start, dear rents); and some debtors are (else it would save nothing).
+    #[test]
+    fn a_surely_solvent_debtor_may_not_declare_bankruptcy() {
+        let rules = Rules { starting_cash: 600, ..Rules::default() };
+        let mut solvent = 0;
+        for seed in 0..8 {
+            let mut game = Game::new(4, BoardId::Classic, rules).expect("a valid game");
+            let mut players: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            play(&mut game, &mut players, &mut streams, 20_000, |game, _, _| {
+                for debt in &game.debts {
+                    if surely_solvent(game, debt.debtor) {
+                        solvent += 1;
+                        assert!(!legal(game, debt.debtor, Action::DeclareBankruptcy), "step {}", game.step);
+                    }
+                }
+            });
+        }
+        assert!(solvent > 100, "{solvent}");
     }
 }
