@@ -396,9 +396,19 @@ def test_the_message_that_a_move_is_queued_goes_once_it_is_taken():
 
             await _until(lambda: _to_roll(host), tables, 30, players=(guest,))
             async with _console(guest) as (app, pipe, running):
+                # What the message line is told, as it is told: the offer may be taken before the
+                # screen is next drawn (host and guest share this loop), and that draw clears it.
+                said: list[str] = []
+                say = app.say
+
+                def recorded(style: str, text: str, **how: Any) -> None:
+                    said.append(text)
+                    say(style, text, **how)
+
+                app.say = recorded  # type: ignore[method-assign]
                 pipe.send_text("trade ann give 1 for nothing\r")
-                await _drawn(app.app, lambda: "Envoyé" in app.feedback[1] or bool(guest.queued()))
-                assert app.feedback[1].startswith("Envoyé, en attente de la prochaine étape"), app.feedback
+                await _drawn(app.app, lambda: bool(said))
+                assert said[0].startswith("Envoyé, en attente de la prochaine étape"), said
                 await _until(lambda: not guest.queued(), tables, 30, play=False)
                 await _drawn(app.app, lambda: "Envoyé" not in app.feedback[1])
                 assert app.feedback == ("class:hint", "")
