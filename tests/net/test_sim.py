@@ -234,7 +234,9 @@ def test_an_evidence_round_whose_time_is_up_ends_while_a_change_waits_for_shares
     20,000 seeds with an equivocator or a hash liar, faults and ``replace_after``, nor of 6,000 seeds
     forced to a hash liar with a crash, plays an evidence round while a change waits today). Under
     protocol 9, seed 4348 with its cheater forced to a hash liar played it (peer 2); since a peer
-    asks the others at half the step timeout (``_ask_others``), seed 4328 does (peer 2)."""
+    asks the others at half the step timeout (``_ask_others``), seed 4328 did (peer 2); since a peer
+    awaiting another's ack at half the step timeout sends it the step's record, seed 5389 does
+    (peers 1, 2)."""
     from lanopoly.net.core.session import Phase, Session
 
     take_share = Session._take_share
@@ -254,7 +256,7 @@ def test_an_evidence_round_whose_time_is_up_ends_while_a_change_waits_for_shares
         return done
 
     monkeypatch.setattr(Session, "_finish_change", spy)
-    report = run_game(4328, behaviour="lying_hash")
+    report = run_game(5389, behaviour="lying_hash")
     assert report.ok, report.text()
     assert during, "the seed no longer plays an evidence round while a change waits: find another"
 
@@ -435,3 +437,33 @@ def test_a_peer_that_sees_itself_voted_out_ends_frozen_once() -> None:
     assert report.ok, report.text()
     assert report.outcomes == {0: "over", 1: "over", 2: "frozen"}, report.text()
     assert sorted(finished) == [(0, "over"), (1, "over"), (2, "frozen")], finished
+
+
+@pytest.mark.parametrize(
+    ("seed", "cheater", "outcomes"),
+    [
+        (573746, 2, {0: "over", 1: "over", 2: "frozen"}),
+        (540822, 0, {0: "frozen", 1: "frozen", 2: "frozen", 3: "frozen"}),
+        (375115, 0, {0: "frozen", 1: "frozen", 2: "frozen", 3: "frozen"}),
+    ],
+)
+def test_a_peer_awaiting_an_ack_sends_the_step_s_record_to_a_peer_left_a_step_behind(
+    seed: int, cheater: int, outcomes: dict[int, str]
+) -> None:
+    """Found by the soak. A cheater's messages reached the honest peers unevenly (an ack with a
+    zeroed signature, one peer; two acks of one step, only one carrying its reveal of the next): one
+    honest peer applied a step (573746: from the cheater's own SYNC, which nobody passes on), another
+    never saw it decided and could not ack it. The first waited for that ack and named the second
+    silent (573746, 540822), or absent after a pause of its own (375115), though both were honest
+    and linked. Now a peer that has waited half the step timeout for a linked peer's ack sends it
+    the records of the step and the one before; the peer behind replays them and acks, and only the cheater is named."""
+    blamed: set[int] = set()
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Frozen) and peer != cheater:
+            blamed.update(item.info.blamed)
+
+    report = run_game(seed, watch=watch)
+    assert report.ok, report.text()
+    assert report.scenario.cheater == cheater and blamed <= {cheater}, (blamed, report.text())
+    assert report.outcomes == outcomes, report.text()

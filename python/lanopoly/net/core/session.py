@@ -1499,9 +1499,16 @@ class Session:
         moved on to the next step and waited for this peer's ack, which never came while this peer
         waited for the stopped one: it froze naming this honest peer silent (or voted it out).
         Asked, it passes on what this peer lacks, this peer acks, and only the stopped peer is
-        silent. Once a wait: another thing awaited may be asked for again."""
+        silent. Once a wait: another thing awaited may be asked for again.
+
+        Waiting for ``peer``'s ack of this step, this peer also sends it the records of this step
+        and the one before: a peer behind cannot ack a step it never saw decided (this peer may
+        have had it from a third peer's SYNC, which nobody passes on). It is at most two steps
+        behind (this peer left the step before last with its ack), and ignores a record it holds."""
         self._asked.add((peer, what))
         self._want(peer)
+        if self.phase is Phase.AGREEING and peer in self.links:
+            self._send_sync(peer, max(self.game.step - 2, 0))
 
     def _try_finish(self) -> bool:
         others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
