@@ -407,6 +407,43 @@ def test_a_joiner_kept_busy_keeps_trying_within_its_address_s_start_rate(monkeyp
     asyncio.run(main())
 
 
+def test_after_a_stop_of_this_process_the_next_save_waits_its_interval(finished: Path, tmp_path: Path) -> None:
+    """Not an attack, a laptop asleep: the driver paced its saves in the session's time but armed
+    their timer in the loop's. Once a stop of the process was noticed (the session's time then lags
+    the loop's by the stop), the next save was due at a loop time long past: its timer fired at
+    once and was armed again, without pause, until the lag was made up (60 s here)."""
+    from lanopoly.net.driver import Driver
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        driver = Driver(rebuilt(finished, 0, []), ED25519.new_signer(None), save=tmp_path / "p0.json")
+        driver.clock.armed(loop.time() - 60)  # a wake due 60 s ago: this process did not run
+        driver.now()
+        assert driver.clock.stops == 1
+        wakes = 0
+        due = driver._save_due
+
+        def counted() -> None:
+            nonlocal wakes
+            wakes += 1
+            due()
+
+        driver._save_due = counted  # type: ignore[method-assign]
+        driver._dirty = True
+        driver._maybe_save()  # the first save is written at once
+        assert driver._saving is not None
+        await driver._saving
+        driver._dirty = True
+        driver._maybe_save()  # the next waits for its interval
+        for _ in range(20):
+            await asyncio.sleep(0)
+        pending = driver._save_later
+        assert wakes == 0 and pending is not None and pending.when() > loop.time(), (wakes, pending)
+        pending.cancel()
+
+    asyncio.run(main())
+
+
 def test_a_false_port_in_another_peer_s_status_does_not_keep_a_peer_unreachable(finished3: Path) -> None:
     """Peer 1 tells peer 0, in the STATUS that opens their link, that peer 2 listens on port 1 (a lie:
     a third peer's port is only a hint). Peer 0 still dials peer 2's start-record port every other

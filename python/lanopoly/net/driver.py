@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +100,8 @@ class Driver:
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished = asyncio.Event()
         self._saving: asyncio.Task[None] | None = None
-        self._last_save = 0.0
+        self._last_save = -math.inf
+        """When (the loop's time) the game file was last written."""
         self._dirty = False
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -351,12 +353,16 @@ class Driver:
     # ----------------------------------------------------------------------------- saving
 
     def _maybe_save(self) -> None:
+        """Write the game file if it changed, at most every ``SAVE_INTERVAL`` seconds. Paced in the
+        loop's time, as its timer is armed (the session's time lags it after a stop of this process:
+        a save due in session time was already past in loop time, and re-armed until it caught up)."""
         if self.save is None or not self._dirty or self._saving is not None or self._closing:
             return
-        now = self.now()
+        loop = self._running()
+        now = loop.time()
         if now < self._last_save + SAVE_INTERVAL:
             if self._save_later is None:  # one pending save, not one per message
-                self._save_later = asyncio.get_running_loop().call_at(self._last_save + SAVE_INTERVAL, self._save_due)
+                self._save_later = loop.call_at(self._last_save + SAVE_INTERVAL, self._save_due)
             return
         self._last_save = now
         self._dirty = False
