@@ -467,3 +467,19 @@ def test_a_peer_awaiting_an_ack_sends_the_step_s_record_to_a_peer_left_a_step_be
     assert report.ok, report.text()
     assert report.scenario.cheater == cheater and blamed <= {cheater}, (blamed, report.text())
     assert report.outcomes == outcomes, report.text()
+
+
+def test_a_paused_peer_may_name_one_paused_past_the_step_timeout() -> None:
+    """The checker's rule that a paused peer follows the others' verdict and names nobody held while
+    one peer at most was paused. Seed 22514: peer 1 stops for 3.9 s in the middle of a broadcast,
+    then peer 0 for 36 s; peer 1 rightly names peer 0 absent (and the checker now lets it)."""
+    frozen: dict[int, fx.FreezeInfo] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Frozen):
+            frozen[peer] = item.info
+
+    report = run_game(22514, watch=watch)
+    assert report.ok, report.text()
+    assert [(kind, args[0]) for _, kind, args in report.scenario.faults] == [("pause", 0), ("midway", 1)]
+    assert frozen[1].cause == "absent" and frozen[1].blamed == (0,), frozen[1]

@@ -2,13 +2,15 @@
 
 ``run_game(seed)`` is deterministic: the same seed replays the same game event by event. A game
 draws its table (2 to 5 peers, 2 to 6 seats, people at some seats), its rules (a preset, a few
-rounds), its faults (links broken, peers killed and restarted, or never; a process paused, drawn
-apart so that adding it changed no other draw) and, sometimes, one misbehaving peer from
+rounds), its faults (links broken, peers killed and restarted, or never; a process paused, and
+one stopped in the middle of a broadcast, each drawn apart so that adding it changed no other
+draw) and, sometimes, one misbehaving peer from
 ``behaviours.CATALOGUE``. The invariants:
 
 1. Honest peers never disagree on a step they settled (all acks agreed).
 2. No honest peer is blamed for misbehaviour, by any fault or freeze of an honest peer; one named
-   as absent was really killed, cut off or paused (a paused peer never names another).
+   as absent was really killed, cut off or paused (a paused peer names only one dead, cut off
+   from it, or paused itself past the step timeout).
 3. Every proof an honest peer holds checks offline against the genesis and names a cheater; an
    honest peer that froze over a provable misbehaviour holds its proof.
 4. An honest game (no cheater, every killed peer back in time) ends with every live peer over and
@@ -69,6 +71,9 @@ SIM_TIME = 4000.0
 MAX_EVENTS = 400_000
 PAUSES = 0.15
 """The share of games where a peer's process is paused a while (drawn from a generator of its own)."""
+MIDWAYS = 0.05
+"""The share of games where a peer's process is stopped between two sends of one broadcast (its
+own generator too: the games drawn before it was added stay as they were)."""
 
 
 @dataclass
@@ -155,6 +160,11 @@ def draw(
         faults.append((stops.uniform(0.0, 8.0), "pause", (stops.randrange(peers), seconds)))
         # A pause past the others' step timeout (less what it waited for already) freezes them, rightly.
         must_finish = must_finish and seconds < config.step_timeout - 2.0
+    midway = random.Random(seed ^ 0x3D3A7)
+    if midway.random() < MIDWAYS:
+        seconds = midway.choice([midway.uniform(0.5, 6.0), midway.uniform(12.0, 40.0)])
+        faults.append((midway.uniform(0.0, 8.0), "midway", (midway.randrange(peers), seconds)))
+        must_finish = must_finish and seconds < config.step_timeout - 2.0
     return Scenario(seed, controllers, persons, rules, config, faults, cheater, behaviour, ed25519, must_finish)
 
 
@@ -219,12 +229,17 @@ class Checker:
             if unexplained:
                 self.violations.append(f"peer {peer} froze naming {unexplained} absent, never cut off: {info.reason}")
             if world.peers[peer].was_paused:  # the silence was its own: it follows the others' verdict
-                # (it may name one dead for good, one the network cut it from, one killed when a drop freezes)
+                # (it may name one dead for good, one the network cut it from, one killed when a drop
+                # freezes, one paused itself past the step timeout)
                 dropped = world.killed if self.scenario.config.rejoin_timeout <= 0 else set()
+                stopped = {p for p, s in world.longest_pause.items() if s > self.scenario.config.step_timeout}
                 named = [
                     p
                     for p in honest_blamed
-                    if world.peers[p].alive and frozenset((peer, p)) not in world.faulted and p not in dropped
+                    if world.peers[p].alive
+                    and frozenset((peer, p)) not in world.faulted
+                    and p not in dropped
+                    and p not in stopped
                 ]
                 if named:
                     self.violations.append(f"peer {peer}, paused, froze naming {named} absent: {info.reason}")

@@ -142,6 +142,9 @@ class World:
         """Peers that had a link broken at some point."""
         self.paused: set[int] = set()
         """Peers paused at some point (the others may rightly name them silent)."""
+        self.longest_pause: dict[int, float] = {}
+        """peer -> the longest it was paused, in seconds (a peer paused past the step timeout was
+        silent, even to one paused itself a moment)."""
         self.faulted: set[frozenset[int]] = set()
         """Links cut by the network (not closed by a session that stopped, nor reset by a kill)."""
 
@@ -256,6 +259,7 @@ class World:
         peer.paused_since = self.now
         peer.was_paused = True
         self.paused.add(index)
+        self.longest_pause[index] = max(seconds, self.longest_pause.get(index, 0.0))
         self.at(self.now + seconds, self.resume, index, peer.core)
 
     def pause_midway(self, index: int, seconds: float) -> None:
