@@ -14,7 +14,9 @@ import os
 
 import pytest
 
+from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
+from lanopoly.net.core.record import SignedEntry
 from lanopoly.net.core.session import Session
 
 from .sim.batch import run_batch
@@ -467,6 +469,35 @@ def test_a_peer_awaiting_an_ack_sends_the_step_s_record_to_a_peer_left_a_step_be
     assert report.ok, report.text()
     assert report.scenario.cheater == cheater and blamed <= {cheater}, (blamed, report.text())
     assert report.outcomes == outcomes, report.text()
+
+
+def test_a_voter_waiting_for_another_s_commit_passes_on_the_votes_it_holds() -> None:
+    """Found once the generator drew stops in the middle of a broadcast (seed 20075). Peer 1 died;
+    peer 2 voted to replace it and died too, its vote reaching only peer 0 (peer 3 was restarting).
+    Peer 0 and peer 3 voted the same; peer 0, holding all three votes, committed and waited for
+    peer 3's commit, which never came: peer 3 lacked peer 2's vote. Peer 0 named peer 3, alive and
+    linked, silent. Now a peer that has waited half the step timeout for a linked peer passes on the
+    votes it holds for the step; peer 3 commits, and the freeze names the peer really gone (the
+    change still needs the commit of peer 2, which is dead)."""
+    frozen: dict[int, fx.FreezeInfo] = {}
+    worlds: list[World] = []
+
+    def watch(world: World, peer: int, item: object) -> None:
+        worlds[:] = [world]
+        if isinstance(item, fx.Frozen):
+            frozen[peer] = item.info
+
+    report = run_game(20075, watch=watch)
+    assert report.ok, report.text()
+    journals = {p.index: p.journal for p in worlds[0].peers}
+    commits = [
+        i
+        for i, j in journals.items()
+        if any(isinstance(e, SignedEntry) and e.message.kind is p8.Kind.COMMIT for e in j)
+    ]
+    assert commits == [0, 3], commits
+    assert frozen[0].cause == "absent" and frozen[0].blamed == (1,), frozen[0]
+    assert frozen[3].cause == "remote" and frozen[3].blamed == (), frozen[3]
 
 
 def test_a_paused_peer_may_name_one_paused_past_the_step_timeout() -> None:

@@ -92,6 +92,10 @@ class Members:
     def commit_of(self, voter: int, step: int) -> Vote | None:
         return self._latest(self._commits, voter, step)
 
+    def held(self, step: int) -> list[Vote]:
+        """Every vote and commit held for ``step`` (to pass on to a peer that may lack some)."""
+        return [v for box in (self._votes, self._commits) for (_, s, _), v in sorted(box.items()) if s == step]
+
     def max_round(self, step: int) -> int:
         return max((r for (_, s, r) in self._votes if s == step), default=self._floor.get(step, 0))
 

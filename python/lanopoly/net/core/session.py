@@ -1504,11 +1504,20 @@ class Session:
         Waiting for ``peer``'s ack of this step, this peer also sends it the records of this step
         and the one before: a peer behind cannot ack a step it never saw decided (this peer may
         have had it from a third peer's SYNC, which nobody passes on). It is at most two steps
-        behind (this peer left the step before last with its ack), and ignores a record it holds."""
+        behind (this peer left the step before last with its ack), and ignores a record it holds.
+
+        It also passes on the votes and commits it holds for the step to come: a voter cannot commit
+        to a change without every vote it needs, and the vote of a peer that died right after
+        voting reached only the peers linked to it then (one restarting was not)."""
         self._asked.add((peer, what))
         self._want(peer)
-        if self.phase is Phase.AGREEING and peer in self.links:
+        if peer not in self.links:
+            return
+        if self.phase is Phase.AGREEING:
             self._send_sync(peer, max(self.game.step - 2, 0))
+        votes = [v for v in self.members.held(self.game.step + 1) if v.signer != peer]
+        if votes:
+            self._send(peer, p8.encode(self.game_id, Relay(tuple(votes[-p8.MAX_BATCH :]))))
 
     def _try_finish(self) -> bool:
         others = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
