@@ -1,7 +1,9 @@
 """Running many simulated games: in a process pool, with a summary and every failing seed.
 
 ``python -m tests.net.sim.batch --games 1000000 --jobs 2`` is the soak (progress on stderr every
-minute); ``--seed N`` replays one game verbosely. The test suite runs ``run_batch`` too.
+minute); ``--seed N`` replays one game verbosely; ``--traces FILE`` writes each game's trace digest
+(``seed digest`` lines, ``trace.py``) to compare two versions of the code. The test suite runs
+``run_batch`` too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class Summary:
     behaviours: Counter[str] = field(default_factory=Counter)
     faulted: Counter[str] = field(default_factory=Counter)
     steps: int = 0
+    traces: dict[int, str] = field(default_factory=dict)
+    """seed -> the game's trace digest."""
 
     def add(self, other: Summary) -> None:
         self.games += other.games
@@ -35,6 +39,7 @@ class Summary:
         self.behaviours += other.behaviours
         self.faulted += other.faulted
         self.steps += other.steps
+        self.traces.update(other.traces)
 
     def text(self) -> str:
         return (
@@ -49,6 +54,7 @@ def run_chunk(start: int, count: int) -> Summary:
         report = run_game(seed)
         summary.games += 1
         summary.steps += report.steps
+        summary.traces[seed] = report.trace
         summary.outcomes.update(set(report.outcomes.values()))
         if report.scenario.behaviour is not None:
             summary.behaviours[report.scenario.behaviour] += 1
@@ -82,6 +88,7 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None, help="replay one game verbosely")
+    parser.add_argument("--traces", default=None, help="write 'seed digest' lines of every game to this file")
     args = parser.parse_args()
     if args.seed is not None:
         report = run_game(args.seed, verbose=True)
@@ -89,6 +96,9 @@ def main() -> int:
     began = time.monotonic()
     summary = run_batch(args.start, args.games, args.jobs or None, progress=True)
     print(f"{summary.text()}; {time.monotonic() - began:.0f} s")
+    if args.traces is not None:
+        with open(args.traces, "w") as out:
+            out.writelines(f"{seed} {digest}\n" for seed, digest in sorted(summary.traces.items()))
     for failure in summary.failures[:20]:
         print(failure, "\n")
     return 0 if not summary.failures else 1

@@ -176,6 +176,8 @@ class Report:
     violations: list[str] = field(default_factory=list)
     events: int = 0
     cheater_acted: int = 0
+    trace: str = ""
+    """The digest of everything the peers' cores did (``trace.py``): equal runs, equal digests."""
 
     @property
     def ok(self) -> bool:
@@ -423,6 +425,7 @@ def run_game(
         checker.violations.append(f"crash: {e!r}\n{traceback.format_exc()}")
     report.violations = checker.violations
     report.events = world.events
+    report.trace = world.trace.hexdigest()
     report.cheater_acted = sum(b.acted for b in behaviours.values())
     for peer in world.peers:
         core = peer.core

@@ -32,6 +32,7 @@ from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import Suite
 
 from .table import PeerSecrets, make_table
+from .trace import Trace
 
 MAX_SPINS = 1000
 """Timer calls at one simulated instant after which a deadline that never moves is a busy loop."""
@@ -147,6 +148,8 @@ class World:
         silent, even to one paused itself a moment)."""
         self.faulted: set[frozenset[int]] = set()
         """Links cut by the network (not closed by a session that stopped, nor reset by a kill)."""
+        self.trace = Trace()
+        """The digest of every effect the cores returned, in order (``trace.py``)."""
 
     # ----------------------------------------------------------------------------- scheduling
 
@@ -374,6 +377,10 @@ class World:
 
     # ----------------------------------------------------------------------------- effects
 
+    def trace_effect(self, peer: int, effect: fx.Effect) -> None:
+        """Fold an effect of ``peer``'s core into the game's digest, as it is carried out."""
+        self.trace.effect(self.now, peer, effect)
+
     def process(self, peer: SimPeer, effects: list[fx.Effect]) -> None:
         behaviour = self.behaviours.get(peer.index)
         sent = 0
@@ -383,6 +390,7 @@ class World:
                 self.pause(peer.index, seconds)
                 peer.deferred.append((self._process_rest, (peer.index, peer.core, effects[i:])))
                 return
+            self.trace_effect(peer.index, effect)
             sent += isinstance(effect, fx.Send)
             if isinstance(effect, fx.Send):
                 if behaviour is None:
@@ -403,6 +411,8 @@ class World:
                     self.on_event(self, peer.index, effect.event)
                 if isinstance(effect.event, fx.YourMove):
                     self.at(self.now + self.rng.uniform(0.0, 1.0), self.person_moves, peer.index, effect.event.seat)
+        if peer.core is not None:
+            self.trace.deadline(self.now, peer.index, peer.core.deadline)
         self.arm(peer)
 
     def _process_rest(self, index: int, core: Session, effects: list[fx.Effect]) -> None:
