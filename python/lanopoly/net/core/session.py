@@ -50,6 +50,7 @@ from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
 from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
 from lanopoly.net.core.steps import Inbox, Mine
+from lanopoly.net.core.votes import Ballot, Plan
 from lanopoly.net.genesis import Genesis
 from lanopoly.net.keys import ED25519, Signer, Suite
 from lanopoly.net.protocol import (
@@ -166,13 +167,7 @@ class Session:
         self.away: dict[int, float] = {}
         self.broken: dict[int, str] = {}
         """Peers whose link this peer closed for misbehaving: not waited for."""
-        self.condemned: set[int] = set()
-        """Peers this peer wants removed for good: asked for, misbehaved, or diverged from the majority."""
-        self.auto: set[int] = set()
-        """Peers it wants removed for now: away or silent too long while awaited (``replace_after``)."""
-        self.intent_choice = start.replace_with
-        self.outvoting = 0
-        """The step whose acks showed a minority diverged: the majority votes it out, then agrees."""
+        self.ballot = Ballot(me, self.members, self.mine, start.replace_with)
         self.run = 0
         """Steps in a row decided by out-of-turn moves (capped by the number of peers)."""
         self.interjected: Counter[str] = Counter()
@@ -277,7 +272,7 @@ class Session:
         self.links.add(peer)
         self.status_due.add(peer)
         self.broken.pop(peer, None)
-        self.auto.discard(peer)
+        self.ballot.back(peer)
         # A peer is silent only while its link is up: whatever it owes is awaited from now.
         self._awaited = {k: since for k, since in self._awaited.items() if k[0] != peer}
         self.voted_silent.pop(peer, None)
@@ -385,8 +380,7 @@ class Session:
             raise ValueError(f"peer {peer} is not another peer still playing")
         if len(self.members.present) == 2 and choice != "bank":
             raise ValueError("with two peers nobody can be outvoted: the other's seats can only resign (bank)")
-        self.condemned.add(peer)
-        self.intent_choice = choice
+        self.ballot.condemn((peer,), choice)
         self._advance()
         return self._flush()
 
@@ -424,7 +418,7 @@ class Session:
             if peer in self.away:
                 since = self.away[peer]
                 times.append(since + c.rejoin_timeout)
-                if c.replace_after is not None and peer not in self.auto:
+                if c.replace_after is not None and not self.ballot.is_auto(peer):
                     times.append(since + c.replace_after)
             elif peer in self.voted_silent:
                 # ``_on_time`` freezes once both are past: a wait begun after the vote (the peer's ack
@@ -527,7 +521,7 @@ class Session:
         self.broken[peer] = detail
         self.away.pop(peer, None)
         if self.config.replace_after is not None:
-            self.condemned.add(peer)
+            self.ballot.condemn((peer,))
         else:
             self._freeze(FreezeInfo(self.game.step + 1, f"{self.peer_label(peer)} {detail}", (peer,)))
 
@@ -701,7 +695,7 @@ class Session:
     def _take_freeze(self, link: int, freeze: Freeze) -> None:
         """Another peer stopped: stop too, citing it (a peer this one votes out is not followed; during
         the evidence round this peer finishes its own diagnosis first)."""
-        if link in self.condemned or self.remote_freeze is not None:
+        if self.ballot.is_condemned(link) or self.remote_freeze is not None:
             return
         self.remote_freeze = (link, freeze.reason, self._now)
         log.warning("peer %d: %s froze the session: %s", self.me, self.peer_label(link), freeze.reason)
@@ -787,7 +781,8 @@ class Session:
         step = self.game.step + 1
         present = self.members.others(self.me)  # a peer that misbehaved blocks too, until it is voted out
         out = self._blocking(step, present)
-        vote = self._bound(step) or (self.members.vote_of(self.me, step) if self.outvoting == self.game.step else None)
+        outvoting = self.ballot.outvoting == self.game.step
+        vote = self._bound(step) or (self.members.vote_of(self.me, step) if outvoting else None)
         if vote is not None:
             needed = self.members.voters_for(vote) or []
             for p in present:
@@ -1230,7 +1225,7 @@ class Session:
 
     def _disagree(self, step: int) -> bool:
         """Acks of ``step`` differ: first look for proof of equivocation with every peer (evidence round)."""
-        if self.outvoting == step:
+        if self.ballot.outvoting == step:
             return False  # the minority is being voted out: the change settles it
         self._start_evidence(step)
         return True
@@ -1257,9 +1252,7 @@ class Session:
                 return
             for peer in diverged:
                 self._fault(peer, "diverged", f"announced another state at step {step}: voted out")
-            self.condemned.update(diverged)
-            self.intent_choice = "bot"
-            self.outvoting = step
+            self.ballot.outvote(step, diverged)
             self.phase = Phase.AGREEING
             return
         if not same_inputs:
@@ -1315,65 +1308,45 @@ class Session:
 
     # ----------------------------------------------------------------------------- votes and changes
 
+    @property
+    def condemned(self) -> frozenset[int]:
+        """Peers this peer wants removed for good (``votes.py``)."""
+        return self.ballot.condemned
+
     def _bound(self, step: int) -> Vote | None:
-        """This peer's commit to a change at ``step``, while it binds: no peer the change needs acked
-        the step, nor voted in a later round (either proves the change cannot be made there)."""
-        commit = self.members.commit_of(self.me, step)
-        if commit is None:
-            return None
-        needed = self.members.voters_for(commit) or []
-        if any(p in needed for p in self.inbox.acks.get(step, {})):
-            return None
-        if any((v := self.members.vote_of(p, step)) is not None and v.round > commit.round for p in needed):
-            return None
-        return commit
+        """This peer's commit to a change at ``step``, while it binds (``Ballot.bound``)."""
+        return self.ballot.bound(step, self.inbox.acks.get(step, {}))
 
     def _cast_vote(self) -> None:
         """Vote (again) for the step to come when this peer wants peers removed; commit once the vote
         is unanimous."""
-        if not self.condemned and not self.auto:
-            return
-        others = set(self.members.others(self.me))
-        self.condemned &= others
-        self.auto &= others
-        intent = self.condemned | self.auto
-        if not intent or self.phase not in (Phase.DECIDING, Phase.AGREEING):
+        targets = self.ballot.intent(self.members.others(self.me))
+        if not targets or self.phase not in (Phase.DECIDING, Phase.AGREEING):
             return
         step = self.game.step + 1
         if self._bound(step) is not None:
             return
-        prev = self._state_hash()
-        choice = "bank" if len(self.members.present) == 2 else self.intent_choice
-        targets = tuple(sorted(intent))
-        mine = self.members.vote_of(self.me, step)
-        top = self.members.max_round(step)
-        if mine is None:
-            round_ = top
-        elif (mine.removed, mine.choice, mine.prev) != (targets, choice, prev):
-            round_ = max(top, mine.round) + 1
-        elif mine.round < top:
-            round_ = top
-        else:
-            self._maybe_commit(mine)
-            return
-        while self.mine.get(f"vote{round_}", step) is not None:  # a vote signed before a restart holds its round
-            round_ += 1
-        if round_ > p8.MAX_ROUND:  # a peer voted in the last round already: no new vote at this step
-            return
-        vote = p8.sign_vote(self.key, self.game_id, step, self.me, prev, round_, targets, choice)
+        plan = self.ballot.plan(step, self._state_hash(), targets)
+        if isinstance(plan, Plan):
+            self._maybe_commit(self._sign_vote(plan))
+        elif plan is not None:
+            self._maybe_commit(plan)
+
+    def _sign_vote(self, plan: Plan) -> Vote:
+        """Sign, keep and send the vote ``plan`` says."""
+        step, round_, choice = plan.step, plan.round, plan.choice
+        vote = p8.sign_vote(self.key, self.game_id, step, self.me, plan.prev, round_, plan.removed, choice)
         self._sign_and_keep(vote)
         self.members.take(vote)
-        names = ", ".join(self.peer_label(p) for p in targets)
+        names = ", ".join(self.peer_label(p) for p in plan.removed)
         log.warning("peer %d: voting to remove %s from step %d (%s, round %d)", self.me, names, step, choice, round_)
         self._notify(fx.VoteSeen(self.me, vote.removed, choice, step))
         self._broadcast(vote.wire())
-        self._maybe_commit(vote)
+        return vote
 
     def _maybe_commit(self, vote: Vote) -> None:
         """Commit to ``vote`` once every peer its change needs voted exactly it."""
-        if self.members.commit_of(self.me, vote.step) is not None and self._bound(vote.step) is not None:
-            return
-        if self.mine.get(f"commit{vote.round}", vote.step) is not None or not self.members.unanimous(vote):
+        if not self.ballot.commits(vote, self.inbox.acks.get(vote.step, {})):
             return
         commit = p8.sign_vote(
             self.key, self.game_id, vote.step, self.me, vote.prev, vote.round, vote.removed, vote.choice, p8.Kind.COMMIT
@@ -1414,8 +1387,7 @@ class Session:
             self.links.discard(peer)
             self.away.pop(peer, None)
             self.broken.pop(peer, None)
-            self.condemned.discard(peer)
-            self.auto.discard(peer)
+            self.ballot.removed(peer)
             self.voted_silent.pop(peer, None)
             self.inbox.drop_from(peer)
             if self.remote_freeze is not None and self.remote_freeze[0] == peer:
@@ -1467,7 +1439,7 @@ class Session:
             if peer in self.away:
                 since = self.away[peer]
                 if c.replace_after is not None and now >= since + c.replace_after:
-                    self.auto.add(peer)
+                    self.ballot.want_out(peer)
                 if now >= since + c.rejoin_timeout:
                     why = (
                         "dropped"
@@ -1484,7 +1456,7 @@ class Session:
                 voted = self.voted_silent.get(peer)
                 if c.replace_after is not None and voted is None:
                     self.voted_silent[peer] = now
-                    self.auto.add(peer)
+                    self.ballot.want_out(peer)
                 elif voted is None or now >= voted + c.step_timeout:
                     detail = f"silent for {now - self._silent_since(peer):.0f} s"
                     self._fault(peer, "silent", f"{detail} while this peer waited for {what}")
