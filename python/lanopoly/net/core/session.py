@@ -49,6 +49,7 @@ from lanopoly.net.core.members import Change, Members
 from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
 from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
+from lanopoly.net.core.silence import Absent, AskOthers, Silence, Silent, WantOut
 from lanopoly.net.core.steps import Inbox, Mine
 from lanopoly.net.core.votes import Ballot, Plan
 from lanopoly.net.genesis import Genesis
@@ -187,14 +188,8 @@ class Session:
         self.pending_change: Change | None = None
         self._seats_changed: dict[int, int] = {}
         self.finishing_since = 0.0
-        self.voted_silent: dict[int, float] = {}
-        self._awaited: dict[tuple[int, str], float] = {}
-        """(peer, what this peer waits for from it) -> since when: silence is timed per thing awaited."""
-        self._asked: set[tuple[int, str]] = set()
-        """The things awaited from a linked peer for half the step timeout, for which the others were
-        asked to pass on what they hold of that peer's (``_ask_others``)."""
-        self._waiting_now: dict[int, str] = {}
-        """What ``_waiting`` said when the last input was handled (``deadline`` reads it)."""
+        c = self.config
+        self.silence = Silence(c.step_timeout, c.rejoin_timeout, c.replace_after)
         self.wants: dict[int, dict[int, int]] = {}
         """peer -> {asker: step}: whoever asked (``WANT``) for that peer's messages from that step on."""
         self.ports: dict[int, int] = {}
@@ -273,14 +268,12 @@ class Session:
         self.status_due.add(peer)
         self.broken.pop(peer, None)
         self.ballot.back(peer)
-        # A peer is silent only while its link is up: whatever it owes is awaited from now.
-        self._awaited = {k: since for k, since in self._awaited.items() if k[0] != peer}
-        self.voted_silent.pop(peer, None)
+        self.silence.linked(peer)
         if self.away.pop(peer, None) is not None and self.phase not in (Phase.OVER, Phase.FROZEN):
             self._notify(fx.PeerBack(peer))
         ports = tuple(sorted(self.ports.items()))
         self._send(peer, p8.encode(self.game_id, Status(self.game.step, len(self.members.changes), ports)))
-        for other in self._waiting_now:  # the new link may hold what this peer waits for from one it cannot reach
+        for other in self.silence.waiting:  # the new link may hold what this peer waits for from one it cannot reach
             if other in self.away and other != peer:
                 self._send(peer, p8.encode(self.game_id, Want(other, self.game.step)))
         return self._flush()
@@ -314,7 +307,7 @@ class Session:
         for asked in self.wants.values():
             asked.pop(peer, None)
         self._notify(fx.PeerAway(peer, now, reason))
-        self._awaited = {k: since for k, since in self._awaited.items() if k[0] != peer}  # asked for anew
+        self.silence.unlinked(peer)
         held = self.inbox.held_by(peer, max(self.game.step - 1, 0))
         if held:
             relay = p8.encode(self.game_id, Relay(tuple(held)))
@@ -414,22 +407,7 @@ class Session:
             # Once due, the bot moves when the step can be decided; until then something else
             # (a change this peer committed to, say) holds the step, and its own time counts.
             times.append(self.bot_due)
-        for peer in self._waiting_now:
-            if peer in self.away:
-                since = self.away[peer]
-                times.append(since + c.rejoin_timeout)
-                if c.replace_after is not None and not self.ballot.is_auto(peer):
-                    times.append(since + c.replace_after)
-            elif peer in self.voted_silent:
-                # ``_on_time`` freezes once both are past: a wait begun after the vote (the peer's ack
-                # of a later step, passed on by another) kept this deadline in the past, and the
-                # driver called ``timer`` in a busy loop until the later one came.
-                since = max(self.voted_silent[peer], self._silent_since(peer))
-                times.append(since + c.step_timeout)
-            else:
-                times.append(self._silent_since(peer) + c.step_timeout)
-                if (peer, self._waiting_now[peer]) not in self._asked:
-                    times.append(self._silent_since(peer) + c.step_timeout / 2)
+        times += self.silence.deadlines(self._now, self.away, self.ballot.is_auto)
         return min(times) if times else None
 
     def _state_hash(self) -> bytes:
@@ -440,10 +418,6 @@ class Session:
             self._hash = self.game.state_hash()
             self._hash_step = step
         return self._hash
-
-    def _silent_since(self, peer: int) -> float:
-        """Since when this peer has waited for what it waits for now from ``peer`` (see ``_flush``)."""
-        return self._awaited.get((peer, self._waiting_now.get(peer, "")), self._now)
 
     def waiting_for(self) -> dict[int, str]:
         """The peers whose messages the session waits for now, with what it waits for."""
@@ -465,19 +439,9 @@ class Session:
     def _flush(self) -> list[fx.Effect]:
         """The effects so far; and the wait is timed: since when each awaited thing is awaited."""
         waiting = self._waiting() if self.phase not in (Phase.OVER, Phase.FROZEN) else {}
-        if waiting == self._waiting_now and len(self._awaited) == len(waiting):
-            # The same wait as after the last input (most messages change nothing awaited): the
-            # times stand. ``_awaited`` only loses entries between flushes, so equal sizes say
-            # that it still holds one per thing awaited.
-            out, self._out = self._out, []
-            return out
-        for peer, what in waiting.items():
-            if (peer, what) not in self._awaited and peer in self.away:
+        for peer in self.silence.wait(waiting, self._now):
+            if peer in self.away:
                 self._want(peer)
-        before = self._awaited
-        self._awaited = {(peer, what): before.get((peer, what), self._now) for peer, what in waiting.items()}
-        self._asked = {k for k in self._asked if k in before and k in self._awaited}  # a wait begun anew: not asked
-        self._waiting_now = waiting
         out, self._out = self._out, []
         return out
 
@@ -1212,7 +1176,7 @@ class Session:
         if all(h == mine for h in hashes.values()):
             self._out_of_turn_faults(step)
             self.phase = Phase.DECIDING
-            self.voted_silent.clear()
+            self.silence.agreed()
             return True
         return self._disagree(step)
 
@@ -1388,7 +1352,7 @@ class Session:
             self.away.pop(peer, None)
             self.broken.pop(peer, None)
             self.ballot.removed(peer)
-            self.voted_silent.pop(peer, None)
+            self.silence.removed(peer)
             self.inbox.drop_from(peer)
             if self.remote_freeze is not None and self.remote_freeze[0] == peer:
                 self.remote_freeze = None
@@ -1429,40 +1393,26 @@ class Session:
     # ----------------------------------------------------------------------------- time
 
     def _on_time(self) -> None:
+        """Time passed: follow a freeze held back, else act on the waits that lasted too long."""
         if self.phase in (Phase.OVER, Phase.FROZEN):
             return
-        now, c = self._now, self.config
         if self._follows_freeze():
             self._freeze_remote()
             return
-        for peer, what in self._waiting().items():
-            if peer in self.away:
-                since = self.away[peer]
-                if c.replace_after is not None and now >= since + c.replace_after:
-                    self.ballot.want_out(peer)
-                if now >= since + c.rejoin_timeout:
-                    why = (
-                        "dropped"
-                        if c.rejoin_timeout <= 0
-                        else f"dropped and did not come back within {c.rejoin_timeout:g} s"
-                    )
-                    reason = f"waiting for {what}: {self.peer_label(peer)} {why}"
-                    self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
-                    return
-                continue
-            if (peer, what) not in self._asked and now >= self._silent_since(peer) + c.step_timeout / 2:
-                self._ask_others(peer, what)
-            if now >= self._silent_since(peer) + c.step_timeout:
-                voted = self.voted_silent.get(peer)
-                if c.replace_after is not None and voted is None:
-                    self.voted_silent[peer] = now
-                    self.ballot.want_out(peer)
-                elif voted is None or now >= voted + c.step_timeout:
-                    detail = f"silent for {now - self._silent_since(peer):.0f} s"
-                    self._fault(peer, "silent", f"{detail} while this peer waited for {what}")
-                    reason = f"waiting for {what}: {self.peer_label(peer)} {detail}"
-                    self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), cause="absent"))
-                    return
+        for decision in self.silence.check(self._now, self._waiting(), self.away):
+            if isinstance(decision, WantOut):
+                self.ballot.want_out(decision.peer)
+            elif isinstance(decision, AskOthers):
+                self._ask_others(decision.peer, decision.what)
+            else:
+                self._freeze_absent(decision)
+
+    def _freeze_absent(self, gone: Absent | Silent) -> None:
+        """Freeze naming a peer that was away or silent too long (a silent one is a fault too)."""
+        if isinstance(gone, Silent):
+            self._fault(gone.peer, "silent", f"{gone.detail} while this peer waited for {gone.what}")
+        reason = f"waiting for {gone.what}: {self.peer_label(gone.peer)} {gone.detail}"
+        self._freeze(FreezeInfo(self.game.step + 1, reason, (gone.peer,), cause="absent"))
 
     def _ask_others(self, peer: int, what: str) -> None:
         """``peer`` is linked but this peer has waited half the step timeout for ``what``: ask the
@@ -1480,8 +1430,8 @@ class Session:
 
         It also passes on the votes and commits it holds for the step to come: a voter cannot commit
         to a change without every vote it needs, and the vote of a peer that died right after
-        voting reached only the peers linked to it then (one restarting was not)."""
-        self._asked.add((peer, what))
+        voting reached only the peers linked to it then (one restarting was not).
+        ``Silence.check`` records the ask: once a wait."""
         self._want(peer)
         if peer not in self.links:
             return
