@@ -43,6 +43,7 @@ from lanopoly.bots import Policy, SimpleBot
 from lanopoly.log import GameLog
 from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
+from lanopoly.net.core.catchup import Catchup
 from lanopoly.net.core.chance import Chance, Recovery, step_seed
 from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
 from lanopoly.net.core.members import Change, Members
@@ -82,8 +83,6 @@ _CHEATS_ON_A_STEP = ("equivocation", "illegal_action")
 """Faults that make what decides a step differ from peer to peer (see ``Session._missing_move``)."""
 
 Move = Mapping[str, Any]
-SYNC_BYTES = 40_000
-"""A SYNC frame is cut when its signed messages pass this many bytes (the frame cap is 64 KiB)."""
 
 
 @dataclass(frozen=True)
@@ -192,12 +191,7 @@ class Session:
         self.silence = Silence(c.step_timeout, c.rejoin_timeout, c.replace_after)
         self.wants: dict[int, dict[int, int]] = {}
         """peer -> {asker: step}: whoever asked (``WANT``) for that peer's messages from that step on."""
-        self.ports: dict[int, int] = {}
-        """Listening ports of peers that moved (learned from their link handshake or a STATUS)."""
-        self.status_due: set[int] = set()
-        """Peers whose link came up and whose ``STATUS`` (a link's first message) is not yet answered:
-        one answer per link, since an answer (the steps it lacks, what this peer signed) costs far more
-        than the few bytes asking for it."""
+        self.catchup = Catchup(me, [p.port for p in start.peers], self.record)
         self._now = 0.0
         self._out: list[fx.Effect] = []
         self._hash_step = -1
@@ -260,19 +254,14 @@ class Session:
         if self.phase is Phase.FROZEN:
             self._tell_frozen(peer)
             return self._flush()
-        if port is not None and port != self.genesis.record.peers[peer].port:
-            self.ports[peer] = port
-        elif port is not None:  # the peer itself says it is back where it started: a hint is dropped
-            self.ports.pop(peer, None)
+        self.catchup.linked(peer, port)
         self.links.add(peer)
-        self.status_due.add(peer)
         self.broken.pop(peer, None)
         self.ballot.back(peer)
         self.silence.linked(peer)
         if self.away.pop(peer, None) is not None and self.phase not in (Phase.OVER, Phase.FROZEN):
             self._notify(fx.PeerBack(peer))
-        ports = tuple(sorted(self.ports.items()))
-        self._send(peer, p8.encode(self.game_id, Status(self.game.step, len(self.members.changes), ports)))
+        self._send(peer, p8.encode(self.game_id, self.catchup.status(self.game.step, len(self.members.changes))))
         for other in self.silence.waiting:  # the new link may hold what this peer waits for from one it cannot reach
             if other in self.away and other != peer:
                 self._send(peer, p8.encode(self.game_id, Want(other, self.game.step)))
@@ -1489,15 +1478,10 @@ class Session:
     # ----------------------------------------------------------------------------- catching up
 
     def _take_status(self, link: int, status: Status) -> None:
-        """A new link's first message: send a peer behind what it lacks, then repeat what this peer signed.
-        Any later one on the same link is ignored: a peer sending STATUS in a loop would otherwise get
-        the whole game again for each 24 bytes (16 ms of this peer's CPU each at step 850)."""
-        if link not in self.status_due:
+        """A new link's first message: send a peer behind what it lacks, then repeat what this peer
+        signed (once a link: ``Catchup.answers``)."""
+        if not self.catchup.answers(link, status):
             return
-        self.status_due.discard(link)
-        for peer, port in status.ports:
-            if peer != self.me and peer < len(self.keys) and port != self.genesis.record.peers[peer].port:
-                self.ports.setdefault(peer, port)
         if status.step < self.game.step or status.changes < len(self.members.changes):
             self._send_sync(link, status.step)
         for sent in self.mine.since(max(self.game.step - 1, 0)):
@@ -1508,21 +1492,14 @@ class Session:
                 self._send(link, p8.encode(self.game_id, Offer(sent.message)))
 
     def _send_sync(self, link: int, after: int) -> None:
-        steps = self.record.steps_after(after)
-        changes = tuple(self.record.changes_after(after))
-        frames: list[list[StepRecord]] = [[]]
-        size = 0
-        for record in steps:
-            weight = sum(len(m.signed.body) + 64 for m in record.messages) + 16
-            if frames[-1] and (size + weight > SYNC_BYTES or len(frames[-1]) >= p8.MAX_SYNC_STEPS):
-                frames.append([])
-                size = 0
-            frames[-1].append(record)
-            size += weight
-        for i, chunk in enumerate(frames):
-            last = i == len(frames) - 1
-            sync = Sync(tuple(chunk), changes if last else (), last)
+        """Send ``link`` every step after ``after`` and the changes since, in SYNC frames."""
+        for sync in self.catchup.sync_frames(after):
             self._send(link, p8.encode(self.game_id, sync))
+
+    @property
+    def ports(self) -> Mapping[int, int]:
+        """Where peers that moved listen now (``Catchup.ports``)."""
+        return self.catchup.ports
 
     def _take_sync(self, link: int, sync: Sync) -> None:
         """Apply the signed steps and changes a peer sent, each checked as ``verify`` does."""
