@@ -27,6 +27,10 @@ timeout``), its messages passed on to the others; with ``replace_after`` a peer 
 that long is voted out (``members.py``) and its chain secret rebuilt from the others' shares.
 A new link starts with ``STATUS``; a peer behind gets ``SYNC`` (the signed steps it lacks) and
 everyone repeats what it signed for the steps in play.
+
+Concerns with state of their own live in sub-machines that own it (the session reads their results
+and calls their methods): the ballot (``votes.py``), the waits and their timeouts (``silence.py``),
+catching a peer up (``catchup.py``).
 """
 
 from __future__ import annotations
