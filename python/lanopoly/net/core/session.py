@@ -30,7 +30,7 @@ everyone repeats what it signed for the steps in play.
 
 Concerns with state of their own live in sub-machines that own it (the session reads their results
 and calls their methods): the ballot (``votes.py``), the waits and their timeouts (``silence.py``),
-catching a peer up (``catchup.py``).
+catching a peer up (``catchup.py``), the evidence round (``inquiry.py``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from lanopoly.net.core import effects as fx
 from lanopoly.net.core.catchup import Catchup
 from lanopoly.net.core.chance import Chance, Recovery, step_seed
 from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
+from lanopoly.net.core.inquiry import EvidenceRound, acks_of, disagree
 from lanopoly.net.core.members import Change, Members
 from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
@@ -184,9 +185,7 @@ class Session:
         self.asked: int = -1
         """The last step for which ``YourMove`` was emitted."""
         self.remote_freeze: tuple[int, str, float] | None = None
-        self.evidence: dict[int, list[Signed]] = {}
-        self.evidence_step = 0
-        self.evidence_until = 0.0
+        self.evidence = EvidenceRound()
         self.byes: dict[int, Bye] = {}
         self.pending_change: Change | None = None
         self._seats_changed: dict[int, int] = {}
@@ -393,7 +392,7 @@ class Session:
         c = self.config
         times: list[float] = []
         if self.phase is Phase.EVIDENCE:
-            times.append(self.evidence_until)
+            times.append(self.evidence.until)
         if self.phase is Phase.FINISHING:
             times.append(self.finishing_since + c.bye_wait)
         if self.bot_due is not None and self.bot_due > self._now:
@@ -683,9 +682,9 @@ class Session:
             return
         good = [m for m in evidence.messages if self._verified(link, m)]
         if self.phase is Phase.EVIDENCE:
-            self.evidence.setdefault(link, []).extend(good)
+            self.evidence.add(link, good)
         elif self._shows_disagreement(evidence.step, good):
-            self.evidence.setdefault(link, []).extend(good)
+            self.evidence.add(link, good)
             self._start_evidence(evidence.step)
 
     def _unfounded(self, link: int, step: int) -> None:
@@ -694,12 +693,8 @@ class Session:
             self._fault(link, "unfounded_evidence", f"sent evidence for step {step} with no acks that disagree")
 
     def _shows_disagreement(self, step: int, messages: Sequence[Signed]) -> bool:
-        """Whether signed acks of ``step`` (in ``messages`` or held here) disagree. A peer starts the
-        evidence round only when it sees that, and its evidence holds the acks it saw: without them an
-        EVIDENCE is unfounded, and taking it froze every peer as a desync blaming nobody."""
-        acks = [m for m in messages if isinstance(m, Ack) and m.step == step]
-        acks += self.inbox.acks.get(step, {}).values()
-        return len({(a.action_hash, a.state_hash) for a in acks}) > 1
+        """Whether signed acks of ``step`` (in ``messages`` or held here) disagree (``inquiry.disagree``)."""
+        return disagree(step, messages, self.inbox.acks.get(step, {}).values())
 
     # ----------------------------------------------------------------------------- the step machine
 
@@ -762,7 +757,7 @@ class Session:
         if self.phase is Phase.FINISHING:
             return {p: "its goodbye" for p in present if p not in self.byes}
         if self.phase is Phase.EVIDENCE:
-            return {p: "its evidence" for p in present if p not in self.evidence and p not in self.away}
+            return {p: "its evidence" for p in present if not self.evidence.has(p) and p not in self.away}
         if self.phase is not Phase.DECIDING or self.game.is_over:
             return {}
         if self.game.is_chance_node:
@@ -1231,28 +1226,23 @@ class Session:
     def _start_evidence(self, step: int) -> None:
         """The inputs of ``step`` diverged: exchange every signed message held for it and the step before."""
         self.phase = Phase.EVIDENCE
-        self.evidence_step = step
-        self.evidence_until = self._now + self.config.evidence_wait
+        self.evidence.start(step, self._now + self.config.evidence_wait)
         held = self.inbox.of_step(step) + self.inbox.of_step(step + 1) + self.inbox.of_step(step - 1)
         held += [m for r in self.record.steps[max(step - 2, 0) : step] for m in r.messages]
         mine = list(dict.fromkeys(held))[: p8.MAX_BATCH]
-        self.evidence.setdefault(self.me, []).extend(mine)
+        self.evidence.add(self.me, mine)
         self._broadcast(p8.encode(self.game_id, Evidence(step, tuple(mine))))
 
     def _evidence_done(self) -> bool:
+        """Once the round is over: freeze with the proofs found, else give the desync verdict."""
         present = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
-        if self._now < self.evidence_until and not all(p in self.evidence for p in present):
+        if not self.evidence.over(self._now, present):
             return False
-        collected = [m for ms in self.evidence.values() for m in ms]
+        collected = self.evidence.close()
         for proof in find_proofs(collected, self.keys, self.suite.verify):
             self._proven(proof)
-        self.evidence = {}
-        step = self.evidence_step
-        # Every ack of the step, this peer's and those the others sent as evidence (all verified).
-        acks = dict(self.inbox.acks.get(step, {}))
-        for m in collected:
-            if isinstance(m, Ack) and m.step == step:
-                acks.setdefault(m.signer, m)
+        step = self.evidence.step
+        acks = acks_of(step, self.inbox.acks.get(step, {}), collected)
         hashes = {p: (a.action_hash, a.state_hash) for p, a in acks.items() if self.members.is_present(p)}
         if self.proofs:
             blamed = tuple(sorted({p.peer for p in self.proofs}))
