@@ -48,13 +48,14 @@ class Summary:
         )
 
 
-def run_chunk(start: int, count: int) -> Summary:
+def run_chunk(start: int, count: int, traces: bool = False) -> Summary:
     summary = Summary()
     for seed in range(start, start + count):
-        report = run_game(seed)
+        report = run_game(seed, trace=traces)
         summary.games += 1
         summary.steps += report.steps
-        summary.traces[seed] = report.trace
+        if traces:
+            summary.traces[seed] = report.trace
         summary.outcomes.update(set(report.outcomes.values()))
         if report.scenario.behaviour is not None:
             summary.behaviours[report.scenario.behaviour] += 1
@@ -63,14 +64,15 @@ def run_chunk(start: int, count: int) -> Summary:
     return summary
 
 
-def run_batch(start: int, games: int, jobs: int | None = None, progress: bool = False) -> Summary:
-    """Games ``start`` to ``start + games - 1`` on ``jobs`` processes (default: every core)."""
+def run_batch(start: int, games: int, jobs: int | None = None, progress: bool = False, traces: bool = False) -> Summary:
+    """Games ``start`` to ``start + games - 1`` on ``jobs`` processes (default: every core), with
+    each game's trace digest in ``Summary.traces`` if ``traces``."""
     jobs = jobs or os.cpu_count() or 1
     total = Summary()
     began = last = time.monotonic()
     chunks = [(s, min(CHUNK, start + games - s)) for s in range(start, start + games, CHUNK)]
     with ProcessPoolExecutor(jobs) as pool:
-        for done in pool.map(run_chunk, *zip(*chunks, strict=True)):
+        for done in pool.map(run_chunk, *zip(*chunks, strict=True), [traces] * len(chunks)):
             total.add(done)
             if progress:  # a failure is told when found, so a soak stopped early keeps it
                 for failure in done.failures:
@@ -94,7 +96,7 @@ def main() -> int:
         report = run_game(args.seed, verbose=True)
         return 0 if report.ok else 1
     began = time.monotonic()
-    summary = run_batch(args.start, args.games, args.jobs or None, progress=True)
+    summary = run_batch(args.start, args.games, args.jobs or None, progress=True, traces=args.traces is not None)
     print(f"{summary.text()}; {time.monotonic() - began:.0f} s")
     if args.traces is not None:
         with open(args.traces, "w") as out:

@@ -377,9 +377,11 @@ def run_game(
     watch: Callable[[World, int, Any], None] | None = None,
     faults: Sequence[tuple[float, str, tuple[Any, ...]]] = (),
     delay: tuple[float, float] | None = None,
+    trace: bool = True,
 ) -> Report:
     """Play game ``seed`` in the simulated world and check every invariant (``faults``: more faults
-    than the seed draws, the game then need not finish; ``delay``: the network's, if not the world's)."""
+    than the seed draws, the game then need not finish; ``delay``: the network's, if not the world's;
+    ``trace``: whether to keep the digest of everything the cores did, ``Report.trace``)."""
     scenario = draw(seed, cheat=cheat, ed25519=ed25519, behaviour=behaviour)
     if faults:
         scenario.faults = [*scenario.faults, *faults]
@@ -398,6 +400,7 @@ def run_game(
         persons=scenario.persons,
         behaviours=behaviours,
         on_event=checker.on_event if watch is None else _both(checker.on_event, watch),
+        trace=trace,
         **({} if delay is None else {"delay": delay}),
     )
     report = Report(scenario)
@@ -425,7 +428,7 @@ def run_game(
         checker.violations.append(f"crash: {e!r}\n{traceback.format_exc()}")
     report.violations = checker.violations
     report.events = world.events
-    report.trace = world.trace.hexdigest()
+    report.trace = "" if world.trace is None else world.trace.hexdigest()
     report.cheater_acted = sum(b.acted for b in behaviours.values())
     for peer in world.peers:
         core = peer.core
