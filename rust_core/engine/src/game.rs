@@ -312,7 +312,11 @@ impl Game {
             Action::Pass => self.pass(p),
             Action::Build(square) if self.placing.is_some() => self.place_won_building(p, square),
             Action::Build(square) => {
-                let hotel = self.check_build::<Refused>(p, square).expect("checked");
+                // The next piece is a hotel when the street has all its houses: what the check
+                // made before (about 140 instructions) answered, read from the level.
+                let property = board::property_at(square).expect("checked");
+                let hotel = self.level(property) == self.rules.houses_per_hotel;
+                debug_assert_eq!(self.check_build::<Refused>(p, square).ok(), Some(hotel), "checked");
                 self.build(p, square, hotel);
             }
             Action::Sell(square) => self.sell(p, square),
