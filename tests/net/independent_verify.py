@@ -300,14 +300,33 @@ class Checker:
             raise Failed(0, "the record's steps or changes are not lists")
         if len(self.log.inputs) != len(steps):
             raise Failed(0, f"the log has {len(self.log.inputs)} steps, the record {len(steps)}")
+        self.check_change_records(changes, len(steps))
         for k, pairs in enumerate(steps, 1):
-            for change in changes:
-                if isinstance(change, dict) and change.get("step") == k:
-                    self.make_change(k, change)
+            self.make_changes(k, changes)
             if self.game.is_over:
                 raise Failed(k, "a step after the game was over")
             action = self.decide(k, self.messages(k, pairs))
             self.apply(k, action)
+        self.make_changes(len(steps) + 1, changes)  # made for the step to come, saved before it
+
+    def check_change_records(self, changes: list[Any], last: int) -> None:
+        """Each change record is ``{step, commits, shares}`` for a step from 1 to one past the
+        record's last (a change made for the step to come)."""
+        for change in changes:
+            step = change.get("step") if isinstance(change, dict) else None
+            if not (isinstance(step, int) and not isinstance(step, bool) and 1 <= step <= last + 1):
+                raise Failed(0, f"a change record that is not for a step from 1 to {last + 1}")
+            if not (isinstance(change.get("commits"), list) and isinstance(change.get("shares"), list)):
+                raise Failed(0, "a change record without lists of commits and shares")
+
+    def make_changes(self, k: int, changes: list[Any]) -> None:
+        """Every change recorded for step ``k``, in the record's order (one repeated word for word
+        is made once)."""
+        made: list[object] = []
+        for change in changes:
+            if change["step"] == k and change not in made:
+                self.make_change(k, change)
+                made.append(change)
 
     def messages(self, k: int, pairs: object) -> list[Message]:
         """A step's signed messages, each ``[body, signature]``: signed alone, or an ack of ``k - 1``
@@ -475,13 +494,16 @@ class Checker:
         """A change made before step ``k``: its commits, then its shares ("Removing a peer")."""
         targets, choice = self.check_commits(k, change.get("commits"))
         for peer in sorted(targets):
-            self.rebuild(k, peer, change.get("shares"))
+            self.rebuild(k, peer, targets, change.get("shares"))
         self.present -= targets
         heir = min(self.present)
+        for peer in targets:
+            if not self._reaches_anchor(peer):
+                self.secrets[peer] = None  # bad_deal (or not rebuilt): its links count as zeros
         for seat, owner in enumerate(self.controllers):
             if owner in targets:
                 self.controllers[seat] = heir
-                if choice == "bank" or self.secrets[owner] is None or not self._reaches_anchor(owner):
+                if choice == "bank" or self.secrets[owner] is None:
                     self.bank_seats.add(seat)
 
     def check_commits(self, k: int, commits: object) -> tuple[set[int], str]:
@@ -505,30 +527,36 @@ class Checker:
         voters = self.present - targets
         if not targets or not targets <= self.present or choice not in ("bot", "bank"):
             raise Failed(k, "a change that names no present peer or no choice")
-        if sorted(signers) != sorted(voters):
+        if set(signers) != voters:
             raise Failed(k, f"a change needs the commits of peers {sorted(voters)}, has {sorted(signers)}")
         if not (len(voters) > len(targets) or (len(self.present) == 2 and choice == "bank")):
             raise Failed(k, "the voters do not outnumber those named")
         return targets, choice
 
-    def rebuild(self, k: int, dealer: int, shares: object) -> None:
+    def rebuild(self, k: int, dealer: int, targets: set[int], shares: object) -> None:
         """The removed peer's secret from ``t`` shares checked against its commitments (Lagrange at
-        0), or None when fewer than ``t`` holders could release one ("Removing a peer" 3)."""
+        0), or None when fewer than ``t`` holders are present ("Removing a peer" 3)."""
         t = threshold(len(self.start.peers))
         points: dict[int, int] = {}
         for pair in shares if isinstance(shares, list) else []:
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise Failed(k, "a share is not [body, signature]")
             m = self.signed(k, b64(pair[0], k, "a share"), b64(pair[1], k, "a share's signature"))
-            if m.kind != SHARE or len(m.fields) != 2 or m.fields[0] != dealer:
+            if m.kind != SHARE or len(m.fields) != 2 or m.fields[0] not in targets:
+                raise Failed(k, "a share of no removed peer's secret")
+            if m.signer not in self.present - targets:
+                raise Failed(k, f"peer {m.signer} released a share but is not a holder kept by the change")
+            if m.fields[0] != dealer:
                 continue
             value = m.fields[1]
             if not (isinstance(value, bytes) and len(value) == 32 and self._share_ok(dealer, m.signer, value)):
                 raise Failed(k, f"peer {m.signer}'s share of peer {dealer}'s secret is not on its commitments")
             points[m.signer + 1] = int.from_bytes(value, "little")
-        if t == 0 or len(points) < t:
-            self.secrets[dealer] = None
+        if len(self.present - targets) < t or t == 0:
+            self.secrets[dealer] = None  # too few holders present: its links count as zeros
             return
+        if len(points) < t:
+            raise Failed(k, f"the change lacks {t} valid shares of peer {dealer}'s secret")
         xs = sorted(points)[:t]
         secret = 0
         for x in xs:

@@ -19,26 +19,39 @@ import pytest
 
 from lanopoly.log import GameLog
 from lanopoly.net import cli
+from lanopoly.net.core import effects as fx
+from lanopoly.net.core.session import Config
 from lanopoly.net.play import play
 
 from .independent_verify import Verdict, verify
 from .inproc import drivers, set_up
 
+GAMES = {"2 peers": (2, None), "3 peers": (3, None), "2 peers, one removed": (2, 1), "3 peers, one removed": (3, 2)}
+
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[Path]]:
-    """Each peer's saved file of a 2-peer game (2 rounds) and of a 3-peer game (4 rounds)."""
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """Each peer's saved file of four games: 2 and 3 peers played out; 2 and 3 peers of which the
+    last is killed at step 12 and voted out (``--replace-after``: its seats to the bank with two
+    peers, its secret rebuilt from the others' shares with three)."""
     folder = tmp_path_factory.mktemp("independent")
 
-    async def main(peers: int, rounds: int) -> list[Path]:
-        started = await set_up(peers, rounds=rounds)
-        (folder / str(peers)).mkdir()
-        ds = drivers(started, folder / str(peers))
-        results = await asyncio.gather(*(play(d, s) for d, s in zip(ds, started, strict=True)))
-        assert {r.outcome for r in results} == {"over"}
-        return [folder / str(peers) / f"p{i}.json" for i in range(peers)]
+    async def main(name: str, peers: int, victim: int | None) -> list[Path]:
+        started = await set_up(peers, rounds=4 if peers == 3 else 2)
+        (folder / name).mkdir()
+        ds = drivers(started, folder / name, Config(step_timeout=10, rejoin_timeout=30, replace_after=0.2))
+        tasks = [asyncio.create_task(play(d, s)) for d, s in zip(ds, started, strict=True)]
+        if victim is not None:
+            reached = asyncio.Event()
+            ds[victim].subscribe(lambda e: reached.set() if isinstance(e, fx.StepApplied) and e.step >= 12 else None)
+            await reached.wait()
+            tasks[victim].cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes = [getattr(r, "outcome", None) for i, r in enumerate(results) if i != victim]
+        assert outcomes == ["over"] * len(outcomes) and len(outcomes) == peers - (victim is not None)
+        return [folder / name / f"p{i}.json" for i in range(peers)]
 
-    return {peers: asyncio.run(main(peers, rounds)) for peers, rounds in [(2, 2), (3, 4)]}
+    return {name: asyncio.run(main(name, *shape)) for name, shape in GAMES.items()}
 
 
 def theirs(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, int, int | None, str | None]:
@@ -77,72 +90,125 @@ def shapes(path: Path) -> tuple[int, int]:
     return chance, out_of_turn
 
 
-@pytest.mark.parametrize("peers", [2, 3])
-def test_every_peers_saved_game_is_complete_with_the_same_final_hash(
-    games: dict[int, list[Path]], capsys: pytest.CaptureFixture[str], peers: int
+@pytest.mark.parametrize("name", GAMES)
+def test_every_peers_saved_game_agrees_with_the_same_final_hash(
+    games: dict[str, list[Path]], capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    finals = {agreed(path, capsys).final_hash for path in games[peers]}
-    assert len(finals) == 1 and verify(games[peers][0]).kind == "complete"
-    chance, out_of_turn = shapes(games[peers][0])
-    assert chance > 5 and (peers == 2 or out_of_turn > 0)
+    """The peers that played to the end saved a complete game, all with one final hash; a killed
+    peer's file is unfinished where it stopped."""
+    _, victim = GAMES[name]
+    verdicts = [agreed(path, capsys) for path in games[name]]
+    survivors = [v for i, v in enumerate(verdicts) if i != victim]
+    assert {v.kind for v in survivors} == {"complete"} and len({v.final_hash for v in survivors}) == 1
+    assert victim is None or (verdicts[victim].kind, verdicts[victim].steps >= 12) == ("unfinished", True)
+    chance, out_of_turn = shapes(games[name][0])
+    assert chance > 5 and (name != "3 peers" or out_of_turn > 0)
+    changes = json.loads(games[name][0].read_text())["network"]["changes"]
+    assert len(changes) == (victim is not None) and all(
+        len(c["shares"]) == (name == "3 peers, one removed") * 2 for c in changes
+    )
 
 
-@pytest.mark.parametrize("peers", [2, 3])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_die_rewritten_in_a_consistent_log_fails_at_its_step(
-    games: dict[int, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], peers: int
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     """Two different dice swapped (the same total: every later input stays legal) and the log
     re-hashed from there (self-consistent), the network record left alone."""
-    data = json.loads(games[peers][-1].read_text())
+    data = json.loads(games[name][0].read_text())
     log = GameLog.from_json(json.dumps(data))
-    k = next(i for i, a in enumerate(log.inputs, 1) if a["type"] == "dice" and i > 4 and len(set(a["dice"])) == 2)
+    dice = [i for i, a in enumerate(log.inputs, 1) if a["type"] == "dice" and i > 4 and len(set(a["dice"])) == 2]
+    changes = [c["step"] for c in data["network"]["changes"]]
+    k = next((i for i in dice if i > max(changes)), dice[-1]) if changes else dice[0]  # after a removal if any
     game = log.new_game()
     for i, step in enumerate(data["steps"], 1):
         if i == k:
             step["input"]["dice"].reverse()
         game.apply(step["input"])
         step["hash"] = game.state_hash().hex()
-    assert GameLog.from_json(json.dumps(data)).replay().is_over
+    assert GameLog.from_json(json.dumps(data)).replay().step == len(data["steps"])
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == ("failed", k), verdict
 
 
-@pytest.mark.parametrize(("peers", "end"), [(2, 1), (2, 9), (3, 0), (3, 2), (3, 25), (3, -1)])
+@pytest.mark.parametrize(
+    ("name", "end"), [("2 peers", 1), ("2 peers", 9), ("3 peers", 0), ("3 peers", 2), ("3 peers", 25), ("3 peers", -1)]
+)
 def test_a_consistently_truncated_file_is_unfinished_at_its_last_step(
-    games: dict[int, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], peers: int, end: int
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, end: int
 ) -> None:
-    data = json.loads(games[peers][0].read_text())
+    data = json.loads(games[name][0].read_text())
     n = len(data["steps"]) + end if end < 0 else end
-    data["steps"] = data["steps"][:n]
-    data["network"]["steps"] = data["network"]["steps"][:n]
-    data["network"]["end"] = None
-    verdict = agreed(edited(tmp_path, data), capsys)
+    verdict = agreed(edited(tmp_path, cut(data, n)), capsys)
     assert (verdict.kind, verdict.steps) == ("unfinished", n), verdict
 
 
-@pytest.mark.parametrize(("peers", "step", "message"), [(2, 1, 1), (2, 6, 0), (3, 2, 2), (3, 9, 0), (3, -1, 0)])
+def cut(data: dict[str, Any], n: int) -> dict[str, Any]:
+    """The file as saved after step ``n`` (changes made for later steps left out)."""
+    data = copy.deepcopy(data)
+    data["steps"] = data["steps"][:n]
+    data["network"]["steps"] = data["network"]["steps"][:n]
+    data["network"]["changes"] = [c for c in data["network"]["changes"] if c["step"] <= n + 1]
+    data["network"]["end"] = None
+    return data
+
+
+@pytest.mark.parametrize(
+    ("name", "step", "message"),
+    [("2 peers", 1, 1), ("2 peers", 6, 0), ("3 peers", 2, 2), ("3 peers", 9, 0), ("3 peers", -1, 0)],
+)
 def test_a_flipped_signature_byte_fails_at_its_step(
-    games: dict[int, list[Path]],
+    games: dict[str, list[Path]],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    peers: int,
+    name: str,
     step: int,
     message: int,
 ) -> None:
-    data = json.loads(games[peers][1].read_text())
+    data = json.loads(games[name][1].read_text())
     steps = data["network"]["steps"]
     k = len(steps) + 1 + step if step < 0 else step
-    pair = steps[k - 1][message % len(steps[k - 1])]
-    signature = bytearray(base64.b64decode(pair[1]))
-    signature[7] ^= 0x10
-    pair[1] = base64.b64encode(bytes(signature)).decode()
+    flip(steps[k - 1][message % len(steps[k - 1])])
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == ("failed", k), verdict
 
 
-def test_a_log_without_its_network_record_is_unsigned(
-    games: dict[int, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def flip(pair: list[str]) -> None:
+    """One bit of a saved ``[body, signature]``'s signature flipped."""
+    signature = bytearray(base64.b64decode(pair[1]))
+    signature[7] ^= 0x10
+    pair[1] = base64.b64encode(bytes(signature)).decode()
+
+
+@pytest.mark.parametrize("name", ["2 peers, one removed", "3 peers, one removed"])
+@pytest.mark.parametrize("edit", ["cut before the change", "cut after the change", "commit", "share"])
+def test_a_removal_is_checked_alike(
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, edit: str
 ) -> None:
-    data = copy.deepcopy(json.loads(games[3][2].read_text()))
+    """A file saved just before or after the change (made for the step to come, or just made), a
+    commit's signature flipped, or a share left out (the secret is then not rebuilt: with three
+    peers the change fails; with two there are no shares to leave out, and it holds)."""
+    data = json.loads(games[name][0].read_text())
+    (change,) = data["network"]["changes"]
+    s = change["step"]
+    if edit.startswith("cut"):
+        n = s - 1 if edit == "cut before the change" else s
+        verdict = agreed(edited(tmp_path, cut(data, n)), capsys)
+        over = n == len(data["steps"])  # with two peers the bank's seat resigns at once: game over
+        assert (verdict.kind, verdict.steps) == ("complete" if over else "unfinished", n), verdict
+        return
+    if edit == "commit":
+        flip(change["commits"][-1])
+    else:
+        change["shares"] = change["shares"][1:]
+    verdict = agreed(edited(tmp_path, data), capsys)
+    holds = edit == "share" and not change["shares"]
+    assert (verdict.kind, verdict.failed_at) == (("complete", None) if holds else ("failed", s)), verdict
+
+
+def test_a_log_without_its_network_record_is_unsigned(
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(games["3 peers"][2].read_text())
     del data["network"]
     assert agreed(edited(tmp_path, data), capsys).kind == "unsigned"
