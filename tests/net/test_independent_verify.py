@@ -13,10 +13,13 @@ import base64
 import copy
 import json
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
+import msgpack
 import pytest
+from nacl.signing import SigningKey
 
+from lanopoly._core import Game
 from lanopoly.log import GameLog
 from lanopoly.net import cli
 from lanopoly.net.core import effects as fx
@@ -233,3 +236,68 @@ def test_a_log_without_its_network_record_is_unsigned(
     data = json.loads(games["3 peers"][2].read_text())
     del data["network"]
     assert agreed(edited(tmp_path, data), capsys).kind == "unsigned"
+
+
+class Signer:
+    """Signs as the game's peers, with the seeds their secret files hold: what the peers could
+    have signed and did not (a forwarded move, an ack with another state), to compare verdicts on."""
+
+    TAGS: ClassVar[dict[int, bytes]] = {
+        40: b"lanopoly/9/action\0",
+        41: b"lanopoly/9/forward\0",
+        43: b"lanopoly/9/ack\0",
+    }
+
+    def __init__(self, saved: list[Path]) -> None:
+        seeds = [base64.b64decode(json.loads(Path(f"{p}.secret").read_text())["key"]) for p in saved]
+        self.keys = [SigningKey(seed) for seed in seeds]
+
+    def pair(self, fields: list[Any]) -> list[str]:
+        """``[body, signature]`` (base64) of a body ``[type, 9, game id, step, signer, ...]``."""
+        body = msgpack.packb(fields)
+        signature = self.keys[fields[4]].sign(self.TAGS[fields[0]] + body).signature
+        return [base64.b64encode(x).decode() for x in (body, signature)]
+
+
+def first_out_of_turn(log: GameLog) -> tuple[int, Game]:
+    """The first step decided by an out-of-turn move, and the game before it."""
+    game = log.new_game()
+    for k, action in enumerate(log.inputs, 1):
+        if "player" in action and action["player"] != game.current_player:
+            return k, game
+        game.apply(action)
+    raise AssertionError("no out-of-turn move in the game")
+
+
+def body(pair: list[str]) -> Any:
+    return msgpack.unpackb(base64.b64decode(pair[0]))
+
+
+@pytest.mark.parametrize("how", ["alone", "forwarded by the leader", "forwarded by another", "ack lies"])
+def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    """The out-of-turn move of a real game (nested in its signer's ack) signed alone instead, or
+    forwarded by the step's leader (both hold: "A step" 1), or forwarded by a peer that does not
+    lead (fails); or its carrier ack re-signed with a false state hash (holds: only the ack's
+    signature is checked, "Verifying a saved game")."""
+    paths = games["3 peers"]
+    data = json.loads(paths[0].read_text())
+    k, game = first_out_of_turn(GameLog.from_json(json.dumps(data)))
+    signer = Signer(paths)
+    (ack,) = (body(p) for p in data["network"]["steps"][k - 1])
+    move = msgpack.unpackb(ack[7])
+    start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
+    leader = start[5][game.current_player]
+    if how == "ack lies":
+        ack[6] = bytes(32)
+        pairs = [signer.pair(ack)]
+    elif how == "alone":
+        pairs = [signer.pair(move)]
+    else:
+        forwarder = leader if how == "forwarded by the leader" else next(i for i in range(3) if i != leader)
+        offer = [base64.b64decode(x) for x in signer.pair(move)]
+        pairs = [signer.pair([41, 9, move[2], k, forwarder, move[5], offer])]
+    data["network"]["steps"][k - 1] = pairs
+    verdict = agreed(edited(tmp_path, data), capsys)
+    assert (verdict.kind, verdict.failed_at) == (("failed", k) if how == "forwarded by another" else ("complete", None))
