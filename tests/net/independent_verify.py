@@ -20,7 +20,7 @@ from typing import Any
 
 import msgpack
 from nacl import bindings as sodium
-from nacl.exceptions import BadSignatureError
+from nacl.exceptions import BadSignatureError, CryptoError
 
 from lanopoly._core import Game, Rules
 from lanopoly.log import GameLog, LogError
@@ -28,8 +28,8 @@ from lanopoly.log import GameLog, LogError
 PROTOCOL = 9
 ORDER = 2**252 + 27742317777372353535851937790883648493  # the Ed25519 group order (RFC 8032 "L")
 START, ACTION, FORWARD, REVEAL, ACK, SHARE, COMMIT = 60, 40, 41, 42, 43, 45, 46
-TAGS = {kind: f"lanopoly/9/{name}\0".encode() for kind, name in [(ACTION, "action"), (FORWARD, "forward"),
-        (REVEAL, "reveal"), (ACK, "ack"), (COMMIT, "commit"), (SHARE, "share")]}  # fmt: skip
+KINDS = {ACTION: "action", FORWARD: "forward", REVEAL: "reveal", ACK: "ack", COMMIT: "commit", SHARE: "share"}
+TAGS = {kind: f"lanopoly/9/{name}\0".encode() for kind, name in KINDS.items()}  # "Wire": a signature's tag
 ZERO_LINK = bytes(32)
 MAX_DEPTH = 5
 
@@ -103,8 +103,8 @@ def b64(value: object, step: int, what: str) -> bytes:
 
 
 def unpack(data: bytes, step: int, what: str) -> Any:
-    """Strict msgpack ("Wire", payloads): no ExtType or Timestamp, str/bytes map keys, nothing
-    trailing, and (checked after) no floats."""
+    """Strict msgpack ("Wire", payloads): no ExtType, str/bytes map keys, nothing trailing, and
+    (checked after decoding) no floats nor Timestamps."""
 
     def no_ext(code: int, _: bytes) -> Any:
         raise ValueError(f"ExtType {code}")
@@ -113,8 +113,8 @@ def unpack(data: bytes, step: int, what: str) -> Any:
         value = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=no_ext, timestamp=0)
     except (ValueError, TypeError, msgpack.UnpackException) as e:
         raise Failed(step, f"{what} is not strict msgpack: {e}") from None
-    if any(isinstance(v, float) for v in _walk(value)):
-        raise Failed(step, f"{what} holds a float")
+    if any(isinstance(v, float | msgpack.Timestamp) for v in _walk(value)):
+        raise Failed(step, f"{what} holds a float or a Timestamp")
     return value
 
 
@@ -131,8 +131,8 @@ def _walk(value: Any) -> Iterator[Any]:
 
 
 def move_shaped(value: object, depth: int = 1) -> bool:
-    """A game input: a map of at most 16 string keys of at most 32 characters, values nested at
-    most 5 deep ("Wire", payloads)."""
+    """A game input: it and every map in it of at most 16 string keys of at most 32 characters,
+    maps and arrays nested at most 5 deep counting the move ("Wire", payloads)."""
     if not isinstance(value, list | dict):
         return True
     if depth > MAX_DEPTH:
@@ -232,7 +232,6 @@ class Message:
     step: int
     signer: int
     fields: list[Any]
-    carried: bool = False  # nested in an ack (its signature is the ack's)
 
 
 @dataclass
@@ -269,7 +268,10 @@ class Checker:
             if not signed_by(peer.key, b"lanopoly/9/genesis-sig\0", g, b64(text, 0, "a genesis signature")):
                 raise Failed(0, f"peer {i}'s genesis signature does not verify")
         self._check_header()
-        self.game = Game(list(self.start.names), board=self.start.board, rules=Rules(**self.start.rules), seed=0)
+        try:  # "Verifying" 2: the seed does not matter, every outcome comes from the reveals
+            self.game = Game(list(self.start.names), board=self.start.board, rules=Rules(**self.start.rules), seed=0)
+        except (TypeError, ValueError) as e:
+            raise Failed(0, f"the start record does not make a game: {e}") from None
         self.present = set(range(n))
         self.controllers = list(self.start.controllers)
         self.links = {i: p.anchor for i, p in enumerate(self.start.peers)}
@@ -377,7 +379,6 @@ class Checker:
         message = self.header(k, unpack(nested, k, "a nested body"))
         if message.kind not in (ACTION, REVEAL) or message.signer != ack.signer:
             raise Failed(k, "an ack nests something other than its signer's move or reveal")
-        message.carried = True
         return message
 
     # "A step" 1: decides -------------------------------------------------------------------------
@@ -518,14 +519,17 @@ class Checker:
             m = self.signed(k, b64(pair[0], k, "a commit"), b64(pair[1], k, "a commit's signature"))
             if m.kind != COMMIT or m.step != k or len(m.fields) != 4 or m.fields[0] != self.game.state_hash():
                 raise Failed(k, f"peer {m.signer}'s commit is not for this step and state")
-            proposals.add((m.fields[1], m.fields[2], m.fields[3]))
+            _, number, bits, choice = m.fields
+            if not (isinstance(number, int) and isinstance(bits, int) and isinstance(choice, str)):
+                raise Failed(k, f"peer {m.signer}'s commit is malformed")
+            proposals.add((number, bits, choice))
             signers.append(m.signer)
         if len(proposals) != 1:
             raise Failed(k, "the commits are not of one proposal")
         ((_, bits, choice),) = proposals
-        targets = {i for i in range(len(self.start.peers)) if isinstance(bits, int) and bits >> i & 1}
+        targets = {i for i in range(len(self.start.peers)) if bits >> i & 1}
         voters = self.present - targets
-        if not targets or not targets <= self.present or choice not in ("bot", "bank"):
+        if not targets or not targets <= self.present or bits >> len(self.start.peers) or choice not in ("bot", "bank"):
             raise Failed(k, "a change that names no present peer or no choice")
         if set(signers) != voters:
             raise Failed(k, f"a change needs the commits of peers {sorted(voters)}, has {sorted(signers)}")
@@ -535,25 +539,11 @@ class Checker:
 
     def rebuild(self, k: int, dealer: int, targets: set[int], shares: object) -> None:
         """The removed peer's secret from ``t`` shares checked against its commitments (Lagrange at
-        0), or None when fewer than ``t`` holders are present ("Removing a peer" 3)."""
+        0), or None when fewer than ``t`` holders remain ("Removing a peer" 3)."""
         t = threshold(len(self.start.peers))
-        points: dict[int, int] = {}
-        for pair in shares if isinstance(shares, list) else []:
-            if not (isinstance(pair, list) and len(pair) == 2):
-                raise Failed(k, "a share is not [body, signature]")
-            m = self.signed(k, b64(pair[0], k, "a share"), b64(pair[1], k, "a share's signature"))
-            if m.kind != SHARE or len(m.fields) != 2 or m.fields[0] not in targets:
-                raise Failed(k, "a share of no removed peer's secret")
-            if m.signer not in self.present - targets:
-                raise Failed(k, f"peer {m.signer} released a share but is not a holder kept by the change")
-            if m.fields[0] != dealer:
-                continue
-            value = m.fields[1]
-            if not (isinstance(value, bytes) and len(value) == 32 and self._share_ok(dealer, m.signer, value)):
-                raise Failed(k, f"peer {m.signer}'s share of peer {dealer}'s secret is not on its commitments")
-            points[m.signer + 1] = int.from_bytes(value, "little")
+        points = self.shares_of(k, dealer, targets, shares)
         if len(self.present - targets) < t or t == 0:
-            self.secrets[dealer] = None  # too few holders present: its links count as zeros
+            self.secrets[dealer] = None  # too few holders remain: its links count as zeros
             return
         if len(points) < t:
             raise Failed(k, f"the change lacks {t} valid shares of peer {dealer}'s secret")
@@ -567,16 +557,39 @@ class Checker:
             secret = (secret + points[x] * weight) % ORDER
         self.secrets[dealer] = secret.to_bytes(32, "little")
 
+    def shares_of(self, k: int, dealer: int, targets: set[int], shares: object) -> dict[int, int]:
+        """The change's ``SHARE [dealer, share]`` of ``dealer``'s secret by ``x = holder + 1``, each
+        signed by a holder the change keeps and on the dealer's commitments."""
+        points: dict[int, int] = {}
+        for pair in shares if isinstance(shares, list) else []:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise Failed(k, "a share is not [body, signature]")
+            m = self.signed(k, b64(pair[0], k, "a share"), b64(pair[1], k, "a share's signature"))
+            if m.kind != SHARE or len(m.fields) != 2 or m.fields[0] not in targets:
+                raise Failed(k, "a share of no removed peer's secret")
+            if m.signer not in self.present - targets:
+                raise Failed(k, f"peer {m.signer} released a share but is not a holder kept by the change")
+            value = m.fields[1]
+            if m.fields[0] != dealer:
+                continue
+            if not (isinstance(value, bytes) and len(value) == 32 and self._share_ok(dealer, m.signer, value)):
+                raise Failed(k, f"peer {m.signer}'s share of peer {dealer}'s secret is not on its commitments")
+            points[m.signer + 1] = int.from_bytes(value, "little")
+        return points
+
     def _share_ok(self, dealer: int, holder: int, share: bytes) -> bool:
         """``share · G == Σ C_j (h + 1)^j`` ("Lobby and start" 4)."""
         if int.from_bytes(share, "little") >= ORDER or not any(share):
             return False
         total = b""
-        for j, point in enumerate(self.commitments[dealer]):
-            power = pow(holder + 1, j, ORDER).to_bytes(32, "little")
-            term = point if j == 0 else sodium.crypto_scalarmult_ed25519_noclamp(power, point)
-            total = term if not total else sodium.crypto_core_ed25519_add(total, term)
-        return bool(sodium.crypto_scalarmult_ed25519_base_noclamp(share) == total)
+        try:
+            for j, point in enumerate(self.commitments[dealer]):
+                power = pow(holder + 1, j, ORDER).to_bytes(32, "little")
+                term = point if j == 0 else sodium.crypto_scalarmult_ed25519_noclamp(power, point)
+                total = term if not total else sodium.crypto_core_ed25519_add(total, term)
+            return bool(sodium.crypto_scalarmult_ed25519_base_noclamp(share) == total)
+        except (CryptoError, ValueError, TypeError):  # a commitment that is no point of the group
+            return False
 
     def _reaches_anchor(self, dealer: int) -> bool:
         """Whether the rebuilt secret's chain reaches the dealer's anchor (else ``bad_deal``)."""
