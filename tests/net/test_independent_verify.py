@@ -230,12 +230,23 @@ def test_a_removal_is_checked_alike(
     assert (verdict.kind, verdict.failed_at) == (("complete", None) if holds else ("failed", s)), verdict
 
 
-def test_a_log_without_its_network_record_is_unsigned(
-    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("network", "kind"),
+    [("absent", "unsigned"), ("null", "unsigned"), (8, "unsigned"), (10, "failed"), ("x", "failed"), ("[]", "failed")],
+)
+def test_a_log_whose_record_is_missing_older_or_unknown_is_unsigned_or_fails(
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], network: object, kind: str
 ) -> None:
+    """No record, or one of protocols 1 to 8, leaves a log whose hashes alone are checked; a record
+    of another protocol, or not an object, fails (at step 0)."""
     data = json.loads(games["3 peers"][2].read_text())
-    del data["network"]
-    assert agreed(edited(tmp_path, data), capsys).kind == "unsigned"
+    if network == "absent":
+        del data["network"]
+    elif network in ("null", "[]"):
+        data["network"] = json.loads(str(network))
+    else:
+        data["network"]["protocol"] = network
+    assert agreed(edited(tmp_path, data), capsys).kind == kind
 
 
 class Signer:
