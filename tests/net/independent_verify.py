@@ -182,7 +182,8 @@ class Peer:
 @dataclass(frozen=True)
 class Start:
     """The start record: ``[60, 9, game id, peers, seat names, controllers, board, rules, chain
-    length, replace with, (bid timer)]`` ("Lobby and start" 3)."""
+    length (1 to 1,000,000), replace with (bot or bank), bid timer (1 to 600, or absent)]``
+    ("Lobby and start" 3)."""
 
     game_id: bytes
     peers: list[Peer]
@@ -203,11 +204,16 @@ def parse_start(raw: bytes) -> Start:
     ok = ok and all(isinstance(p, list) and len(p) == 5 and _key_like(p[3]) and _key_like(p[4]) for p in peers)
     ok = ok and isinstance(names, list) and isinstance(controllers, list) and len(names) == len(controllers)
     ok = ok and all(isinstance(c, int) and 0 <= c < len(peers) for c in controllers)
-    ok = ok and isinstance(board, str) and isinstance(rules, dict) and isinstance(chain_length, int)
+    ok = ok and isinstance(board, str) and isinstance(rules, dict) and _within(chain_length, 1, 1_000_000)
+    ok = ok and record[9] in ("bot", "bank") and (len(record) == 10 or _within(record[10], 1, 600))
     if not ok:
         raise Failed(0, "the start record's fields are malformed")
     members = [Peer(p[0], p[3], p[4]) for p in peers]
     return Start(game_id, members, names, controllers, board, rules, chain_length)
+
+
+def _within(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _key_like(value: object) -> bool:
@@ -275,8 +281,9 @@ class Checker:
             if not signed_by(peer.key, b"lanopoly/9/genesis-sig\0", g, b64(text, 0, "a genesis signature")):
                 raise Failed(0, f"peer {i}'s genesis signature does not verify")
         self._check_header()
-        try:  # "Verifying" 2: the seed does not matter, every outcome comes from the reveals
-            self.game = Game(list(self.start.names), board=self.start.board, rules=Rules(**self.start.rules), seed=0)
+        try:  # "Verifying" 2: an option the record lacks plays as before it existed; the seed does not matter
+            rules = Rules.recorded(self.start.rules)
+            self.game = Game(list(self.start.names), board=self.start.board, rules=rules, seed=0)
         except (TypeError, ValueError) as e:
             raise Failed(0, f"the start record does not make a game: {e}") from None
         self.present = set(range(n))

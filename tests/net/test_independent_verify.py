@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import copy
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
@@ -269,6 +270,17 @@ class Signer:
         signature = self.keys[fields[4]].sign(self.TAGS[fields[0]] + body).signature
         return [base64.b64encode(x).decode() for x in (body, signature)]
 
+    def genesis(self, data: dict[str, Any], start: list[Any]) -> None:
+        """Replace the saved game's start record with ``start``, every peer signing the new genesis."""
+        genesis = data["network"]["genesis"]
+        raw = msgpack.packb(start)
+        g = hashlib.sha256(b"lanopoly/9/genesis\0" + len(raw).to_bytes(4, "big") + raw)
+        for points in genesis["commitments"]:
+            g.update(bytes([len(points)]) + b"".join(base64.b64decode(c) for c in points))
+        signatures = [key.sign(b"lanopoly/9/genesis-sig\0" + g.digest()).signature for key in self.keys]
+        genesis["start"] = base64.b64encode(raw).decode()
+        genesis["signatures"] = [base64.b64encode(x).decode() for x in signatures]
+
 
 def first_out_of_turn(log: GameLog) -> tuple[int, Game]:
     """The first step decided by an out-of-turn move, and the game before it."""
@@ -312,3 +324,35 @@ def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
     data["network"]["steps"][k - 1] = pairs
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == (("failed", k) if how == "forwarded by another" else ("complete", None))
+
+
+@pytest.mark.parametrize(
+    ("edit", "failed_at"),
+    [
+        ("bid timer 30", None),
+        ("bid timer 0", 0),
+        ("replace with xyz", 0),
+        ("chain length 0", 0),
+        ("no rent_claim rule", 1),  # read as Rules.recorded: "automatic", another game from step 1
+    ],
+)
+def test_a_start_record_signed_by_every_peer_is_read_alike(
+    games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str, failed_at: int | None
+) -> None:
+    """The start record's ranges ("Lobby and start" 3), and its rules read as a log's are (an
+    option it lacks plays as before the option existed), with a genesis every peer signed anew."""
+    paths = games["3 peers"]
+    data = json.loads(paths[0].read_text())
+    start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
+    if edit.startswith("bid timer"):
+        start.append(int(edit.split()[-1]))
+    elif edit == "replace with xyz":
+        start[9] = "xyz"
+    elif edit == "chain length 0":
+        start[8] = 0
+    else:
+        del start[7]["rent_claim"]
+        del data["rules"]["rent_claim"]
+    Signer(paths).genesis(data, start)
+    verdict = agreed(edited(tmp_path, data), capsys)
+    assert verdict.failed_at == failed_at and verdict.kind == ("complete" if failed_at is None else "failed")
