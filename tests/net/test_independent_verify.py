@@ -2,8 +2,9 @@
 (``independent_verify``) and ``lanopoly verify`` give the same verdict, step and final hash on real
 saved games, honest and tampered with. Should either drift (the docs or the code), this fails.
 
-The games are played in this process over loopback sockets (``inproc``), a 2-peer and a 3-peer one,
-as ``test_verify`` plays them.
+The games are played in this process over loopback sockets (``inproc``), as ``test_verify`` plays
+them: 2 and 3 peers, played out or with a peer killed and voted out. Variations no honest peer sends
+(a forwarded move, a new start record) are signed with the peers' own keys from their secret files.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     async def main(where: Path, peers: int, victim: int | None) -> list[Path]:
         started = await set_up(peers, rounds=4 if peers == 3 else 2)
         where.mkdir()
-        ds = drivers(started, where, Config(step_timeout=10, rejoin_timeout=30, replace_after=0.2))
+        replace_after = None if victim is None else 0.2
+        ds = drivers(started, where, Config(step_timeout=10, rejoin_timeout=30, replace_after=replace_after))
         tasks = [asyncio.create_task(play(d, s)) for d, s in zip(ds, started, strict=True)]
         if victim is not None:
             reached = asyncio.Event()
