@@ -86,6 +86,29 @@ def test_verify_a_hand_edited_save_fails_clearly_or_says_what_it_proves(
         assert code == 1 and "verification FAILED at step 1: its signed messages cannot be read" in out, out
 
 
+CHANGE_EDITS: dict[str, Any] = {
+    "a step as a string of digits": {"step": "1", "commits": [], "shares": []},
+    "a step that is true": {"step": True, "commits": [], "shares": []},
+    "a change that is a list": [1, [], []],
+    "a change without its shares": {"step": 1, "commits": []},
+}
+
+
+@pytest.mark.parametrize("edit", CHANGE_EDITS)
+def test_verify_a_hand_edited_change_record_fails_before_any_step_and_says_why(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str
+) -> None:
+    """A change record is read strictly: a step in quotes is not taken as a number (``int()``
+    would), and a record of the wrong shape is named as such, never with Python's own words."""
+    data = copy.deepcopy(json.loads(saved.read_text()))
+    data["network"]["changes"].append(CHANGE_EDITS[edit])
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    code, out = run(["verify", str(path)], capsys)
+    assert code == 1 and "FAILED before any step was checked: a change of membership cannot be read: a " in out, out
+    assert "indices" not in out and "invalid literal" not in out and "KeyError" not in out, out
+
+
 def test_verify_a_save_nested_too_deeply_fails_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "deep.json"
     path.write_text(DEEP)

@@ -101,7 +101,7 @@ def from_line(line: str) -> JournalEntry:
         data = json.loads(line)
         kind = data["t"]
         if kind == "step":
-            record = StepRecord(int(data["step"]), step_messages(unpairs(data["signed"])))
+            record = StepRecord(_step_of(data), step_messages(unpairs(data["signed"])))
             return StepEntry(record, bytes.fromhex(data["hash"]))
         if kind == "change":
             return ChangeEntry(change_from_json(data))
@@ -121,12 +121,24 @@ def change_json(record: ChangeRecord) -> dict[str, Any]:
     return {"step": record.step, "commits": _pairs(record.commits), "shares": _pairs(record.shares)}
 
 
+def _step_of(data: dict[str, Any]) -> int:
+    """The ``step`` of a saved entry: a JSON integer from 0 (not a string of digits, nor a bool,
+    which ``int()`` would take), so a hand-edited file is refused, never read another way."""
+    step = data["step"]
+    if type(step) is not int or step < 0:
+        raise WireError(f"a step is a whole number, not {type(step).__name__} {str(step)[:20]!r}")
+    return step
+
+
 def change_from_json(data: Any) -> ChangeRecord:
+    """A change record saved as ``{step, commits, shares}``; WireError if it is not one."""
+    if not isinstance(data, dict) or not {"step", "commits", "shares"} <= data.keys():
+        raise WireError("a change is an object with a step, its commits and its shares")
     votes = unpairs(data["commits"])
     shares = unpairs(data["shares"])
     if not all(isinstance(v, Vote) for v in votes) or not all(isinstance(s, Share) for s in shares):
         raise WireError("a change holds commits and shares")
-    return ChangeRecord(int(data["step"]), votes, shares)  # type: ignore[arg-type]
+    return ChangeRecord(_step_of(data), votes, shares)  # type: ignore[arg-type]
 
 
 class Record:
