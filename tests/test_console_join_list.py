@@ -5,13 +5,17 @@ fields in the order a joiner fills them."""
 from __future__ import annotations
 
 import asyncio
+import textwrap
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanopoly.console import Setup
+from lanopoly.console.bid_clock import timer_text
 from lanopoly.console.lobby import JoinScreen, column_widths
+from lanopoly.i18n import t
 from lanopoly.net.discovery import Lobby
+from lanopoly.net.hosting import Joining
 from screen import Terminal, wait_for
 
 
@@ -73,3 +77,37 @@ def test_the_pin_comes_first_on_the_join_screen_where_typing_goes_and_tab_goes_o
     assert pin < address, typed
     assert "123456" in typed[pin], typed
     assert "127.0.0.1:4000" in tabbed[address] and "123456" in tabbed[pin], tabbed
+
+
+def test_a_joiner_in_a_lobby_sees_the_host_key_the_roster_and_the_bid_timer_whole_at_80_columns():
+    """In French at 80x24 the host key's line ("... affiche la m" / "ême)") was cut inside a word,
+    and the bid timer, a fifth and sixth row in a window of four, was not shown at all. Each part
+    is now wrapped at words and the window grows to hold them. The screen's own application, with
+    a joiner as the host's ROSTER left it (no network)."""
+    parts = {
+        "message": t("fr", "join.waiting", address="192.168.100.200:54321"),
+        "key": t("fr", "join.fingerprint", fingerprint="5b93-59da-8cbc-c854"),
+        "roster": t("fr", "join.roster", names="Giulia, Paul, Ingrid, Kari, Bjørn, Ola, Per, Anne", taken=8, seats=8),
+        "timer": t("fr", "join.bid_timer", timer=timer_text("fr", 30)),
+    }
+    assert sum(len(textwrap.wrap(p, 79)) for p in parts.values()) > 4, parts  # the case that broke
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = JoinScreen(Setup(lang="fr"), interfaces=["127.0.0.1"], input=pipe, output=Terminal())
+            screen.message = ("class:hint", parts["message"])
+            screen.joiner = Joining("192.168.100.200", 54321, "Paul", "123456", fingerprint="5b93-59da-8cbc-c854")
+            screen.joiner.roster = ["Giulia", "Paul", "Ingrid", "Kari", "Bjørn", "Ola", "Per", "Anne"]
+            screen.joiner.bid_timer = 30
+            screen.seats = 8
+            running = asyncio.create_task(screen.app.run_async())
+            lines = await wait_for(screen.app, lambda lines: any("Échap" in line for line in lines))
+            screen.app.exit(result=None)
+            await asyncio.wait_for(running, 10)
+            return lines
+
+    lines = asyncio.run(run())
+    shown = " ".join(line.strip() for line in lines)
+    for name, text in parts.items():
+        assert " ".join(text.split()) in shown, (name, lines)
+    assert all(len(line) <= 80 for line in lines), lines

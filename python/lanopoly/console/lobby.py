@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -362,7 +363,9 @@ class JoinScreen:
                         Window(self.address_control, height=1),
                     ]
                 ),
-                Window(FormattedTextControl(self._status), height=4, wrap_lines=True),
+                # As many rows as the status takes (at least 4, so the screen does not jump): a
+                # French or Italian joiner's key, roster and bid timer take six at 80 columns.
+                Window(FormattedTextControl(self._status), height=lambda: max(4, len(self._status_rows()))),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "join.keys"))]), height=1),
             ]
         )
@@ -501,20 +504,33 @@ class JoinScreen:
     # -- drawing --------------------------------------------------------------------------------
 
     def _status(self) -> StyleAndTextTuples:
-        """The message, and while in a lobby the host key's fingerprint and who is there."""
-        out: StyleAndTextTuples = [self.message]
+        """The status rows, one under the other."""
+        out: StyleAndTextTuples = []
+        for i, row in enumerate(self._status_rows()):
+            out += [("", "\n"), row] if i else [row]
+        return out
+
+    def _status_rows(self) -> list[tuple[str, str]]:
+        """The message, and while in a lobby the host key's fingerprint, who is there and the bid
+        timer: each wrapped at words to the screen's width, so no word is cut and nothing is left
+        below the window."""
+        parts = [self.message]
         joiner = self.joiner
         if joiner is not None:
             if joiner.fingerprint:
-                out += [("", "\n"), ("class:value", t(self.lang, "join.fingerprint", fingerprint=joiner.fingerprint))]
+                parts.append(("class:value", t(self.lang, "join.fingerprint", fingerprint=joiner.fingerprint)))
             if joiner.roster:
                 names = ", ".join(joiner.roster)
-                roster = t(self.lang, "join.roster", names=names, taken=len(joiner.roster), seats=self.seats)
-                out += [("", "\n"), ("", roster)]
+                parts.append(("", t(self.lang, "join.roster", names=names, taken=len(joiner.roster), seats=self.seats)))
             if joiner.bid_timer is not None:
                 timer = t(self.lang, "join.bid_timer", timer=timer_text(self.lang, joiner.bid_timer))
-                out += [("", "\n"), ("class:value", timer)]
-        return out
+                parts.append(("class:value", timer))
+        width = max(20, self.app.output.get_size().columns - 1 if self.app.is_running else 79)
+        rows = []
+        for style, text in parts:
+            for line in text.splitlines() or [""]:
+                rows += [(style, row) for row in textwrap.wrap(line, width) or [""]]
+        return rows
 
     def _roster(self, roster: list[str], seats: int) -> None:
         """The host told who is in the lobby (someone joined or left)."""
