@@ -75,8 +75,17 @@ _ALIASES = {alias: name for name, aliases, _ in COMMANDS for alias in (name, *al
 
 
 def command_words(lang: str = "en") -> dict[str, str]:
-    """Every word that names a command (folded) in ``lang``: the English ones and the language's."""
-    return {**{fold(alias): name for alias, name in ALIASES.get(lang, {}).items()}, **_ALIASES}
+    """Every word that names a command (folded) in ``lang``: the English ones and the language's;
+    where a word is both, the language's meaning wins (Italian ``fine`` ends the turn, as the
+    F5 hint "fine turno" says; ``multa`` pays the jail fine)."""
+    return {**_ALIASES, **{fold(alias): name for alias, name in ALIASES.get(lang, {}).items()}}
+
+
+def _english_words(lang: str, name: str, aliases: Sequence[str] = ()) -> list[str]:
+    """The English words of command ``name`` that still name it in ``lang`` (not taken by one
+    of the language's words for another command)."""
+    words = command_words(lang)
+    return [w for w in (name, *aliases) if words.get(fold(w)) == name]
 
 
 def near_commands(word: str, lang: str = "en", most: int = 3) -> list[str]:
@@ -294,9 +303,11 @@ def help_text(lang: str = "en") -> str:
         own.setdefault(name, []).append(alias)
     lines = []
     for name, aliases, args in COMMANDS:
-        words = [*own.get(name, []), *aliases]
+        english = _english_words(lang, name, aliases)
+        words = [*own.get(name, []), *(w for w in english if w != name)]
+        head = name if name in english or not words else words.pop(0)  # "multa", not Italian "fine"
         alias = f" ({', '.join(words)})" if words else ""
-        usage = f"{name} {args}".strip() + alias
+        usage = f"{head} {args}".strip() + alias
         lines.append(f"  {usage:<38} {t(lang, 'cmd.' + name)}")
     return "\n".join(lines)
 

@@ -29,7 +29,9 @@ class CommandCompleter(Completer):
         lang = self.table.lang
         if " " not in text:
             own = [(alias, name) for alias, name in ALIASES.get(lang, {}).items()]
-            for word, name in [(name, name) for name, _, _args in COMMANDS] + own:
+            words = command_words(lang)  # an English name a word of the language took is not offered
+            english = [(name, name) for name, _, _args in COMMANDS if words.get(fold(name)) == name]
+            for word, name in english + own:
                 if fold(word).startswith(fold(text)):
                     yield Completion(word, -len(text), display_meta=t(lang, "cmd." + name))
             return
