@@ -261,6 +261,7 @@ class Checker:
     links: dict[int, bytes] = field(default_factory=dict)  # each peer's last link (its anchor first)
     secrets: dict[int, bytes | None] = field(default_factory=dict)  # removed peers: rebuilt, or None
     chance_index: int = 0
+    run: int = 0  # steps in a row decided by out-of-turn moves ("A step" 1)
 
     # "Verifying a saved game" 1 -----------------------------------------------------------------
 
@@ -403,15 +404,24 @@ class Checker:
         if any(m.step != k for m in messages):
             raise Failed(k, "a message for another step")
         if self.game.is_chance_node:
+            self.run = 0
             return self.outcome(k, messages)
         if len(messages) != 1:
             raise Failed(k, f"a move step with {len(messages)} messages")
         (message,) = messages
         if message.kind == FORWARD:
+            self.run += 1  # a forward counts in the run, and is not held to its cap
             return self.forwarded(k, message)
         if message.kind != ACTION:
             raise Failed(k, "a move step decided by no move")
-        return self.move(k, message)
+        action = self.move(k, message)
+        if action["player"] == self.game.current_player:
+            self.run = 0
+        elif self.run >= len(self.present):
+            raise Failed(k, f"an out-of-turn move after {self.run} in a row, with {len(self.present)} peers present")
+        else:
+            self.run += 1
+        return action
 
     def outcome(self, k: int, reveals: list[Message]) -> dict[str, Any]:
         """One ``REVEAL`` per present peer, each on its chain; the seed's outcome ("A step" 1)."""

@@ -14,6 +14,7 @@ import base64
 import copy
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -25,10 +26,10 @@ from lanopoly._core import Game
 from lanopoly.log import GameLog
 from lanopoly.net import cli
 from lanopoly.net.core import effects as fx
-from lanopoly.net.core.session import Config
+from lanopoly.net.core.session import Config, Session
 from lanopoly.net.play import play
 
-from .independent_verify import Verdict, verify
+from .independent_verify import Checker, Verdict, verify
 from .inproc import drivers, set_up
 
 GAMES = {"2 peers": (2, None), "3 peers": (3, None), "2 peers, one removed": (2, 1), "3 peers, one removed": (3, 2)}
@@ -326,6 +327,37 @@ def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
     data["network"]["steps"][k - 1] = pairs
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == (("failed", k) if how == "forwarded by another" else ("complete", None))
+
+
+@pytest.mark.parametrize(("run", "kind"), [(3, "failed"), (2, "complete")])
+def test_a_nested_out_of_turn_move_past_the_run_cap_is_refused_alike(
+    games: dict[str, list[Path]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    run: int,
+    kind: str,
+) -> None:
+    """An out-of-turn move nested in an ack is taken only while fewer steps in a row than there
+    are peers went out of turn ("A step" 1): both verifiers refuse the real game's first one when
+    the three steps before it are taken to have gone out of turn, and take it after two. No real
+    game reaches the cap, so each verifier's count is set by hand just before that step."""
+    path = games["3 peers"][0]
+    k, _ = first_out_of_turn(GameLog.from_json(path.read_text()))
+
+    def at_k(original: Callable[..., Any], step_of: Callable[..., int]) -> Callable[..., Any]:
+        def patched(self: Any, *args: Any) -> Any:
+            if step_of(*args) == k:
+                self.run = run
+            return original(self, *args)
+
+        return patched
+
+    monkeypatch.setattr(Checker, "decide", at_k(Checker.decide, lambda step, _messages: step))
+    monkeypatch.setattr(Session, "check_step", at_k(Session.check_step, lambda record: record.step))
+    verdict = agreed(path, capsys)
+    assert (verdict.kind, verdict.failed_at) == (kind, k if kind == "failed" else None), verdict.reason
+    if kind == "failed":
+        assert "an out-of-turn move after 3 in a row" in verdict.reason, verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -1572,6 +1572,12 @@ class Session:
         in_turn = isinstance(move, Forward) or move.seat == self.game.current_player
         problem = None if move.step == step else "a move for another step"
         problem = problem or self._check_move(step, prev, move, in_turn=in_turn)
+        present = len(self.members.present)
+        if problem is None and not in_turn and self.run >= present:
+            # A nested out-of-turn move is taken only while fewer than ``present`` steps in a row
+            # went out of turn (``_pick_interjection``). A leader's forward is not held to it: it
+            # delays only the leader's own seat, and the peers do not refuse it live either.
+            problem = f"an out-of-turn move after {self.run} in a row (at most {present})"
         if problem is not None:
             self._fault(link, "bad_sync", f"step {step}: {problem}")
             return False
