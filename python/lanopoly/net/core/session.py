@@ -50,7 +50,15 @@ from lanopoly.net.core import effects as fx
 from lanopoly.net.core.catchup import Catchup
 from lanopoly.net.core.chance import Chance, Recovery, step_seed
 from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
-from lanopoly.net.core.inquiry import EvidenceRound, acks_of, disagree
+from lanopoly.net.core.inquiry import (
+    EvidenceRound,
+    InputsDiverged,
+    NoOwnAck,
+    Outvote,
+    acks_of,
+    desync_verdict,
+    disagree,
+)
 from lanopoly.net.core.members import Change, Members
 from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
@@ -1183,43 +1191,30 @@ class Session:
         return True
 
     def _after_evidence(self, step: int, hashes: dict[int, tuple[bytes, bytes]]) -> None:
-        """No proof found: the same input with different states is a desync. A strict majority of three
-        or more that agrees with this peer votes the others out and plays on; else the session freezes."""
-        mine = hashes.get(self.me)
-        if mine is None:
+        """No proof found: carry out the desync verdict (``inquiry.desync_verdict``). A majority
+        that agrees with this peer votes the others out and plays on; else the session freezes."""
+        verdict = desync_verdict(hashes, self.me)
+        if isinstance(verdict, NoOwnAck):
             self._freeze(FreezeInfo(step, f"another peer saw the acks of step {step} disagree (no proof found)"))
-            return
-        counts = Counter(hashes.values())
-        top, n = counts.most_common(1)[0]
-        same_inputs = len({a for a, _ in hashes.values()}) == 1
-        majority = 2 * n > len(hashes)
-        if same_inputs and majority and top == mine and len(hashes) >= 3:
-            diverged = [p for p, h in sorted(hashes.items()) if h != top]
-            if self.game.is_over:
-                # The step ended the game: no later step to remove them from. The majority's final
-                # state stands; the diverged peers are named, and the session says goodbye.
-                for peer in diverged:
-                    self._fault(peer, "diverged", f"announced another final state at step {step}")
-                self._try_decide()
-                return
-            for peer in diverged:
+        elif isinstance(verdict, Outvote) and self.game.is_over:
+            # The step ended the game: no later step to remove them from. The majority's final
+            # state stands; the diverged peers are named, and the session says goodbye.
+            for peer in verdict.diverged:
+                self._fault(peer, "diverged", f"announced another final state at step {step}")
+            self._try_decide()
+        elif isinstance(verdict, Outvote):
+            for peer in verdict.diverged:
                 self._fault(peer, "diverged", f"announced another state at step {step}: voted out")
-            self.ballot.outvote(step, diverged)
+            self.ballot.outvote(step, verdict.diverged)
             self.phase = Phase.AGREEING
-            return
-        if not same_inputs:
-            # Different inputs come only from a signed equivocation (a move, or an ack's nested
-            # move); without its proof (a peer's evidence did not reach this one) nobody is blamed:
-            # the peers whose input differs may be the ones the equivocator lied to.
+        elif isinstance(verdict, InputsDiverged):
             reason = f"inputs diverged at step {step}, and the evidence that reached this peer proves no equivocation"
             self._freeze(FreezeInfo(step, reason, (), hashes))
-            return
-        basis = top if majority else mine
-        blamed = tuple(p for p, h in sorted(hashes.items()) if h != basis)
-        names = ", ".join(self.peer_label(p) for p in blamed)
-        by = "the majority" if majority else f"{self.peer_label(self.me)} (no majority)"
-        reason = f"desync at step {step}: state hashes differ after the same input; {names} diverged from {by}"
-        self._freeze(FreezeInfo(step, reason, blamed, hashes, cause="desync"))
+        else:
+            names = ", ".join(self.peer_label(p) for p in verdict.blamed)
+            by = "the majority" if verdict.by_majority else f"{self.peer_label(self.me)} (no majority)"
+            reason = f"desync at step {step}: state hashes differ after the same input; {names} diverged from {by}"
+            self._freeze(FreezeInfo(step, reason, verdict.blamed, hashes, cause="desync"))
 
     # ----------------------------------------------------------------------------- evidence
 
