@@ -514,3 +514,23 @@ def test_a_paused_peer_may_name_one_paused_past_the_step_timeout() -> None:
     assert report.ok, report.text()
     assert [(kind, args[0]) for _, kind, args in report.scenario.faults] == [("pause", 0), ("midway", 1)]
     assert frozen[1].cause == "absent" and frozen[1].blamed == (0,), frozen[1]
+
+
+def test_a_peer_bound_by_its_commit_waits_for_the_change_a_committed_peer_acked_after() -> None:
+    """Found by the soak (seed 935344): five peers vote out peer 0 (garbage) before step 11. Peer 2
+    committed, then got peer 4's ack of step 11 before the commits of peers 1 and 3 (on other
+    links). An ack by a peer the change needs unbound it ("the change cannot be made there"), so it
+    played step 11 without the change, which the others had made; at step 12 it counted five
+    reveals where they sent four and faulted the honest senders (bad_sync). Peer 4 had committed
+    to the same change before it acked (its commit came first on its link): it may have made the
+    change, and peer 2 now waits for the other commits, makes it, and every honest peer ends the
+    game with four peers."""
+    changes: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.PeersRemoved):
+            changes.setdefault(peer, []).append((item.step, item.removed))
+
+    report = run_game(935344, watch=watch)
+    assert report.ok, report.text()
+    assert {p: changes.get(p) for p in (1, 2, 3, 4)} == {p: [(11, (0,))] for p in (1, 2, 3, 4)}, changes

@@ -88,18 +88,26 @@ class Ballot:
 
     def bound(self, step: int, acked: Collection[int]) -> Vote | None:
         """This peer's commit to a change at ``step``, while it binds: no peer the change needs acked
-        the step (``acked``: who did), nor voted in a later round (either proves the change cannot be
-        made there)."""
+        the step without having committed to the same change (``acked``: who acked), nor voted in a
+        later round (either proves the change cannot be made there). A peer's commit comes before
+        its ack on its link, so an ack after the same commit may be that of a peer that made the
+        change: its other commits exist, and this peer waits for them (soak seed 935344: unbound by
+        such an ack, a peer played the step without the change the others had made)."""
         members = self._members
         commit = members.commit_of(self._me, step)
         if commit is None:
             return None
         needed = members.voters_for(commit) or []
-        if any(p in needed for p in acked):
+        if any(p in needed and not self._committed_alike(p, commit) for p in acked):
             return None
         if any((v := members.vote_of(p, step)) is not None and v.round > commit.round for p in needed):
             return None
         return commit
+
+    def _committed_alike(self, peer: int, commit: Vote) -> bool:
+        """Whether ``peer``'s latest commit at ``commit``'s step is the same change."""
+        theirs = self._members.commit_of(peer, commit.step)
+        return theirs is not None and theirs.proposal == commit.proposal
 
     def intent(self, others: Collection[int]) -> tuple[int, ...]:
         """Whom this peer wants removed among ``others`` (the peers still playing); it forgets the rest."""
