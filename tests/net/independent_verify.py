@@ -417,11 +417,16 @@ class Checker:
         action = self.move(k, message)
         if action["player"] == self.game.current_player:
             self.run = 0
-        elif self.run >= len(self.present):
+            return action
+        if self.run >= len(self.present) and not self.leads(message):  # the leader's own goes even then
             raise Failed(k, f"an out-of-turn move after {self.run} in a row, with {len(self.present)} peers present")
-        else:
-            self.run += 1
+        self.run += 1
         return action
+
+    def leads(self, message: Message) -> bool:
+        """Whether ``message``'s signer controls the seat to act: leads the step ("A step" 1)."""
+        seat = self.game.current_player
+        return seat is not None and self.controllers[seat] == message.signer
 
     def outcome(self, k: int, reveals: list[Message]) -> dict[str, Any]:
         """One ``REVEAL`` per present peer, each on its chain; the seed's outcome ("A step" 1)."""

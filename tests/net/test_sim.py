@@ -534,3 +534,31 @@ def test_a_peer_bound_by_its_commit_waits_for_the_change_a_committed_peer_acked_
     report = run_game(935344, watch=watch)
     assert report.ok, report.text()
     assert {p: changes.get(p) for p in (1, 2, 3, 4)} == {p: [(11, (0,))] for p in (1, 2, 3, 4)}, changes
+
+
+@pytest.mark.parametrize("seed", [1646991, 938328])
+def test_more_soak_seeds_where_an_ack_after_the_same_commit_unbound_a_peer(seed: int) -> None:
+    """Two more soak seeds of the same defect (a garbage sender voted out; one peer played a step
+    without the change and then faulted honest peers' SYNC: bad_sync at steps 29 and 74)."""
+    report = run_game(seed)
+    assert report.ok, report.text()
+
+
+def test_a_peer_made_leader_by_a_change_after_moving_out_of_turn_signs_no_second_move() -> None:
+    """Found by the soak (seed 1593413): three peers; peer 0 nested an out-of-turn bid for seat 3
+    in its ack of step 74; then peer 1 (garbage) was voted out before step 75 and its seats passed
+    to peer 0, which now led step 75. Two steps in a row had gone out of turn, the cap with two
+    peers present, so the bid was not taken, and peer 0 signed a move for seat 2 as well: two moves
+    in its one slot of the step, which peer 2 proved as equivocation by an honest peer. At the cap
+    the leader's own out-of-turn move now goes (it can sign no other), and step 75 is that bid."""
+    steps: dict[int, dict[int, fx.StepApplied]] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.StepApplied):
+            steps.setdefault(peer, {})[item.step] = item
+
+    report = run_game(1593413, watch=watch)
+    assert report.ok, report.text()
+    for peer in (0, 2):
+        decided = steps[peer][75]
+        assert decided.out_of_turn and decided.seat == 3 and decided.action["type"] == "bid", decided

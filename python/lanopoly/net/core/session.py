@@ -873,9 +873,12 @@ class Session:
         return None
 
     def _pick_interjection(self, step: int, prev: bytes) -> Action | None:
-        if self.run >= len(self.members.present):
-            return None
         nested = {p: m for p, m in self.inbox.nested.get(step, {}).items() if self.members.is_present(p)}
+        if self.run >= len(self.members.present):
+            # At the cap only the leader's own out-of-turn move may go: nested before a change made
+            # it the leader, it fills the leader's one move of the step, so the leader can sign no
+            # other (soak seed 1593413: it did, and was blamed for equivocating).
+            nested = {p: m for p, m in nested.items() if p == self._leader()}
         if not nested:
             return None
         current = self.game.current_player
@@ -1568,10 +1571,10 @@ class Session:
         problem = None if move.step == step else "a move for another step"
         problem = problem or self._check_move(step, prev, move, in_turn=in_turn)
         present = len(self.members.present)
-        if problem is None and not in_turn and self.run >= present:
+        if problem is None and not in_turn and self.run >= present and move.signer != self._leader():
             # A nested out-of-turn move is taken only while fewer than ``present`` steps in a row
-            # went out of turn (``_pick_interjection``). A leader's forward is not held to it: it
-            # delays only the leader's own seat, and the peers do not refuse it live either.
+            # went out of turn, but for the leader's own (``_pick_interjection``). A leader's forward
+            # is not held to it: it delays only the leader's own seat, and the peers take it live.
             problem = f"an out-of-turn move after {self.run} in a row (at most {present})"
         if problem is not None:
             self._fault(link, "bad_sync", f"step {step}: {problem}")
