@@ -562,3 +562,34 @@ def test_a_peer_made_leader_by_a_change_after_moving_out_of_turn_signs_no_second
     for peer in (0, 2):
         decided = steps[peer][75]
         assert decided.out_of_turn and decided.seat == 3 and decided.action["type"] == "bid", decided
+
+
+def test_a_peer_made_leader_by_a_change_after_offering_a_move_plays_its_offer() -> None:
+    """Seed 1164 with a leader that passes offers on (``offer_leaker``): peer 1 offered its person's
+    unmortgage for seat 0 at step 29 to the leader, peer 0, which passed it on to peer 2 and fell
+    silent; voted out, its seat passed to peer 1, which now led step 29 with its one move of the
+    step already signed (the offer). It signed a second one for the seat to act, and peer 2, holding
+    both, proved an honest peer equivocating. Peer 1 plays its offer as the step's input instead,
+    and the others take a leader's own out-of-turn move."""
+    steps: dict[int, dict[int, fx.StepApplied]] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.StepApplied):
+            steps.setdefault(peer, {})[item.step] = item
+
+    report = run_game(1164, behaviour="offer_leaker", watch=watch)
+    assert report.ok, report.text()
+    for peer in (1, 2):
+        decided = steps[peer][29]
+        assert decided.out_of_turn and decided.seat == 0 and decided.action["type"] == "unmortgage", decided
+
+
+@pytest.mark.parametrize("seed", [36, 138])
+def test_a_leader_passing_an_offer_on_gets_no_honest_offerer_named(seed: int) -> None:
+    """A leader that passes on the offers it takes (``offer_leaker``) made each look like a move its
+    signer had sent alone out of turn, and the others named the honest offerer (``out_of_turn``,
+    seeds 36 and 138 among 400 such games). Only a move that came on its signer's own link is
+    that peer's fault."""
+    report = run_game(seed, behaviour="offer_leaker")
+    assert report.ok, report.text()
+    assert report.cheater_acted > 0, "the leader passed no offer on: the game no longer tests it"

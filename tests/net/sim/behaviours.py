@@ -476,24 +476,58 @@ class IllegalMover(Behaviour):
         return [(to, self.mark(p8.sign_action(key, m.game_id, m.step, me, m.prev, m.seat, illegal).wire()))]
 
 
+class OfferLeaker(Behaviour):
+    """As the leader, passes every offer it takes on to the others (any peer may pass a signed
+    message on: an offer then looks like a move its signer sent alone); in half the games it then
+    falls silent instead of moving, is voted out, and its seat may pass to the offerer, whose offer
+    already fills its one move of the step. Neither may get an honest offerer named."""
+
+    name = "offer_leaker"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.falls_silent = rng.random() < 0.5
+        self.silent = False
+        self.passed: dict[int, set[Action]] = {}
+        """Peer -> the offers passed on to it."""
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        core = world.peers[me].core
+        offers = [] if core is None else [o for by in core.inbox.offers.values() for o in by.values()]
+        fresh = [o for o in offers if o.signer != to and o not in self.passed.setdefault(to, set())]
+        out: list[tuple[int, bytes]] = []
+        if fresh:
+            self.passed[to].update(fresh)
+            out.append((to, self.mark(p8.encode(world.genesis.game_id, p8.Relay(tuple(fresh))))))
+            self.silent = self.silent or self.falls_silent
+        if self.silent:
+            self.acted += 1
+        else:
+            out.append((to, payload))
+        return out
+
+
+DRAWN = (
+    Quiet,
+    ZeroAckSignatures,
+    AckEquivocator,
+    LyingHash,
+    MoveEquivocator,
+    EarlyEquivocator,
+    NestedEquivocator,
+    Omitter,
+    RevealGrinder,
+    Replayer,
+    Forger,
+    BadShare,
+    Garbage,
+    WrongReveal,
+    IllegalMover,
+    IllegalNester,
+)
+"""The behaviours a game's seed draws among (``run.draw``); the offer leaker is drawn apart."""
+
 CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
     b.name: b  # type: ignore[misc]
-    for b in (
-        Quiet,
-        ZeroAckSignatures,
-        AckEquivocator,
-        LyingHash,
-        MoveEquivocator,
-        EarlyEquivocator,
-        NestedEquivocator,
-        Omitter,
-        RevealGrinder,
-        Replayer,
-        Forger,
-        BadShare,
-        Garbage,
-        WrongReveal,
-        IllegalMover,
-        IllegalNester,
-    )
+    for b in (*DRAWN, OfferLeaker)
 }

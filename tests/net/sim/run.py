@@ -41,7 +41,7 @@ from lanopoly.net.core.session import Config, Session
 from lanopoly.net.keys import ED25519
 from lanopoly.net.protocol import action_hash
 
-from .behaviours import CATALOGUE
+from .behaviours import CATALOGUE, DRAWN
 from .keys import SIM
 from .world import SimPeer, World
 
@@ -74,6 +74,9 @@ PAUSES = 0.15
 MIDWAYS = 0.05
 """The share of games where a peer's process is stopped between two sends of one broadcast (its
 own generator too: the games drawn before it was added stay as they were)."""
+LEAKS = 0.05
+"""The share of the games without another cheater where a peer passes the offers it takes on
+(``OfferLeaker``; its own generator too)."""
 
 
 @dataclass
@@ -149,9 +152,12 @@ def draw(
         cheat = True
     if cheat and peers >= 2:
         cheater = rng.randrange(peers)
-        drawn = rng.choice(sorted(CATALOGUE))
+        drawn = rng.choice(sorted(b.name for b in DRAWN))
         behaviour = behaviour or drawn
         must_finish = False
+    leaks = random.Random(seed ^ 0x0FFE2)  # its own draws, as the pauses' below
+    if cheater is None and peers >= 2 and leaks.random() < LEAKS:
+        cheater, behaviour, must_finish = leaks.randrange(peers), "offer_leaker", False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
     stops = random.Random(seed ^ 0x570B5)  # its own draws: the games without a pause stay as they were

@@ -567,6 +567,8 @@ class Session:
         if self.inbox.seen(message):
             if direct and isinstance(message, Ack):
                 self.inbox.add_ack(message, direct)  # now known to have come on its own link too
+            elif direct and isinstance(message, Action | Forward):
+                self.inbox.add_move(message, direct)
             return  # a message already taken (repeated after a new link, or passed on twice): nothing new
         step = self.game.step
         if message.step + 1 < step or message.step > step + 2:
@@ -586,7 +588,7 @@ class Session:
             if message.step + 1 >= since and asker != link:
                 self._send(asker, p8.encode(self.game_id, Relay((message,))))
         if isinstance(message, Action | Forward):
-            self.inbox.add_move(message)
+            self.inbox.add_move(message, direct)
         elif isinstance(message, Reveal):
             self.inbox.add_reveal(message)
         elif isinstance(message, Ack):
@@ -899,6 +901,12 @@ class Session:
         prior = self.mine.get("move", step)
         if isinstance(prior, Forward) or (isinstance(prior, Action) and prior.seat == seat):
             return self._play_signed(step, prev, prior)  # signed before a restart: repeated, never redone
+        if isinstance(prior, Action) and prior.carrier is None:
+            # This peer offered an out-of-turn move for this step to its leader, then a change made
+            # it lead the step: the offer fills its one move of the step, so it is the input (the
+            # peers take a leader's own out-of-turn move), never a second move beside it.
+            self._broadcast(prior.wire())
+            return self._play_signed(step, prev, prior)
         policy = self.policies.get(seat)
         if self._must_resign(seat):
             action: Move = {"type": "resign", "player": seat}
@@ -982,8 +990,11 @@ class Session:
         return True
 
     def _play_signed(self, step: int, prev: bytes, move: Action | Forward) -> bool:
-        """Apply a signed in-turn move or forward (checked first; illegal: freeze naming the signer)."""
-        problem = self._check_move(step, prev, move, in_turn=True)
+        """Apply the leader's signed move or forward (checked first; illegal: freeze naming the
+        signer). The leader's own move for another seat than the one to act is out of turn: an
+        offer it signed for the step before a change made it the leader (``_decide_mine``)."""
+        in_turn = isinstance(move, Forward) or move.seat == self.game.current_player
+        problem = self._check_move(step, prev, move, in_turn=in_turn)
         if problem is not None:
             self._fault(move.signer, "illegal_action", problem)
             self._freeze(FreezeInfo(step, f"{self.peer_label(move.signer)} {problem}", (move.signer,)))
@@ -991,7 +1002,7 @@ class Session:
         if isinstance(move, Forward):
             self._apply(step, move.offer.action, (move,), move.offer.seat, out_of_turn=True)
         else:
-            self._apply(step, move.action, (move,), move.seat, out_of_turn=False)
+            self._apply(step, move.action, (move,), move.seat, out_of_turn=not in_turn)
         return True
 
     def _offer(self, step: int) -> None:
@@ -1180,10 +1191,12 @@ class Session:
         return self._disagree(step)
 
     def _out_of_turn_faults(self, step: int) -> None:
-        """Moves sent directly for ``step`` by peers that did not lead it were out of turn."""
+        """Moves sent for ``step`` on their signers' own links by peers that did not lead it were out
+        of turn. One passed on by another proves nothing: it may be an offer its signer sent to the
+        leader alone, which a leader could pass on to have an honest offerer named."""
         decided = self.record.steps[step - 1].messages if len(self.record.steps) >= step else ()
         for peer, move in self.inbox.moves.get(step, {}).items():
-            if move not in decided:
+            if move not in decided and self.inbox.sent_by_signer(step, peer):
                 self._fault(peer, "out_of_turn", f"sent a move for step {step} when it was not its turn")
 
     def _disagree(self, step: int) -> bool:

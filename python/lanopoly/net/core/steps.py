@@ -30,6 +30,9 @@ class Inbox:
         self.offers: dict[int, dict[int, Action]] = {}
         self.direct: set[tuple[int, int]] = set()
         """(step, signer) of the acks that came on their signer's own link."""
+        self.sent_moves: set[tuple[int, int]] = set()
+        """(step, signer) of the moves that came on their signer's own link: the signer sent them
+        (one passed on by another may be an offer, which its signer sent to the leader alone)."""
         self._seen: dict[int, set[Signed]] = {}
 
     def seen(self, message: Signed) -> bool:
@@ -40,8 +43,14 @@ class Inbox:
         """Remember that ``message`` was verified and filed (it is not taken again)."""
         self._seen.setdefault(message.step, set()).add(message)
 
-    def add_move(self, message: Action | Forward) -> None:
+    def add_move(self, message: Action | Forward, direct: bool = False) -> None:
         self.moves.setdefault(message.step, {}).setdefault(message.signer, message)
+        if direct:
+            self.sent_moves.add((message.step, message.signer))
+
+    def sent_by_signer(self, step: int, peer: int) -> bool:
+        """Whether ``peer``'s move for ``step`` came on its own link (``add_move``)."""
+        return (step, peer) in self.sent_moves
 
     def add_reveal(self, reveal: Reveal) -> None:
         self.reveals.setdefault(reveal.step, {}).setdefault(reveal.signer, reveal)
@@ -82,6 +91,7 @@ class Inbox:
             for s in [s for s in box if s < step]:
                 del box[s]
         self.direct = {d for d in self.direct if d[0] >= step}
+        self.sent_moves = {d for d in self.sent_moves if d[0] >= step}
         for s in [s for s in self._seen if s < step]:
             del self._seen[s]
 
