@@ -30,7 +30,8 @@ everyone repeats what it signed for the steps in play.
 
 Concerns with state of their own live in sub-machines that own it (the session reads their results
 and calls their methods): the ballot (``votes.py``), the waits and their timeouts (``silence.py``),
-catching a peer up (``catchup.py``), the evidence round (``inquiry.py``).
+catching a peer up (``catchup.py``), the evidence round (``inquiry.py``); which signed move may
+decide a step is worked out by the pure functions of ``moves.py``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from lanopoly.bots import Policy, SimpleBot
 from lanopoly.log import GameLog
 from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
+from lanopoly.net.core import moves
 from lanopoly.net.core.catchup import Catchup
 from lanopoly.net.core.chance import Chance, Recovery, step_seed
 from lanopoly.net.core.evidence import Proof, SlotBook, expand, find_proofs
@@ -60,7 +62,6 @@ from lanopoly.net.core.inquiry import (
     disagree,
 )
 from lanopoly.net.core.members import Change, Members
-from lanopoly.net.core.order import interjection_order
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
 from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
 from lanopoly.net.core.silence import Absent, AskOthers, Silence, Silent, WantOut
@@ -848,54 +849,14 @@ class Session:
 
     def _check_move(self, step: int, prev: bytes, move: Action | Forward, in_turn: bool) -> str | None:
         """Why ``move`` cannot be step ``step``'s input on this state (None if it can)."""
-        current = self.game.current_player
-        if move.prev != prev:
-            return "made on another state"
-        if isinstance(move, Forward):
-            if move.signer != self._leader():
-                return "forwarded by a peer that does not lead this step"
-            offer = move.offer
-            if offer.prev != prev or offer.step != step:
-                return "forwarded a move made for another state"
-            move_seat, action, signer = offer.seat, offer.action, offer.signer
-            if move_seat == current:
-                return "forwarded a move of the seat to act"
-        else:
-            move_seat, action, signer = move.seat, move.action, move.signer
-            if in_turn and move_seat != current:
-                return f"moved for seat {move_seat}, not the seat to act ({current})"
-            if not in_turn and move_seat == current:
-                return "made an out-of-turn move for the seat to act"
-        if self.members.controllers[move_seat] != signer:
-            return f"moved for seat {move_seat}, which it does not control"
-        try:
-            self.members.check(self.game, action)
-        except (ValueError, TypeError, KeyError) as e:
-            return f"sent an illegal move {action!r}: {e}"
-        return None
+        return moves.problem(self.game, self.members, self._leader(), step, prev, move, in_turn)
 
     def _pick_interjection(self, step: int, prev: bytes) -> Action | None:
-        nested = {p: m for p, m in self.inbox.nested.get(step, {}).items() if self.members.is_present(p)}
-        if self.run >= len(self.members.present):
-            # At the cap only the leader's own out-of-turn move may go: nested before a change made
-            # it the leader, it fills the leader's one move of the step, so the leader can sign no
-            # other (soak seed 1593413: it did, and was blamed for equivocating).
-            nested = {p: m for p, m in nested.items() if p == self._leader()}
-        if not nested:
-            return None
-        current = self.game.current_player
-        order = interjection_order(
-            {p: m.seat for p, m in nested.items()}, current if current is not None else 0, self.game.num_players
-        )
-        for peer in order:
-            move = nested[peer]
-            if self._early(move, current):
-                continue  # the leader's move for the seat to act, signed early: not an interjection
-            problem = self._check_move(step, prev, move, in_turn=False)
-            if problem is None:
-                return move
-            self._fault(peer, "illegal_action", f"out of turn at step {step}: {problem}")
-        return None
+        nested = self.inbox.nested.get(step, {})
+        picked, faults = moves.interjection(self.game, self.members, self._leader(), step, prev, nested, self.run)
+        for peer, detail in faults:
+            self._fault(peer, "illegal_action", detail)
+        return picked
 
     def _decide_mine(self, step: int, prev: bytes, seat: int) -> bool:
         prior = self.mine.get("move", step)
@@ -946,25 +907,13 @@ class Session:
 
     def _best_offer(self, step: int, prev: bytes) -> Action | None:
         """An offered out-of-turn move the leader (this peer) may play while its person thinks."""
-        if self.run >= len(self.members.present):
-            return None
-        offers = {p: m for p, m in self.inbox.offers.get(step, {}).items() if self.members.is_present(p)}
-        current = self.game.current_player or 0
-        for peer in interjection_order({p: m.seat for p, m in offers.items()}, current, self.game.num_players):
-            move = offers[peer]
-            if move.prev == prev and move.seat != current and self.members.controllers[move.seat] == move.signer:
-                try:
-                    self.members.check(self.game, move.action)
-                except (ValueError, TypeError, KeyError):
-                    continue
-                return move
-        return None
+        return moves.best_offer(self.game, self.members, prev, self.inbox.offers.get(step, {}), self.run)
 
     def _decide_theirs(self, step: int, prev: bytes, leader: int, seat: int) -> bool:
         move: Action | Forward | None = self.inbox.moves.get(step, {}).get(leader)
         if move is None:
             early = self.inbox.nested.get(step, {}).get(leader)
-            move = early if early is not None and self._early(early, seat) else None
+            move = early if early is not None and moves.is_early(early, seat, self.members) else None
         if move is None:
             self._offer(step)
             return self._missing_move(leader, step)
@@ -1137,10 +1086,6 @@ class Session:
         except (ValueError, TypeError, KeyError):
             return None  # refused again when the step comes, and then the session freezes
         return self._move_body(step, seat, action)
-
-    def _early(self, move: Action, seat: int | None) -> bool:
-        """Whether a nested ``move`` is the early move of ``seat`` (the seat to act) by its controller."""
-        return move.seat == seat and self.members.controllers[move.seat] == move.signer
 
     def _may_interject(self, step: int) -> bool:
         return (
