@@ -593,3 +593,24 @@ def test_a_leader_passing_an_offer_on_gets_no_honest_offerer_named(seed: int) ->
     report = run_game(seed, behaviour="offer_leaker")
     assert report.ok, report.text()
     assert report.cheater_acted > 0, "the leader passed no offer on: the game no longer tests it"
+
+
+@pytest.mark.parametrize("seed", [6, 8, 34])
+def test_a_leader_cannot_put_its_own_turn_off_with_out_of_turn_moves(seed: int) -> None:
+    """A leader nesting out-of-turn moves of its other seats in its acks (``turn_staller``) played
+    hundreds of steps in a row out of turn (561 in seed 8) while the leader's own was exempt from
+    the cap. Now no more steps in a row than there are peers go out of turn: at the cap it must
+    move in turn, and a move beside the nested one proves it equivocating."""
+    streak: dict[int, int] = {}
+    longest = 0
+
+    def watch(world: World, peer: int, item: object) -> None:
+        nonlocal longest
+        if isinstance(item, fx.StepApplied):
+            streak[peer] = streak.get(peer, 0) + 1 if item.out_of_turn else 0
+            longest = max(longest, streak[peer])
+
+    report = run_game(seed, behaviour="turn_staller", watch=watch)
+    assert report.ok, report.text()
+    assert report.cheater_acted > 0, "the leader never nested an out-of-turn move: the game no longer tests it"
+    assert longest <= len(set(report.scenario.controllers)), f"{longest} steps in a row out of turn"

@@ -19,6 +19,8 @@ from lanopoly.net.wire import WireError
 from .world import Behaviour
 
 if TYPE_CHECKING:
+    from lanopoly.net.core.session import Session
+
     from .world import World
 
 
@@ -507,6 +509,40 @@ class OfferLeaker(Behaviour):
         return out
 
 
+class TurnStaller(Behaviour):
+    """As the leader of the next step, nests in each of its acks an out-of-turn move for another of
+    its seats (a cheat: an honest leader never does, and nests its early move), to put its own turn
+    off, move after move, for as long as it likes. Its core is changed to do so (what it nests must
+    also be what it holds): the cap on out-of-turn moves in a row must stop it, and at the cap a
+    move in turn beside the nested one is two moves in its one slot of the step."""
+
+    name = "turn_staller"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        core = world.peers[me].core
+        if core is not None and not getattr(core, "_stalls", False):
+            core._stalls = True  # type: ignore[attr-defined]
+            core._may_interject = lambda step: core.game.current_player is not None  # type: ignore[method-assign]
+            core._interjection = lambda step: self._stall(core, step)  # type: ignore[method-assign]
+        return [(to, payload)]
+
+    def _stall(self, core: Session, step: int) -> bytes | None:
+        """An out-of-turn move for ``step`` for another of its seats, when it leads the step."""
+        current = core.game.current_player
+        if current is None or core.controllers[current] != core.me:
+            return None
+        for seat in (s for s, c in enumerate(core.controllers) if c == core.me and s != current):
+            legal = [a for a in core.game.legal_actions(seat) if a["type"] not in ("declare_bankruptcy", "resign")]
+            if legal:
+                self.acted += 1
+                return core._move_body(step, seat, self.rng.choice(legal))
+        return None
+
+
 DRAWN = (
     Quiet,
     ZeroAckSignatures,
@@ -525,9 +561,10 @@ DRAWN = (
     IllegalMover,
     IllegalNester,
 )
-"""The behaviours a game's seed draws among (``run.draw``); the offer leaker is drawn apart."""
+"""The behaviours a game's seed draws among (``run.draw``); the offer leaker and the turn staller
+are drawn apart."""
 
 CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
     b.name: b  # type: ignore[misc]
-    for b in (*DRAWN, OfferLeaker)
+    for b in (*DRAWN, OfferLeaker, TurnStaller)
 }

@@ -77,6 +77,9 @@ own generator too: the games drawn before it was added stay as they were)."""
 LEAKS = 0.05
 """The share of the games without another cheater where a peer passes the offers it takes on
 (``OfferLeaker``; its own generator too)."""
+STALLS = 0.03
+"""The share of the games without another cheater where a leader nests out-of-turn moves to put its
+own turn off (``TurnStaller``; its own generator too)."""
 
 
 @dataclass
@@ -158,6 +161,9 @@ def draw(
     leaks = random.Random(seed ^ 0x0FFE2)  # its own draws, as the pauses' below
     if cheater is None and peers >= 2 and leaks.random() < LEAKS:
         cheater, behaviour, must_finish = leaks.randrange(peers), "offer_leaker", False
+    stalls = random.Random(seed ^ 0x57A11)
+    if cheater is None and peers >= 2 and stalls.random() < STALLS:
+        cheater, behaviour, must_finish = stalls.randrange(peers), "turn_staller", False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
     stops = random.Random(seed ^ 0x570B5)  # its own draws: the games without a pause stay as they were

@@ -49,6 +49,18 @@ def problem(
     return None
 
 
+def over_cap(members: Members, run: int, signer: int, leader: int | None, step: int) -> bool:
+    """Whether an out-of-turn ``ACTION`` signed by ``signer`` comes too late to decide ``step``:
+    ``run`` steps in a row went out of turn already, as many as the present peers, and it is not
+    the leader's own at a step a change was made for. Only there may an honest leader's move be out
+    of turn: offered or nested before the change made it the leader, it fills the leader's one move
+    of the step, so the leader can sign no other (soak seed 1593413, sim seed 1164). Anywhere else a
+    leader moving out of turn could put its own turn off for as long as it liked."""
+    if run < len(members.present):
+        return False
+    return not (signer == leader and any(c.step == step for c in members.changes))
+
+
 def is_early(move: Action, seat: int | None, members: Members) -> bool:
     """Whether a nested ``move`` is the early move of ``seat`` (the seat to act) by its controller."""
     return move.seat == seat and members.controllers[move.seat] == move.signer
@@ -65,13 +77,10 @@ def interjection(
 ) -> tuple[Action | None, list[tuple[int, str]]]:
     """The out-of-turn move, among those ``nested`` (by signer) in the acks of the step before,
     that decides ``step`` (None: none does), and the faults of the invalid ones tried before it
-    (peer, why). ``run``: the steps in a row decided out of turn so far. At the cap (``run`` as
-    many as the present peers) only the leader's own may go: nested before a change made it the
-    leader, it fills the leader's one move of the step, so the leader can sign no other (soak seed
-    1593413: it did, and was blamed for equivocating)."""
-    candidates = {p: m for p, m in nested.items() if members.is_present(p)}
-    if run >= len(members.present):
-        candidates = {p: m for p, m in candidates.items() if p == leader}
+    (peer, why). ``run``: the steps in a row decided out of turn so far (``over_cap``)."""
+    candidates = {
+        p: m for p, m in nested.items() if members.is_present(p) and not over_cap(members, run, p, leader, step)
+    }
     current = game.current_player
     order = interjection_order(
         {p: m.seat for p, m in candidates.items()}, current if current is not None else 0, game.num_players
