@@ -23,14 +23,58 @@ pub struct Chance {
 }
 
 /// The ordered pair of dice for cell 0..36, smaller die first.
+#[inline]
 fn dice_cell(cell: u32) -> Outcome {
-    let (a, b) = ((cell / 6) as u8 + 1, (cell % 6) as u8 + 1);
-    Outcome::Dice(a.min(b), a.max(b))
+    let (a, b) = DICE_CELLS[cell as usize];
+    Outcome::Dice(a, b)
 }
+
+/// [`dice_cell`]'s answers, worked out once: the first die is `cell / 6 + 1`, the second
+/// `cell % 6 + 1`, reported smaller first.
+const DICE_CELLS: [(u8, u8); 36] = {
+    let mut cells = [(0, 0); 36];
+    let mut cell = 0;
+    while cell < 36 {
+        let (a, b) = ((cell / 6) as u8 + 1, (cell % 6) as u8 + 1);
+        cells[cell] = if a <= b { (a, b) } else { (b, a) };
+        cell += 1;
+    }
+    cells
+};
 
 /// The `k`-th set bit of a mask (k from 0).
 fn nth_bit(mask: u32, k: u32) -> u8 {
     board::bits(mask).nth(k as usize).expect("k < popcount")
+}
+
+/// The equally likely cells of a pending chance event: the 36 ordered pairs of dice, or one per
+/// set bit of a mask (the cards left in a deck, the deeds still with the bank).
+#[derive(Clone, Copy)]
+enum Cells {
+    Dice,
+    Cards(u32),
+    Deeds(u32),
+}
+
+impl Cells {
+    /// How many cells there are.
+    #[inline]
+    fn count(self) -> u32 {
+        match self {
+            Cells::Dice => 36,
+            Cells::Cards(mask) | Cells::Deeds(mask) => mask.count_ones(),
+        }
+    }
+
+    /// The outcome of cell `k` (below [`Cells::count`]).
+    #[inline]
+    fn outcome(self, k: u32) -> Outcome {
+        match self {
+            Cells::Dice => dice_cell(k),
+            Cells::Cards(mask) => Outcome::Card(nth_bit(mask, k)),
+            Cells::Deeds(mask) => Outcome::Deed(nth_bit(mask, k)),
+        }
+    }
 }
 
 impl Game {
@@ -39,23 +83,25 @@ impl Game {
         self.holdings(NOBODY)
     }
 
+    /// The cells of the pending event (`None` if none is pending), read once for both the count
+    /// and the outcome.
+    #[inline]
+    fn cells(&self) -> Option<Cells> {
+        Some(match self.pending? {
+            Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. } => Cells::Dice,
+            Pending::Card(deck) => Cells::Cards(self.decks[deck as usize].remaining() as u32),
+            Pending::Deed => Cells::Deeds(self.unowned()),
+        })
+    }
+
     /// How many equally likely cells the pending event has (0 if none is pending).
     fn cell_count(&self) -> u32 {
-        match self.pending {
-            None => 0,
-            Some(Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. }) => 36,
-            Some(Pending::Card(deck)) => self.decks[deck as usize].remaining().count_ones(),
-            Some(Pending::Deed) => self.unowned().count_ones(),
-        }
+        self.cells().map_or(0, Cells::count)
     }
 
     /// The outcome of cell `k` (below [`Self::cell_count`]) of the pending event.
     fn cell(&self, k: u32) -> Outcome {
-        match self.pending.expect("a chance event is pending") {
-            Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. } => dice_cell(k),
-            Pending::Card(deck) => Outcome::Card(nth_bit(self.decks[deck as usize].remaining() as u32, k)),
-            Pending::Deed => Outcome::Deed(nth_bit(self.unowned(), k)),
-        }
+        self.cells().expect("a chance event is pending").outcome(k)
     }
 
     /// Every outcome the pending chance event can have, with its exact probability.
@@ -122,9 +168,18 @@ impl Game {
     }
 
     /// Draw an outcome of the pending event with a seeded resolver.
+    ///
+    /// The pending event is read once for the count of its cells and the outcome (what
+    /// [`Game::cell_count`] and [`Game::cell`] read each); dice, most of the draws, draw below the
+    /// constant 36.
     pub fn sample_outcome(&self, resolver: &mut Resolver) -> Option<Outcome> {
-        let n = self.cell_count();
-        (n > 0).then(|| self.cell(resolver.below(n)))
+        match self.cells()? {
+            Cells::Dice => Some(dice_cell(resolver.below(36))),
+            cells => {
+                let n = cells.count();
+                (n > 0).then(|| cells.outcome(resolver.below(n)))
+            }
+        }
     }
 
     /// Play on from a chance event to the next decision in one call: draw the pending event's
@@ -147,7 +202,7 @@ impl Game {
         while applied < budget {
             let Some(pending) = self.pending else { break };
             let outcome = self.sample_outcome(chance).expect("a pending chance event has outcomes");
-            self.apply_chance_trusted(outcome);
+            self.apply_outcome_trusted(pending, outcome);
             each(self, outcome, pending);
             applied += 1;
         }
@@ -156,6 +211,7 @@ impl Game {
 }
 
 /// A uniform number below `n` from a stream of 64-bit words, by rejection (exact).
+#[inline]
 fn uniform(n: u32, mut next: impl FnMut() -> u64) -> u32 {
     let n = n as u64;
     let zone = u64::MAX - (u64::MAX % n) - 1;
@@ -194,6 +250,7 @@ impl Resolver {
     }
 
     /// A uniform number below `n` (n > 0), exact.
+    #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         uniform(n, || self.next_u64())
     }
@@ -238,10 +295,49 @@ mod tests {
     fn dice_cells_give_the_21_outcomes_with_their_weights() {
         let mut seen = std::collections::BTreeMap::new();
         for cell in 0..36 {
+            let (a, b) = ((cell / 6) as u8 + 1, (cell % 6) as u8 + 1);
+            assert_eq!(dice_cell(cell), Outcome::Dice(a.min(b), a.max(b)), "cell {cell}");
             *seen.entry(format!("{:?}", dice_cell(cell))).or_insert(0) += 1;
         }
         assert_eq!(seen.len(), 21);
         assert_eq!(seen.values().filter(|&&w| w == 1).count(), 6);
         assert_eq!(seen.values().filter(|&&w| w == 2).count(), 15);
+    }
+
+    /// `sample_outcome`, which reads the pending event once, draws what the cell count and the
+    /// cell of that count give with the same stream, at every chance event of random games of
+    /// every preset (order dice, dealt deeds, move dice, cards, a utility's dice).
+    #[test]
+    fn a_sampled_outcome_is_the_cell_of_a_uniform_draw() {
+        use crate::action::Move;
+        use crate::rules::PRESETS;
+        use crate::{BoardId, Rules};
+        let mut kinds = std::collections::BTreeSet::new();
+        for (i, name) in PRESETS.iter().enumerate() {
+            let mut game = Game::new(4, BoardId::Classic, Rules::preset(name).expect("a preset")).expect("a game");
+            let mut chance = Resolver::new(i as u64);
+            let mut moves = Resolver::new(100 + i as u64);
+            for _ in 0..3000 {
+                if game.is_over() {
+                    break;
+                }
+                if let Some(pending) = game.pending {
+                    kinds.insert(format!("{pending:?}").split([' ', '(']).next().unwrap_or_default().to_string());
+                    let mut twin = chance.clone();
+                    let outcome = game.sample_outcome(&mut chance).expect("a pending event has outcomes");
+                    assert_eq!(outcome, game.cell(twin.below(game.cell_count())), "{name}: {pending:?}");
+                    assert_eq!(twin.state(), chance.state());
+                    assert!(game.chance_outcomes().iter().any(|c| c.outcome == outcome));
+                    game.apply_chance(outcome).expect("a sampled outcome is possible");
+                } else {
+                    assert_eq!(game.sample_outcome(&mut chance.clone()), None, "{name}: no event pending");
+                    let p = game.actor().expect("someone acts");
+                    let legal = game.legal_actions(p);
+                    let action = legal[moves.below(legal.len() as u32) as usize];
+                    game.apply(Move { player: p, action }).expect("a listed action is legal");
+                }
+            }
+        }
+        assert_eq!(kinds.into_iter().collect::<Vec<_>>(), ["Card", "Deed", "MoveDice", "OrderDice", "UtilityDice"]);
     }
 }

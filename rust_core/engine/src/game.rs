@@ -22,7 +22,7 @@ use crate::edition::BoardId;
 use crate::error::{Checked, IllegalAction, Legal, Refusal, Refused};
 use crate::event::{Event, JailExit, Party, Reason};
 use crate::rules::Rules;
-use crate::state::{Game, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
+use crate::state::{Game, Pending, Phase, HOTEL, MAX_PLAYERS, MIN_PLAYERS, NOBODY};
 use crate::{deny, ensure};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -96,26 +96,48 @@ impl Game {
     /// move, since that is the caller's bug.
     pub fn apply_trusted(&mut self, m: Move) {
         if verifying() {
-            if let Err(e) = self.check(m) {
-                panic!("a trusted move was refused: {m:?}: {e}");
-            }
+            self.verify_move(m);
         }
         self.step += 1;
         self.perform(m.player, m.action);
+    }
+
+    /// Panic if `m` is refused: a trusted move checked (debug builds, the test mode).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn verify_move(&self, m: Move) {
+        if let Err(e) = self.check(m) {
+            panic!("a trusted move was refused: {m:?}: {e}");
+        }
     }
 
     /// Apply a chance outcome the engine itself gave for the pending event
     /// ([`Game::sample_outcome`], [`Game::chance_outcomes`]), without checking it again; checked
     /// as [`Game::apply_trusted`] says.
     pub fn apply_chance_trusted(&mut self, outcome: Outcome) {
-        if verifying() {
-            if let Err(e) = self.check_outcome(outcome) {
-                panic!("a trusted chance outcome was refused: {outcome:?}: {e}");
-            }
-        }
         let pending = self.pending.expect("a trusted outcome answers a pending chance event");
+        self.apply_outcome_trusted(pending, outcome);
+    }
+
+    /// [`Game::apply_chance_trusted`] where the caller has just read the pending event: the
+    /// engine's own loops ([`Game::resolve_chance`]), which sampled the outcome for it.
+    #[inline]
+    pub(crate) fn apply_outcome_trusted(&mut self, pending: Pending, outcome: Outcome) {
+        if verifying() {
+            self.verify_outcome(outcome);
+        }
+        debug_assert_eq!(self.pending, Some(pending));
         self.step += 1;
         self.on_outcome(pending, outcome);
+    }
+
+    /// Panic if `outcome` is refused: a trusted outcome checked (debug builds, the test mode).
+    #[cold]
+    #[inline(never)]
+    fn verify_outcome(&self, outcome: Outcome) {
+        if let Err(e) = self.check_outcome(outcome) {
+            panic!("a trusted chance outcome was refused: {outcome:?}: {e}");
+        }
     }
 
     /// Is this move allowed now? The error says why not.

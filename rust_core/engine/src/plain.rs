@@ -11,6 +11,7 @@
 
 use crate::action::{Action, Input, Move};
 use crate::chance::Resolver;
+use crate::game::verifying;
 use crate::state::{Game, Pending, Phase};
 
 impl Game {
@@ -35,6 +36,23 @@ impl Game {
         quiet.then_some(Move { player: self.turn_player, action })
     }
 
+    /// Apply a plain step [`Game::plain_step`] just gave: a roll or the end of the turn, legal by
+    /// construction, so carried out at once ([`Game::roll`], [`Game::next_turn`], what `perform`
+    /// does for them) without the check and the dispatch over every action of
+    /// [`Game::apply_trusted`]. Checked as `apply_trusted` checks in debug builds and the test mode.
+    #[inline]
+    fn apply_plain_step(&mut self, step: Move) {
+        if verifying() {
+            self.verify_move(step);
+        }
+        self.step += 1;
+        match step.action {
+            Action::Roll => self.roll(),
+            Action::EndTurn => self.next_turn(),
+            _ => unreachable!("a plain step is a roll or the end of the turn"),
+        }
+    }
+
     /// Play plain steps ([`Game::plain_step`]) while `agree` accepts them, each roll followed by
     /// every chance event it leads to ([`Game::resolve_chance`] from `chance`), at most `budget`
     /// inputs. Stops at the first real decision, at an open rent claim or offer (the other seats
@@ -55,7 +73,7 @@ impl Game {
             if !agree(self, step) {
                 break;
             }
-            self.apply_trusted(step);
+            self.apply_plain_step(step);
             each(self, Input::Move(step), None);
             applied += 1;
             if self.pending.is_some() {
