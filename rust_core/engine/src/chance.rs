@@ -85,7 +85,7 @@ impl Game {
 
     /// The cells of the pending event (`None` if none is pending), read once for both the count
     /// and the outcome.
-    #[inline]
+    #[inline(always)]
     fn cells(&self) -> Option<Cells> {
         Some(match self.pending? {
             Pending::MoveDice | Pending::OrderDice | Pending::UtilityDice { .. } => Cells::Dice,
@@ -172,6 +172,7 @@ impl Game {
     /// The pending event is read once for the count of its cells and the outcome (what
     /// [`Game::cell_count`] and [`Game::cell`] read each); dice, most of the draws, draw below the
     /// constant 36.
+    #[inline]
     pub fn sample_outcome(&self, resolver: &mut Resolver) -> Option<Outcome> {
         match self.cells()? {
             Cells::Dice => Some(dice_cell(resolver.below(36))),

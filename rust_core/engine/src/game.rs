@@ -94,6 +94,7 @@ impl Game {
     /// repeats (about a tenth of a simulated turn); debug builds, and every build once
     /// [`verify_trusted`]`(true)` is set (the test mode), still check and panic on a refused
     /// move, since that is the caller's bug.
+    #[inline]
     pub fn apply_trusted(&mut self, m: Move) {
         if verifying() {
             self.verify_move(m);

@@ -127,6 +127,26 @@ fn rent_must_be_claimed_before_the_next_roll() {
     assert_eq!((cash(&game, 0), cash(&game, 2)), (1496, 1504));
 }
 
+/// A claim taken from the front or the back of several open ones takes that one only, and
+/// leaves the others in their order (the last one is popped, the others removed).
+#[test]
+fn a_claim_takes_its_own_rent_among_several() {
+    let mut game = claiming(RentClaim::BeforeNextRoll);
+    let first = game.claims[0];
+    let second = Claim { owner: 1, payer: 0, square: 1, amount: 2, ..first };
+    let third = Claim { owner: 1, payer: 0, square: 39, amount: 50, ..first };
+    game.claims = vec![first, second, third];
+    act(&mut game, 2, Action::ClaimRent(3));
+    assert_eq!(game.claims, vec![second, third]);
+    assert_eq!((cash(&game, 0), cash(&game, 1), cash(&game, 2)), (1496, 1500, 1504));
+    act(&mut game, 1, Action::ClaimRent(39));
+    assert_eq!(game.claims, vec![second]);
+    assert_eq!((cash(&game, 0), cash(&game, 1)), (1446, 1550));
+    act(&mut game, 1, Action::ClaimRent(1));
+    assert!(game.claims.is_empty());
+    assert_eq!((cash(&game, 0), cash(&game, 1)), (1444, 1552));
+}
+
 #[test]
 fn unclaimed_rent_lapses_at_the_next_roll() {
     let mut game = claiming(RentClaim::BeforeNextRoll);
