@@ -505,7 +505,9 @@ impl Game {
     /// The seat the game waits for, `None` at a chance node or when the game is over.
     ///
     /// Priority: a chance event, then an auction, then debts (oldest first), then mortgaged
-    /// deeds awaiting the lift-or-keep choice, then the turn itself.
+    /// deeds awaiting the lift-or-keep choice, then the turn itself. Inlined: the drivers and
+    /// bots ask it at nearly every input.
+    #[inline]
     pub fn actor(&self) -> Option<u8> {
         if self.pending.is_some() || self.is_over() {
             return None;

@@ -318,6 +318,8 @@ impl Game {
     }
 
     /// Play passes to the next seat still in the game; a round ends when it comes back round.
+    /// Inlined into the end of a turn, plain or not.
+    #[inline]
     pub(crate) fn next_turn(&mut self) {
         let n = self.num_players;
         let mut seat = self.turn_player;
