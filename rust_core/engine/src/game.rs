@@ -386,40 +386,44 @@ impl Game {
         // Outside every overlay (most enumerations), the route of `check_overlays` is known
         // once for all the candidates: its own-turn and free checks.
         let free = self.auction.is_none() && self.placing.is_none() && self.debts.is_empty() && self.fee_due == 0;
-        let mut consider = |action: Action| {
-            if wanted(&action) && self.candidate_is_legal(p, action, free) {
+        // `filtered`: the filter that lets a candidate through is the whole of its rule in
+        // `check_free` (see `candidate_is_legal`).
+        let mut consider = |action: Action, filtered: bool| {
+            if wanted(&action) && self.candidate_is_legal(p, action, free, filtered) {
                 emit(action);
             }
         };
         if self.auction.is_some() {
             if let Some((min, _)) = self.bid_range(p) {
-                consider(Action::Bid(min));
+                consider(Action::Bid(min), false);
             }
-            consider(Action::Pass);
+            consider(Action::Pass, false);
             if self.rules.timed {
-                consider(Action::EndGame);
+                consider(Action::EndGame, false);
             }
             return;
         }
-        // Cheap filters first, so that nearly every candidate checked is legal.
+        // Cheap filters first, so that nearly every candidate checked is legal. Where the
+        // filter is the whole rule of the action in `check_free` (the third field), only the
+        // time of `check_own_turn` is left to check outside the overlays.
         let my_turn = p == self.turn_player;
         let in_debt = self.debts.iter().any(|d| d.debtor == p);
         let me = self.player(p);
         let candidates = [
-            (Action::Roll, my_turn && self.phase == Phase::AwaitRoll),
-            (Action::PayJailFine, my_turn && me.in_jail && self.phase == Phase::AwaitRoll),
-            (Action::UseJailCard, my_turn && me.in_jail && me.jail_cards != 0 && self.phase == Phase::AwaitRoll),
-            (Action::Buy, my_turn && matches!(self.phase, Phase::BuyDecision { .. })),
-            (Action::Decline, my_turn && matches!(self.phase, Phase::BuyDecision { .. })),
-            (Action::EndTurn, my_turn && self.phase == Phase::AfterRoll),
-            (Action::PayDebt, in_debt),
-            (Action::DeclareBankruptcy, in_debt),
-            (Action::CancelTrade, self.offers.iter().any(|o| o.from == p)),
-            (Action::EndGame, self.rules.timed),
+            (Action::Roll, my_turn && self.phase == Phase::AwaitRoll, true),
+            (Action::PayJailFine, my_turn && me.in_jail && self.phase == Phase::AwaitRoll, false),
+            (Action::UseJailCard, my_turn && me.in_jail && me.jail_cards != 0 && self.phase == Phase::AwaitRoll, true),
+            (Action::Buy, my_turn && matches!(self.phase, Phase::BuyDecision { .. }), false),
+            (Action::Decline, my_turn && matches!(self.phase, Phase::BuyDecision { .. }), true),
+            (Action::EndTurn, my_turn && self.phase == Phase::AfterRoll, true),
+            (Action::PayDebt, in_debt, false),
+            (Action::DeclareBankruptcy, in_debt, false),
+            (Action::CancelTrade, self.offers.iter().any(|o| o.from == p), false),
+            (Action::EndGame, self.rules.timed, false),
         ];
-        for (action, worth_checking) in candidates {
+        for (action, worth_checking, filtered) in candidates {
             if worth_checking {
-                consider(action);
+                consider(action, filtered);
             }
         }
         // Whole groups and buildings as bit masks, computed once for every deed below.
@@ -434,33 +438,34 @@ impl Game {
             let group_built = deed.group().is_some_and(|g| GROUP_MASKS[g as usize] & built != 0);
             let buildable = deed.group().is_some_and(|g| whole & (1 << g) != 0) && level != HOTEL;
             if buildable && !mortgaged && me.cash >= deed.house_cost {
-                consider(Action::Build(square));
+                consider(Action::Build(square), false);
             }
             if level > 0 {
-                consider(Action::Sell(square));
+                consider(Action::Sell(square), false);
             }
+            // A deed of `p`'s (`holdings`): `check_mortgage` and `check_unmortgage` ask no more.
             if !mortgaged && !group_built {
-                consider(Action::Mortgage(square));
+                consider(Action::Mortgage(square), true);
             }
             if mortgaged && me.cash >= deed.unmortgage_cost() {
-                consider(Action::Unmortgage(square));
+                consider(Action::Unmortgage(square), true);
             }
             if self.fee_due & (1 << property) != 0 {
-                consider(Action::KeepMortgaged(square));
+                consider(Action::KeepMortgaged(square), false);
             }
         }
         let hotels = self.hotels();
         for group in board::bits(whole as u32) {
             if GROUP_MASKS[group as usize] & hotels != 0 {
-                consider(Action::SellDown { group, levels: [0; 3] });
+                consider(Action::SellDown { group, levels: [0; 3] }, false);
             }
         }
         for offer in self.offers.iter().filter(|o| o.to == p) {
-            consider(Action::AcceptTrade { from: offer.from });
-            consider(Action::RejectTrade { from: offer.from });
+            consider(Action::AcceptTrade { from: offer.from }, false);
+            consider(Action::RejectTrade { from: offer.from }, false);
         }
         for claim in self.claims.iter().filter(|c| c.owner == p) {
-            consider(Action::ClaimRent(claim.square));
+            consider(Action::ClaimRent(claim.square), true);
         }
     }
 
@@ -469,9 +474,15 @@ impl Game {
     /// rest of the same check. Checked against the whole [`Game::is_legal`] in debug builds and
     /// in the test mode ([`verify_trusted`]). `free`: no overlay applies (no auction, placement,
     /// debt or fee due), so `check_overlays` would go straight to its last two checks.
-    fn candidate_is_legal(&self, p: u8, action: Action, free: bool) -> bool {
+    /// `filtered`: the enumeration's filter has made every check of the action's arm of
+    /// [`Game::check_free`] (a roll or the end of one's turn at its phase, a claim of one's own,
+    /// a mortgage on one's unmortgaged deed in a group without buildings, ...), so outside the
+    /// overlays only the time of [`Game::check_own_turn`] is asked; the test mode's comparison
+    /// with `is_legal` below catches a filter that falls short of its rule.
+    fn candidate_is_legal(&self, p: u8, action: Action, free: bool, filtered: bool) -> bool {
         let legal = match action {
             Action::EndGame => self.is_legal(Move { player: p, action }),
+            _ if free && filtered => self.check_own_turn::<Refused>(p, action).is_ok(),
             _ if free => {
                 self.check_own_turn::<Refused>(p, action).is_ok() && self.check_free::<Refused>(p, action).is_ok()
             }
