@@ -412,7 +412,7 @@ class Checker:
             raise Failed(k, f"a move step with {len(messages)} messages")
         (message,) = messages
         if message.kind == FORWARD:
-            self.run += 1  # a forward counts in the run, and is not held to its cap
+            self.check_run(k, message)
             return self.forwarded(k, message)
         if message.kind != ACTION:
             raise Failed(k, "a move step decided by no move")
@@ -420,11 +420,15 @@ class Checker:
         if action["player"] == self.game.current_player:
             self.run = 0
             return action
+        self.check_run(k, message)
+        return action
+
+    def check_run(self, k: int, message: Message) -> None:
+        """Fewer than *present peers* steps in a row out of turn before this one (a forward too),
+        but for the leader's own at a step a change was made for ("A step" 1); it counts in the run."""
         if self.run >= len(self.present) and not (self.leads(message) and self.changed == k):
-            # the leader's own goes even then, at a step a change was made for
             raise Failed(k, f"an out-of-turn move after {self.run} in a row, with {len(self.present)} peers present")
         self.run += 1
-        return action
 
     def leads(self, message: Message) -> bool:
         """Whether ``message``'s signer controls the seat to act: leads the step ("A step" 1)."""

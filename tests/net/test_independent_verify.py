@@ -329,20 +329,9 @@ def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
     assert (verdict.kind, verdict.failed_at) == (("failed", k) if how == "forwarded by another" else ("complete", None))
 
 
-@pytest.mark.parametrize(("run", "kind"), [(3, "failed"), (2, "complete")])
-def test_a_nested_out_of_turn_move_past_the_run_cap_is_refused_alike(
-    games: dict[str, list[Path]],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    run: int,
-    kind: str,
-) -> None:
-    """An out-of-turn move nested in an ack is taken only while fewer steps in a row than there
-    are peers went out of turn ("A step" 1): both verifiers refuse the real game's first one when
-    the three steps before it are taken to have gone out of turn, and take it after two. No real
-    game reaches the cap, so each verifier's count is set by hand just before that step."""
-    path = games["3 peers"][0]
-    k, _ = first_out_of_turn(GameLog.from_json(path.read_text()))
+def run_before(monkeypatch: pytest.MonkeyPatch, k: int, run: int) -> None:
+    """Both verifiers take ``run`` steps in a row to have gone out of turn just before step ``k``
+    (no real game reaches the cap, so each verifier's count is set by hand)."""
 
     def at_k(original: Callable[..., Any], step_of: Callable[..., int]) -> Callable[..., Any]:
         def patched(self: Any, *args: Any) -> Any:
@@ -354,10 +343,53 @@ def test_a_nested_out_of_turn_move_past_the_run_cap_is_refused_alike(
 
     monkeypatch.setattr(Checker, "decide", at_k(Checker.decide, lambda step, _messages: step))
     monkeypatch.setattr(Session, "check_step", at_k(Session.check_step, lambda record: record.step))
+
+
+@pytest.mark.parametrize(("run", "kind"), [(3, "failed"), (2, "complete")])
+def test_a_nested_out_of_turn_move_past_the_run_cap_is_refused_alike(
+    games: dict[str, list[Path]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    run: int,
+    kind: str,
+) -> None:
+    """An out-of-turn move nested in an ack is taken only while fewer steps in a row than there
+    are peers went out of turn ("A step" 1): both verifiers refuse the real game's first one when
+    the three steps before it are taken to have gone out of turn, and take it after two."""
+    path = games["3 peers"][0]
+    k, _ = first_out_of_turn(GameLog.from_json(path.read_text()))
+    run_before(monkeypatch, k, run)
     verdict = agreed(path, capsys)
     assert (verdict.kind, verdict.failed_at) == (kind, k if kind == "failed" else None), verdict.reason
     if kind == "failed":
         assert "an out-of-turn move after 3 in a row" in verdict.reason, verdict.reason
+
+
+@pytest.mark.parametrize(("run", "kind"), [(3, "failed"), (2, "complete")])
+def test_a_forward_past_the_run_cap_is_refused_alike(
+    games: dict[str, list[Path]],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    run: int,
+    kind: str,
+) -> None:
+    """A leader's forward is held to the same cap (no change at the step): two colluding peers, one
+    offering and the leader forwarding, could otherwise put the leader's turn off until the step
+    limit. The real game's first out-of-turn move, forwarded by the step's leader instead."""
+    paths = games["3 peers"]
+    data = json.loads(paths[0].read_text())
+    k, game = first_out_of_turn(GameLog.from_json(json.dumps(data)))
+    signer = Signer(paths)
+    (ack,) = (body(p) for p in data["network"]["steps"][k - 1])
+    move = msgpack.unpackb(ack[7])
+    start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
+    leader = start[5][game.current_player]
+    offer = [base64.b64decode(x) for x in signer.pair(move)]
+    data["network"]["steps"][k - 1] = [signer.pair([41, 9, move[2], k, leader, move[5], offer])]
+    run_before(monkeypatch, k, run)
+    verdict = agreed(edited(tmp_path, data), capsys)
+    assert (verdict.kind, verdict.failed_at) == (kind, k if kind == "failed" else None), verdict.reason
 
 
 @pytest.mark.parametrize(

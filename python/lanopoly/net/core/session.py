@@ -944,9 +944,10 @@ class Session:
         offer it signed for the step before a change made it the leader (``_decide_mine``)."""
         in_turn = isinstance(move, Forward) or move.seat == self.game.current_player
         problem = self._check_move(step, prev, move, in_turn=in_turn)
+        out_of_turn = isinstance(move, Forward) or not in_turn  # a forward too is held to the cap
         if (
             problem is None
-            and not in_turn
+            and out_of_turn
             and moves.over_cap(self.members, self.run, move.signer, self._leader(), step)
         ):
             problem = f"moved out of turn after {self.run} steps in a row out of turn, as the leader"
@@ -1537,13 +1538,12 @@ class Session:
         present = len(self.members.present)
         if (
             problem is None
-            and not in_turn
+            and (isinstance(move, Forward) or not in_turn)
             and moves.over_cap(self.members, self.run, move.signer, self._leader(), step)
         ):
-            # An out-of-turn move is taken only while fewer than ``present`` steps in a row went out
-            # of turn, but for the leader's own at a step a change was made for (``moves.over_cap``).
-            # A leader's forward is not held to it: it delays only the leader's own seat, and the
-            # peers take it live.
+            # An out-of-turn move (a forward too) is taken only while fewer than ``present`` steps
+            # in a row went out of turn, but for the leader's own at a step a change was made for
+            # (``moves.over_cap``).
             problem = f"an out-of-turn move after {self.run} in a row (at most {present})"
         if problem is not None:
             self._fault(link, "bad_sync", f"step {step}: {problem}")
