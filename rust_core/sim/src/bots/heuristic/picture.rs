@@ -70,6 +70,17 @@ impl Picture {
         }
     }
 
+    /// Is this the picture `refresh` would keep as it is: read for `me` (with the trade
+    /// candidates if `trades`) from the very deeds of `game` (the same version), and, for a
+    /// trading bot, the same players still in? Then its deeds and groups are `game`'s.
+    #[inline]
+    pub(super) fn is_current(&self, game: &Game, me: u8, trades: bool) -> bool {
+        self.version == game.deeds_version()
+            && self.me == me
+            && self.trades == trades
+            && (!trades || self.active == game.active_mask())
+    }
+
     /// Read the owners: the bot's deeds, then its groups (the trade candidates if it `trades`).
     /// Out of line: once a game, or when the seat or the players still in change.
     #[inline(never)]

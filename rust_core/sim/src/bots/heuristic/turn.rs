@@ -37,19 +37,35 @@ impl HeuristicBot {
         if step.action == Action::Roll && game.player(me).in_jail && self.jail != JailStrategy::StayLate {
             return false;
         }
-        if self.trade_willingness != 0 && self.memory.picture.as_ref().is_some_and(Picture::has_wants) {
+        let trades = self.trade_willingness != 0;
+        if trades && self.memory.picture.as_ref().is_some_and(Picture::has_wants) {
             return false;
         }
+        // Mostly the same game and a picture of these very deeds: what `remember_game` and
+        // `Picture::refresh` would do then is to note the turn, and nothing else.
+        let (held, whole) = match &self.memory.picture {
+            Some(picture) if game.turn >= self.memory.last_turn && picture.is_current(game, me, trades) => {
+                self.memory.last_turn = game.turn;
+                (picture.held, picture.whole)
+            }
+            _ => self.read_afresh(game, me),
+        };
+        !self.may_manage(game, me, held, whole)
+    }
+
+    /// What a decision reads first (the game it plays, its picture of the owners), when the
+    /// picture kept is not the game's as it is: out of line, a few dozen times a game.
+    #[inline(never)]
+    fn read_afresh(&mut self, game: &Game, me: u8) -> (u32, u8) {
         self.remember_game(game);
         Picture::refresh(&mut self.memory.picture, game, me, self.trade_willingness != 0);
-        let (held, whole) = (self.picture().held, self.picture().whole);
-        !self.may_manage(game, me, held, whole)
+        (self.picture().held, self.picture().whole)
     }
 
     /// The fast path of most decisions: is there possibly some housekeeping to do? `false` only
     /// when each step of [`HeuristicBot::manage`] would plainly find nothing: no offer, no rent
     /// owed to the bot, no mortgage, no trade candidate, no building possible.
-    #[inline]
+    #[inline(always)]
     fn may_manage(&self, game: &Game, me: u8, held: u32, whole: u8) -> bool {
         !game.offers.is_empty()
             || game.claims.iter().any(|c| c.owner == me)
