@@ -107,8 +107,12 @@ impl Picture {
     #[inline(never)]
     fn update(&mut self, game: &Game, changed: u32) {
         self.owner = *game.owners();
-        self.held = game.holdings(self.me);
-        self.whole = board::whole_groups(self.held);
+        let held = game.holdings(self.me);
+        if held != self.held {
+            // (Mostly another seat's deeds changed hands: the bot's groups are as they were.)
+            self.held = held;
+            self.whole = board::whole_groups(held);
+        }
         if !self.trades {
             return;
         }
