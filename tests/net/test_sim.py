@@ -614,3 +614,28 @@ def test_a_leader_cannot_put_its_own_turn_off_with_out_of_turn_moves(seed: int) 
     assert report.ok, report.text()
     assert report.cheater_acted > 0, "the leader never nested an out-of-turn move: the game no longer tests it"
     assert longest <= len(set(report.scenario.controllers)), f"{longest} steps in a row out of turn"
+
+
+def test_a_forward_past_the_cap_is_refused_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 42 (two peers, two people): peer 0 leads step 13 and forwards peer 1's offer. Peer 1 is
+    made to count five steps in a row out of turn before it (past the cap of two) as it takes the
+    forward: it refuses it and freezes naming peer 0, since a forward past the cap could put the
+    leader's turn off for good (two colluding peers, one offering, one forwarding)."""
+    play_signed = Session._play_signed
+
+    def past_the_cap(self: Session, step: int, prev: bytes, move: p8.Action | p8.Forward) -> bool:
+        if isinstance(move, p8.Forward) and step == 13 and self.me == 1:
+            self.run = 5
+        return play_signed(self, step, prev, move)
+
+    monkeypatch.setattr(Session, "_play_signed", past_the_cap)
+    frozen: dict[int, fx.Frozen] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Frozen):
+            frozen.setdefault(peer, item)
+
+    run_game(42, watch=watch)
+    info = frozen[1].info
+    assert (info.step, info.blamed) == (13, (0,)), info
+    assert "out of turn after 5 steps in a row" in info.reason, info.reason
