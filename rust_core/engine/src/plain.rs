@@ -87,6 +87,8 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use crate::board::PROPERTIES;
+    use crate::rules::RentClaim;
     use crate::{Action, BoardId, Game, Input, Resolver, Rules};
 
     /// Plain steps played with a player who always agrees are the moves and outcomes of playing
@@ -124,5 +126,36 @@ mod tests {
             // It stopped where the game is not at a plain step: a decision, or the end.
             assert!(applied > 0 && game.plain_step().is_none(), "seed {seed}: {applied} inputs");
         }
+    }
+
+    /// Plain steps stop at an open rent claim: the owner may claim out of turn, so no step is
+    /// offered while one is open. Seat 0 holds every deed and rent is claimed (not collected
+    /// by itself), so the first landing of another seat on a deed opens a claim.
+    #[test]
+    fn plain_steps_stop_at_an_open_rent_claim() {
+        let rules = Rules { rent_claim: RentClaim::BeforeNextRoll, ..Rules::default() };
+        let mut stopped_at_claims = 0;
+        for seed in 0..20 {
+            let mut game = Game::new(4, BoardId::Classic, rules).expect("a valid game");
+            for property in 0..PROPERTIES as u8 {
+                game.set_owner(property, 0);
+            }
+            let mut chance = Resolver::new(seed);
+            game.resolve_chance(&mut chance, 100, |_, _, _| {});
+            game.play_plain_steps(
+                &mut chance,
+                1000,
+                |game, step| {
+                    assert!(game.claims.is_empty(), "seed {seed}: {step:?} offered with a claim open");
+                    true
+                },
+                |_, _, _| {},
+            );
+            if !game.claims.is_empty() {
+                assert_eq!(game.plain_step(), None, "seed {seed}");
+                stopped_at_claims += 1;
+            }
+        }
+        assert!(stopped_at_claims >= 10, "{stopped_at_claims} of 20 games stopped at a claim");
     }
 }
