@@ -639,3 +639,25 @@ def test_a_forward_past_the_cap_is_refused_live(monkeypatch: pytest.MonkeyPatch)
     info = frozen[1].info
     assert (info.step, info.blamed) == (13, (0,)), info
     assert "out of turn after 5 steps in a row" in info.reason, info.reason
+
+
+def test_a_peer_voted_out_for_its_silence_that_speaks_again_is_kept() -> None:
+    """Soak seed 11033911: peer 1 stops in the middle of a broadcast for 17 s; peer 2, waiting for
+    its ack, votes it out for its silence; the ack equivocator, peer 0, dies. Peer 1 runs again,
+    acks, and votes out peer 0 (the acks prove it equivocated). Peer 2 went on voting out both
+    peers 0 and 1, peer 1 then both 0 and 2: neither vote could pass and both hung at step 13.
+    A peer heard again (what it was silent about came) is no longer wanted out: both remove peer 0
+    alone, and the game ends."""
+    votes: list[tuple[int, tuple[int, ...]]] = []
+    removed: list[tuple[int, ...]] = []
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.VoteSeen) and item.voter == peer:
+            votes.append((peer, item.removed))
+        elif isinstance(item, fx.PeersRemoved):
+            removed.append(item.removed)
+
+    report = run_game(11033911, watch=watch)
+    assert report.ok, report.text()
+    assert votes[0] == (2, (1,)), votes  # the silence it was voted out for: the game still tests it
+    assert removed == [(0,), (0,)] and (1, (0, 2)) not in votes and (2, (0, 1)) not in votes, (votes, removed)

@@ -713,6 +713,9 @@ class Session:
         for _ in range(100_000):
             if self.phase in (Phase.OVER, Phase.FROZEN):
                 return
+            if self.silence.voted:
+                for peer in self.silence.heard(self._waiting(), self.away):
+                    self.ballot.back(peer)
             self._cast_vote()
             if self.pending_change is None:
                 self._maybe_change()

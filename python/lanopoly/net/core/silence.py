@@ -70,6 +70,8 @@ class Silence:
         """What the session waited for when the last input was handled (``deadlines`` reads it)."""
         self._voted: dict[int, float] = {}
         """Linked peers voted out for their silence, and when."""
+        self._voted_for: dict[int, str] = {}
+        """What each of those peers was silent about: once it is no longer awaited, the peer spoke."""
 
     @property
     def waiting(self) -> Mapping[int, str]:
@@ -101,7 +103,7 @@ class Silence:
         """``peer``'s link came up: a peer is silent only while linked, so what it owes is awaited
         from now, and a vote on its silence is forgotten."""
         self.unlinked(peer)
-        self._voted.pop(peer, None)
+        self.removed(peer)
 
     def unlinked(self, peer: int) -> None:
         """``peer``'s link went down: what it owes is awaited anew once it is back."""
@@ -109,10 +111,30 @@ class Silence:
 
     def removed(self, peer: int) -> None:
         self._voted.pop(peer, None)
+        self._voted_for.pop(peer, None)
 
     def agreed(self) -> None:
         """Every present peer acked the step: nobody is silent any more."""
         self._voted.clear()
+        self._voted_for.clear()
+
+    @property
+    def voted(self) -> bool:
+        """Whether a linked peer was voted out for its silence (``heard`` may then forget it)."""
+        return bool(self._voted_for)
+
+    def heard(self, waiting: Mapping[int, str], away: Mapping[int, float]) -> list[int]:
+        """The linked peers (not in ``away``) voted out for their silence that are no longer awaited
+        for what they were silent about (``waiting``: what the session waits for now): it came, so
+        they spoke, and the vote on their silence is forgotten. A process stopped past the step
+        timeout (``kill -STOP``, a laptop asleep) that runs again is then kept, not removed by the
+        peers that waited for it (soak seed 11033911: the stopped peer, back, voted out a third
+        that had died; the peer that had waited for it went on voting out both, and with neither
+        vote able to pass the game hung)."""
+        spoke = [p for p, what in self._voted_for.items() if waiting.get(p) != what and p not in away]
+        for peer in spoke:
+            self.removed(peer)
+        return spoke
 
     # ----------------------------------------------------------------------------- time
 
@@ -137,6 +159,7 @@ class Silence:
                 voted = self._voted.get(peer)
                 if replace_after is not None and voted is None:
                     self._voted[peer] = now
+                    self._voted_for[peer] = what
                     out.append(WantOut(peer))
                 elif voted is None or now >= voted + step_timeout:
                     out.append(Silent(peer, what, f"silent for {now - self.since(peer, now):.0f} s"))
