@@ -661,3 +661,23 @@ def test_a_peer_voted_out_for_its_silence_that_speaks_again_is_kept() -> None:
     assert report.ok, report.text()
     assert votes[0] == (2, (1,)), votes  # the silence it was voted out for: the game still tests it
     assert removed == [(0,), (0,)] and (1, (0, 2)) not in votes and (2, (0, 1)) not in votes, (votes, removed)
+
+
+def test_a_change_no_vote_can_pass_ends_in_a_freeze_naming_nobody(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 11033911 with the pardon above undone: each of the two peers left votes out the other
+    (and the dead one), so neither vote can pass. With nothing awaited, both waited for good; now
+    a peer whose vote cannot pass awaits the others' votes, and at the timeouts freezes naming
+    nobody (neither side of a stalemate can show the other wrong); the other follows."""
+    from lanopoly.net.core.silence import Silence
+
+    monkeypatch.setattr(Silence, "heard", lambda self, waiting, away: [])
+    frozen: dict[int, fx.FreezeInfo] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Frozen):
+            frozen[peer] = item.info
+
+    report = run_game(11033911, watch=watch)
+    assert report.ok, report.text()
+    assert sorted(frozen) == [1, 2] and all(info.blamed == () for info in frozen.values()), frozen
+    assert "no change could be agreed" in frozen[2].reason and frozen[1].cause == "remote", frozen

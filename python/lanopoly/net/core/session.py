@@ -93,6 +93,9 @@ from lanopoly.net.wire import WireError
 
 log = logging.getLogger("lanopoly.net.session")
 
+STALEMATE = "a vote for a change that can be made"
+"""What is awaited from the peers that voted otherwise while this peer's own vote cannot pass."""
+
 _CHEATS_ON_A_STEP = ("equivocation", "illegal_action")
 """Faults that make what decides a step differ from peer to peer (see ``Session._missing_move``)."""
 
@@ -749,11 +752,21 @@ class Session:
         out = self._blocking(step, present)
         outvoting = self.ballot.outvoting == self.game.step
         vote = self._bound(step) or (self.members.vote_of(self.me, step) if outvoting else None)
-        if vote is not None:
-            needed = self.members.voters_for(vote) or []
+        if vote is None:
+            return out
+        needed = self.members.voters_for(vote)
+        if needed is None:
+            # This peer's vote cannot pass (it names as many as it leaves), and only a change
+            # decides the step: the peers that voted otherwise, or not at all, are awaited, so that
+            # a stalemate freezes at the timeouts naming them instead of waiting for good.
             for p in present:
-                if p in needed and self.members.commit_of(p, step) is None:
-                    out.setdefault(p, "its vote")
+                theirs = self.members.vote_of(p, step)
+                if theirs is None or theirs.proposal != vote.proposal:
+                    out.setdefault(p, STALEMATE)
+            return out
+        for p in present:
+            if p in needed and self.members.commit_of(p, step) is None:
+                out.setdefault(p, "its vote")
         return out
 
     def _blocking(self, step: int, present: list[int]) -> dict[int, str]:
@@ -1357,7 +1370,14 @@ class Session:
                 self._freeze_absent(decision)
 
     def _freeze_absent(self, gone: Absent | Silent) -> None:
-        """Freeze naming a peer that was away or silent too long (a silent one is a fault too)."""
+        """Freeze naming a peer that was away or silent too long (a silent one is a fault too). A
+        linked peer that would not vote for a change that can be made is named nothing: neither
+        side of a stalemate can show the other wrong."""
+        if isinstance(gone, Silent) and gone.what == STALEMATE:
+            wait = f"{self.config.step_timeout:g} s"
+            reason = f"no change could be agreed in {wait}: {self.peer_label(gone.peer)} voted otherwise"
+            self._freeze(FreezeInfo(self.game.step + 1, reason, (), cause="absent"))
+            return
         if isinstance(gone, Silent):
             self._fault(gone.peer, "silent", f"{gone.detail} while this peer waited for {gone.what}")
         reason = f"waiting for {gone.what}: {self.peer_label(gone.peer)} {gone.detail}"
