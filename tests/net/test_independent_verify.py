@@ -303,6 +303,30 @@ def body(pair: list[str]) -> Any:
     return msgpack.unpackb(base64.b64decode(pair[0]))
 
 
+class OutOfTurn(NamedTuple):
+    """The first step of a saved game decided out of turn, to sign otherwise."""
+
+    data: dict[str, Any]  # the saved file
+    k: int  # the step
+    signer: Signer
+    ack: list[Any]  # the body of the ack that carried the move
+    move: list[Any]  # the body of the move nested in it
+    leader: int  # the peer that leads the step (controls the seat to act)
+
+    @classmethod
+    def of(cls, paths: list[Path]) -> OutOfTurn:
+        data = json.loads(paths[0].read_text())
+        k, game = first_out_of_turn(GameLog.from_json(json.dumps(data)))
+        (ack,) = (body(p) for p in data["network"]["steps"][k - 1])
+        start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
+        return cls(data, k, Signer(paths), ack, msgpack.unpackb(ack[7]), start[5][game.current_player])
+
+    def forwarded_by(self, forwarder: int) -> list[str]:
+        """The move, signed alone, passed on in a ``FORWARD`` signed by ``forwarder``."""
+        offer = [base64.b64decode(x) for x in self.signer.pair(self.move)]
+        return self.signer.pair([41, 9, self.move[2], self.k, forwarder, self.move[5], offer])
+
+
 @pytest.mark.parametrize("how", ["alone", "forwarded by the leader", "forwarded by another", "ack lies"])
 def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
     games: dict[str, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
@@ -311,23 +335,16 @@ def test_an_out_of_turn_move_signed_otherwise_is_judged_alike(
     forwarded by the step's leader (both hold: "A step" 1), or forwarded by a peer that does not
     lead (fails); or its carrier ack re-signed with a false state hash (holds: only the ack's
     signature is checked, "Verifying a saved game")."""
-    paths = games["3 peers"]
-    data = json.loads(paths[0].read_text())
-    k, game = first_out_of_turn(GameLog.from_json(json.dumps(data)))
-    signer = Signer(paths)
-    (ack,) = (body(p) for p in data["network"]["steps"][k - 1])
-    move = msgpack.unpackb(ack[7])
-    start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
-    leader = start[5][game.current_player]
+    step = OutOfTurn.of(games["3 peers"])
+    data, k, leader = step.data, step.k, step.leader
     if how == "ack lies":
-        ack[6] = bytes(32)
-        pairs = [signer.pair(ack)]
+        step.ack[6] = bytes(32)
+        pairs = [step.signer.pair(step.ack)]
     elif how == "alone":
-        pairs = [signer.pair(move)]
+        pairs = [step.signer.pair(step.move)]
     else:
         forwarder = leader if how == "forwarded by the leader" else next(i for i in range(3) if i != leader)
-        offer = [base64.b64decode(x) for x in signer.pair(move)]
-        pairs = [signer.pair([41, 9, move[2], k, forwarder, move[5], offer])]
+        pairs = [step.forwarded_by(forwarder)]
     data["network"]["steps"][k - 1] = pairs
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == (("failed", k) if how == "forwarded by another" else ("complete", None))
@@ -381,16 +398,9 @@ def test_a_forward_past_the_run_cap_is_refused_alike(
     """A leader's forward is held to the same cap (no change at the step): two colluding peers, one
     offering and the leader forwarding, could otherwise put the leader's turn off until the step
     limit. The real game's first out-of-turn move, forwarded by the step's leader instead."""
-    paths = games["3 peers"]
-    data = json.loads(paths[0].read_text())
-    k, game = first_out_of_turn(GameLog.from_json(json.dumps(data)))
-    signer = Signer(paths)
-    (ack,) = (body(p) for p in data["network"]["steps"][k - 1])
-    move = msgpack.unpackb(ack[7])
-    start = msgpack.unpackb(base64.b64decode(data["network"]["genesis"]["start"]))
-    leader = start[5][game.current_player]
-    offer = [base64.b64decode(x) for x in signer.pair(move)]
-    data["network"]["steps"][k - 1] = [signer.pair([41, 9, move[2], k, leader, move[5], offer])]
+    step = OutOfTurn.of(games["3 peers"])
+    data, k = step.data, step.k
+    data["network"]["steps"][k - 1] = [step.forwarded_by(step.leader)]
     run_before(monkeypatch, k, run)
     verdict = agreed(edited(tmp_path, data), capsys)
     assert (verdict.kind, verdict.failed_at) == (kind, k if kind == "failed" else None), verdict.reason
