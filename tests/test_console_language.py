@@ -79,3 +79,25 @@ def test_the_start_screen_shows_every_line_whole_at_80x24(lang: str) -> None:
         assert " " + t(lang, key) in shown, (key, shown)
     if lang == "fr":  # French typography: a space before the colon ("Votre nom:" before)
         assert any(line.startswith("> Votre nom :") for line in shown), shown
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_empty_name_field_says_which_name_the_game_takes(lang: str) -> None:
+    """A newcomer saw a blank "Your name:" and did not know who they would be: the empty field
+    shows the token's name and why, and a typed letter replaces it."""
+
+    async def run() -> tuple[list[str], list[str]]:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(Setup(lang=lang), input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(screen.run())
+            empty = await wait_for(screen.app, lambda shown: t(lang, "start.name_hint") in shown[2])
+            pipe.send_text("Z")
+            typed = await wait_for(screen.app, lambda shown: shown[2].endswith(" Z"))
+            pipe.send_text("\x1b")
+            await asyncio.wait_for(running, timeout=10)
+            return empty, typed
+
+    empty, typed = asyncio.run(run())
+    token = StartScreen(Setup(lang=lang)).shown("token")
+    assert empty[2].endswith(f" {token} {t(lang, 'start.name_hint')}"), empty[2]
+    assert typed[2].endswith(" Z") and t(lang, "start.name_hint") not in typed[2], typed[2]

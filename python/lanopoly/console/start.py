@@ -26,6 +26,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.processors import AfterInput, ConditionalProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -142,10 +143,15 @@ class StartScreen:
         self.name = Buffer(multiline=False, accept_handler=self._start, on_text_changed=_keep_a_name)
         self.name.text = setup.name
         label = Window(FormattedTextControl(lambda: self._label(0)), width=_LABEL, height=1)
+        # The empty name field says what an empty name means (the token's name), as the game will
+        # show it: a newcomer saw a blank line and did not know who they would be.
+        placeholder = ConditionalProcessor(
+            AfterInput(lambda: self.shown("name"), style="class:hint"), Condition(lambda: not self.name.text)
+        )
         body = HSplit(
             [
                 Window(FormattedTextControl(lambda: [("class:title", " " + t(self.lang, "start.title"))]), height=2),
-                VSplit([label, Window(BufferControl(self.name), height=1)]),
+                VSplit([label, Window(BufferControl(self.name, input_processors=[placeholder]), height=1)]),
                 Window(FormattedTextControl(self._rows), height=len(self.rows) - 1),
                 Window(height=1),
                 Window(FormattedTextControl(self._options), wrap_lines=True),
