@@ -5,11 +5,13 @@ the command words of the "you can" line, and the start screen's lines whole."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from conftest import dice, roll
+from lanopoly import catalog
 from lanopoly.console import ConsoleApp, LocalTable, Setup, StartScreen
 from lanopoly.i18n import ALIASES, BOARD_LABELS, LANGUAGES, default_board, plural, t
 from screen import Terminal, wait_for
@@ -101,3 +103,33 @@ def test_the_empty_name_field_says_which_name_the_game_takes(lang: str) -> None:
     token = StartScreen(Setup(lang=lang)).shown("token")
     assert empty[2].endswith(f" {token} {t(lang, 'start.name_hint')}"), empty[2]
     assert typed[2].endswith(" Z") and t(lang, "start.name_hint") not in typed[2], typed[2]
+
+
+def test_norwegian_says_robot_where_bot_is_the_jail_fine() -> None:
+    """In Norwegian "bot" is the jail fine (its command word pays it): a text about the computer
+    players says "robot", as the start screen does, never "bot" ("mot botene" read "against the
+    fines")."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, seed=1, lang="no")
+    for seat in range(3):  # the order roll: ada starts
+        table.game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda screen: screen[-1].startswith(t("no", "hints", words="")))
+            pipe.send_text("replace bea\r")
+            lines = await wait_for(app.app, lambda screen: any("nettverksspill" in line for line in screen))
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=10) == 0
+            return lines
+
+    answer = next(line for line in asyncio.run(run()) if "nettverksspill" in line)
+    assert "robotene" in answer and "botene" not in answer.replace("robotene", ""), answer
+    # Every other text about the computer players, as the catalog holds it.
+    english, norwegian = catalog.load("en", "console"), catalog.load("no", "console")
+    assert english is not None and norwegian is not None
+    for key, entry in english.entries.items():
+        if re.search(r"\bbots?\b", entry.msgid, re.I):
+            words = re.findall(r"\w+", " ".join(norwegian.entries[key].forms).lower())
+            assert not {"bot", "boten", "botene", "bots"} & set(words), (key, norwegian.entries[key].forms)
