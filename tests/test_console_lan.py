@@ -42,6 +42,7 @@ from lanopoly.console.net_session import NetTable
 from lanopoly.console.rejoin import open_saved
 from lanopoly.console.saves import unfinished
 from lanopoly.console.start import Setup, StartScreen
+from lanopoly.i18n import t
 from lanopoly.log import GameLog
 from lanopoly.net import PROTOCOL_VERSION
 from lanopoly.net.core.record import StepEntry
@@ -1618,3 +1619,37 @@ def test_a_joiner_refuses_a_hosts_bid_timer_out_of_range_and_never_shows_it(monk
                 await lobby.close()
 
     asyncio.run(asyncio.wait_for(run(), 60))
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "the host refused the PIN"), ("fr", "l'hôte refuse le code PIN")])
+def test_a_mistyped_pin_is_said_once_in_the_persons_language(lang: str, said: str):
+    """bob types a wrong PIN: his join screen says so in his language, once ("Could not join:
+    could not join: refused: wrong PIN" was the English of the net layer, in every language)."""
+
+    async def run() -> list[str]:
+        with create_pipe_input() as bob_keys:
+            lobby = HostLobby("ann", 2, 2, "classic", Rules().to_dict(), PIN, interfaces=LOOPBACK)
+            port = await lobby.open()
+            try:
+                bob = JoinScreen(
+                    Setup(name="bob", lang=lang),
+                    address=f"127.0.0.1:{port}",
+                    pin="135791",
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=Screen(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                failed = t(lang, "join.failed", reason="")
+                await _drawn(bob.app, lambda: any(line.startswith(failed) for line in screen_lines(bob.app)))
+                lines = screen_lines(bob.app)
+                bob_keys.send_text("\x1b")
+                assert await asyncio.wait_for(bob_running, 10) is None
+                return lines
+            finally:
+                await lobby.close()
+
+    line = next(line for line in asyncio.run(asyncio.wait_for(run(), 60)) if said in line)
+    assert line.lower().count("join") <= 1 and "refused:" not in line and "wrong PIN" not in line, line

@@ -54,6 +54,24 @@ from lanopoly.net.interfaces import configured_interfaces
 log = logging.getLogger(__name__)
 
 LOBBY_TIMEOUT = 3600.0
+
+HOST_REFUSALS = {
+    "wrong PIN": "join.wrong_pin",
+    "the lobby is full": "join.full",
+    "too many wrong PINs from this address": "join.too_many_pins",
+}
+"""The host's refusals a person meets (in the protocol's English), by their text in the catalogs."""
+
+
+def join_failure(lang: str, error: BaseException) -> str:
+    """Why joining failed, for the join screen's "Could not join: ..." line: without the net
+    layer's own "could not join: " (the screen said it twice), a host's usual refusal (a mistyped
+    PIN above all) in the person's language, anything else as it came."""
+    why = reason(error).removeprefix("could not join: ")
+    key = HOST_REFUSALS.get(why.removeprefix("refused: "))
+    return t(lang, key) if key is not None else why
+
+
 """Seconds a joiner waits in a lobby for the host to start."""
 
 
@@ -476,7 +494,7 @@ class JoinScreen:
                 async with asyncio.timeout(LOBBY_TIMEOUT):
                     started = await joiner.run()
             except (SetupError, TimeoutError, OSError) as e:
-                self.message = ("class:error", t(lang, "join.failed", reason=reason(e)))
+                self.message = ("class:error", t(lang, "join.failed", reason=join_failure(lang, e)))
                 self.joiner = None
                 self.app.invalidate()
                 return
