@@ -1653,3 +1653,27 @@ def test_a_mistyped_pin_is_said_once_in_the_persons_language(lang: str, said: st
 
     line = next(line for line in asyncio.run(asyncio.wait_for(run(), 60)) if said in line)
     assert line.lower().count("join") <= 1 and "refused:" not in line and "wrong PIN" not in line, line
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+def test_the_join_screens_labels_show_whole_at_80x24(lang: str):
+    """The PIN and address labels of the join screen, whole with their colon in every language
+    (the Norwegian "eller adresse (vert:port):" was cut before its colon), their fields after them."""
+
+    async def run() -> list[str]:
+        with create_pipe_input() as keys:
+            screen = JoinScreen(Setup(name="bob", lang=lang), interfaces=LOOPBACK, input=keys, output=Screen())
+            running = asyncio.create_task(screen.run())
+            await _drawn(screen.app, lambda: screen.app.is_running)
+            keys.send_text("1234")
+            address = " " + t(lang, "form.label", label=t(lang, "join.address"))
+            await _drawn(screen.app, lambda: any(line.endswith("1234") for line in screen_lines(screen.app)))
+            lines = screen_lines(screen.app)
+            keys.send_text("\x1b")
+            assert await asyncio.wait_for(running, 10) is None
+            assert any(line.startswith(address + " ") or line == address for line in lines), lines
+            return lines
+
+    lines = asyncio.run(asyncio.wait_for(run(), 60))
+    pin = " " + t(lang, "form.label", label=t(lang, "join.pin"))
+    assert any(line.startswith(pin) and line.endswith(" 1234") for line in lines), lines

@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 
 LOBBY_TIMEOUT = 3600.0
 
+LABEL_COLUMN = 26
+"""The fewest columns of the join screen's labels (PIN, address) before their fields."""
+
 HOST_REFUSALS = {
     "wrong PIN": "join.wrong_pin",
     "the lobby is full": "join.full",
@@ -364,6 +367,10 @@ class JoinScreen:
         """The seats of the lobby joined, as its host said."""
         self.pin_control = BufferControl(self.pin)
         self.address_control = BufferControl(self.address)
+        # The labels' column: 26, or the longer label whole with a space after it (the Norwegian
+        # "eller adresse (vert:port):" lost its colon).
+        labels = (len(t(self.lang, "form.label", label=t(self.lang, key))) for key in ("join.pin", "join.address"))
+        width = max(LABEL_COLUMN, 2 + max(labels))
         body = HSplit(
             [
                 Window(FormattedTextControl(self._games)),
@@ -371,13 +378,13 @@ class JoinScreen:
                 # above), where typing goes at first, and Tab goes on to the address below it.
                 VSplit(
                     [
-                        Window(FormattedTextControl(lambda: self._label("join.pin")), width=26, height=1),
+                        Window(FormattedTextControl(lambda: self._label("join.pin")), width=width, height=1),
                         Window(self.pin_control, height=1),
                     ]
                 ),
                 VSplit(
                     [
-                        Window(FormattedTextControl(lambda: self._label("join.address")), width=26, height=1),
+                        Window(FormattedTextControl(lambda: self._label("join.address")), width=width, height=1),
                         Window(self.address_control, height=1),
                     ]
                 ),
