@@ -1677,3 +1677,40 @@ def test_the_join_screens_labels_show_whole_at_80x24(lang: str):
     lines = asyncio.run(asyncio.wait_for(run(), 60))
     pin = " " + t(lang, "form.label", label=t(lang, "join.pin"))
     assert any(line.startswith(pin) and line.endswith(" 1234") for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("lang", "alone", "two"),
+    [
+        ("en", "Seats (1 taken of 3):", "Seats (2 taken of 3):"),
+        ("fr", "Places (1 prise sur 3) :", "Places (2 prises sur 3) :"),
+        ("it", "Posti (1 occupato su 3):", "Posti (2 occupati su 3):"),
+    ],
+)
+def test_the_host_screen_counts_the_seats_taken_in_the_languages_plural(lang: str, alone: str, two: str):
+    """ann hosts alone, then bob joins: the seats line agrees with the count ("1 prises sur 3"
+    was French for one seat taken, "1 occupati" Italian)."""
+
+    async def run() -> tuple[list[str], list[str]]:
+        setup = Setup(name="ann", bots=2, lang=lang)
+        with create_pipe_input() as pipe:
+            screen = HostScreen(setup, pin=PIN, advertise=False, interfaces=LOOPBACK, input=pipe, output=Screen())
+            running = asyncio.create_task(screen.run())
+            bob: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(screen.app, lambda: screen.app.is_running and bool(screen.address))
+                await _drawn(screen.app, lambda: any(alone in line for line in screen_lines(screen.app)))
+                first = screen_lines(screen.app)
+                port = int(screen.address.rsplit(":", 1)[1])
+                bob = asyncio.create_task(Joining("127.0.0.1", port, "bob", PIN, LOOPBACK).run())
+                await _drawn(screen.app, lambda: any(two in line for line in screen_lines(screen.app)))
+                return first, screen_lines(screen.app)
+            finally:
+                if bob is not None:
+                    bob.cancel()
+                    await asyncio.wait([bob])
+                running.cancel()
+                await asyncio.wait([running])
+
+    first, second = asyncio.run(asyncio.wait_for(run(), 60))
+    assert f" {alone}" in first and f" {two}" in second, (first, second)

@@ -302,7 +302,7 @@ class HostScreen:
         board, rules = board_name(lang, s.board), preset_name(lang, s.rules)
         out += _line("", " " + t(lang, "lobby.game", board=board, rules=rules))
         out += _line("", "")
-        out += _line("", " " + t(lang, "lobby.seats", taken=self.taken, seats=self.seats))
+        out += _line("", " " + plural(lang, "lobby.seats", self.taken, seats=self.seats))
         for text in self.seat_lines():
             out += _line("", text)
         out += _line("", "")
