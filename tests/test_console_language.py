@@ -133,3 +133,29 @@ def test_norwegian_says_robot_where_bot_is_the_jail_fine() -> None:
         if re.search(r"\bbots?\b", entry.msgid, re.I):
             words = re.findall(r"\w+", " ".join(norwegian.entries[key].forms).lower())
             assert not {"bot", "boten", "botene", "bots"} & set(words), (key, norwegian.entries[key].forms)
+
+
+@pytest.mark.parametrize(
+    ("thrown", "said"),
+    [((1, 2), "Rue Lecourbe est mise aux enchères."), ((5, 6), "Boulevard de la Villette est mis aux enchères.")],
+)
+def test_a_french_auction_agrees_with_the_deeds_name(thrown: tuple[int, int], said: str) -> None:
+    """ada declines the deed she landed on: the log says the street is auctioned with the words
+    agreeing with its name ("Rue Lecourbe est mis aux enchères" was what it said)."""
+    table = LocalTable(["ada", "bea", "cy"], me=0, seed=1, lang="fr", board="paris")
+    for seat in range(3):  # the order roll: ada starts
+        table.game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
+    roll(table.game, *thrown)
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda screen: screen[-1].startswith(t("fr", "hints", words="")))
+            pipe.send_text("refuser\r")
+            lines = await wait_for(app.app, lambda screen: any("aux enchères" in line for line in screen))
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=10) == 0
+            return lines
+
+    assert said in asyncio.run(run())

@@ -103,8 +103,10 @@ def describe(game: Game, event: Event, *, payments: bool = False, lang: str = "e
     if kind == "payment" and not payments and event["reason"] in _TOLD_ELSEWHERE:
         return None
     if kind in _PLAIN:
-        fields = {k: v for k, v in (("player", "player"), ("square", "square")) if k in event}
-        return say(f"ev.{kind}", **{k: who() if k == "player" else sq() for k in fields})
+        fields = {k: who() if k == "player" else sq() for k in ("player", "square") if k in event}
+        if "square" in fields:  # "Avenue Foch est mise aux enchères": the words agree with the deed's name
+            return agreeing(lang, f"ev.{kind}", fields["square"], **fields)
+        return say(f"ev.{kind}", **fields)
     match kind:
         case "mortgaged" | "unmortgaged" | "kept_mortgaged":
             amount = event["amount"] if "amount" in event else _mortgage_amount(game, kind, event["square"])
