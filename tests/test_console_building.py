@@ -93,3 +93,22 @@ def test_a_bot_will_not_sell_the_last_street_of_a_group_for_its_price_alone() ->
     assert "bea rejects the trade offered by ann." in table.lines
     assert table.game.square(3)["owner"] == 1
     assert "A whole group lets you build." in " ".join(line.strip() for line in refused)
+
+
+def test_the_french_reason_agrees_with_a_feminine_streets_name() -> None:
+    """The same refusal in French, of Rue Lecourbe: "elle compléterait votre groupe, et les robots
+    ne la cèdent..." ("il compléterait... ne le cèdent" was said of every street)."""
+    table = LocalTable(["ann", "bea"], me=0, seed=3, lang="fr", board="paris", rules=Rules(starting_deeds=1))
+    table.act({"type": "deed", "square": 1})
+    table.act({"type": "deed", "square": 3})
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    told = "bea garde Rue Lecourbe : elle compléterait votre groupe, et les robots ne la cèdent"
+    _play(
+        table,
+        [
+            (F9 + DOWN + "++++++" + RIGHT + " ", lambda lines: any("[x] Rue Lecourbe" in line for line in lines)),
+            ("\r", lambda lines: told in " ".join(line.strip() for line in lines)),
+        ],
+    )
+    assert table.game.square(3)["owner"] == 1

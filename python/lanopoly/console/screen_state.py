@@ -16,7 +16,7 @@ from lanopoly.console.log_view import LogView
 from lanopoly.console.session import Action, Table
 from lanopoly.console.trade_panel import Draft, group_completed
 from lanopoly.describe import square_name
-from lanopoly.i18n import t
+from lanopoly.i18n import agreeing, t
 
 LARGE = 120
 """Columns from which the screen has a side panel right of the small board and the log: every
@@ -132,7 +132,8 @@ class ScreenState:
         square = group_completed(game, dict(offer))
         if square is None:
             return ""
-        return t(lang, "trade.group_dear", partner=game.names[offer["to"]], deed=square_name(game, square, lang))
+        deed = square_name(game, square, lang)  # "elle compléterait": the words agree with the deed's name
+        return agreeing(lang, "trade.group_dear", deed, partner=game.names[offer["to"]], deed=deed)
 
     # -- the card in place of the board --------------------------------------------------------
 
