@@ -176,3 +176,17 @@ def test_the_mouse_wheel_scrolls_the_log():
     assert _log(top)[0] == "Commands:"
     assert _log(down)[0] == wrap(table.lines[start + 3], 80)[0], _log(down)
     assert _log(back)[0] == "Commands:", _log(back)
+
+
+def test_the_french_log_names_its_keys_as_the_other_french_hints_do():
+    """The French "more below" line names the keys PgSuiv and PgPréc, as the trade panel's and
+    the replay's hints do (it said PageDown/PageUp in English), and PgSuiv pages the help."""
+    top, lower = _screens(
+        LocalTable(["ada", "bea"], me=0, seed=1, lang="fr", board="paris"),
+        [
+            ("aide\r", lambda screen: _log(screen)[0] == "Commandes :"),
+            (PAGE_DOWN, lambda screen: _log(screen)[0] != "Commandes :"),
+        ],
+    )
+    assert "(PgSuiv ; PgPréc pour remonter)" in top[-1] and "Page" not in top[-1], top[-1]
+    assert "PgSuiv" in lower[-1], lower[-1]
