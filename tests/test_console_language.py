@@ -14,7 +14,7 @@ from conftest import dice, roll
 from lanopoly import catalog
 from lanopoly.console import ConsoleApp, LocalTable, Setup, StartScreen
 from lanopoly.i18n import ALIASES, BOARD_LABELS, LANGUAGES, default_board, plural, t
-from screen import Terminal, wait_for
+from screen import PAGE_DOWN, Terminal, wait_for
 
 ENGLISH_LABELS = ["FREE", "JAIL", "COPS", "CHST", "ELEC", "WATR", "TAX "]
 
@@ -159,3 +159,38 @@ def test_a_french_auction_agrees_with_the_deeds_name(thrown: tuple[int, int], sa
             return lines
 
     assert said in asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_names_the_commands_arguments_as_their_descriptions_do(lang: str) -> None:
+    """The help's usage column said "accept [PLAYER]" beside "accepter l'échange proposé par
+    JOUEUR": its placeholders are now the language's, as the descriptions and the trade usage
+    name them; the words typed (give, for) stay as the parser takes them."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, board=default_board(lang))
+    for seat in range(2):  # the order roll: ada starts
+        table.game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=30, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            await wait_for(app.app, lambda screen: screen[-1].startswith(t(lang, "hints", words="")))
+            pipe.send_text(t(lang, "alias.help").split()[0] + "\r")
+            last = await wait_for(app.app, lambda screen: screen[13].strip() == t(lang, "help.title"))
+            seen = list(last)
+            for _ in range(12):  # page to the list's last command (fewer pages than that)
+                if any(line.startswith("  quit") for line in seen):
+                    break
+                pipe.send_text(PAGE_DOWN)
+                last = await wait_for(app.app, lambda screen, before=last[13:21]: screen[13:21] != before)
+                seen += last
+            pipe.send_text("\x11")
+            assert await asyncio.wait_for(running, timeout=10) == 0
+            return seen
+
+    seen = asyncio.run(run())
+    player, items, amount = (t(lang, f"arg.{word}") for word in ("PLAYER", "ITEMS", "AMOUNT"))
+    assert any(line.startswith(f"  bid {amount}") for line in seen), seen
+    assert any(line.startswith(f"  accept [{player}]") for line in seen), seen
+    assert any(line.startswith(f"  trade {player} give {items} for {items}") for line in seen), seen
+    assert player in t(lang, "cmd.accept") and items in t(lang, "cmd.trade")

@@ -296,6 +296,17 @@ def _trade(game: Game, seat: int, rest: str, lang: str) -> Action:
     return {"type": "propose_trade", "player": seat, "to": to, "give": give, "get": get}
 
 
+ARGUMENTS = ("AMOUNT", "PROPERTY", "PLAYER", "ITEMS", "SQUARE")
+"""The placeholders of the commands' arguments, named in each language as its descriptions name
+them (the catalog's ``arg.*``: "accept [JOUEUR]", described "... proposé par JOUEUR")."""
+
+
+def placeholders(lang: str, args: str) -> str:
+    """A command's argument hint with its placeholders in ``lang`` (the words typed, such as
+    ``give`` and ``for``, stay as the parser takes them)."""
+    return re.sub(r"\b[A-Z]+\b", lambda m: t(lang, f"arg.{m[0]}") if m[0] in ARGUMENTS else m[0], args)
+
+
 def help_text(lang: str = "en") -> str:
     """The command table, one line each, with the language's own words for the commands."""
     own: dict[str, list[str]] = {}
@@ -307,7 +318,7 @@ def help_text(lang: str = "en") -> str:
         words = [*own.get(name, []), *(w for w in english if w != name)]
         head = name if name in english or not words else words.pop(0)  # "multa", not Italian "fine"
         alias = f" ({', '.join(words)})" if words else ""
-        usage = f"{head} {args}".strip() + alias
+        usage = f"{head} {placeholders(lang, args)}".strip() + alias
         lines.append(f"  {usage:<38} {t(lang, 'cmd.' + name)}")
     return "\n".join(lines)
 
