@@ -149,3 +149,35 @@ def test_without_colours_a_token_reads_apart_from_the_houses(size: tuple[int, in
     assert not any(re.search(r"\d·[1-4H]\d", line) for line in board), "\n".join(board)
     for lang in LANGUAGES:
         assert "1·3@2" in t(lang, "help.board"), lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_after_a_double_the_decision_says_to_roll_again(lang: str) -> None:
+    """ada rolls 2+2 (Income Tax, paid): the board's middle says she rolled a double and rolls
+    again, in a word she can type; it said "Your turn: roll (r)" as at the start of a turn, and a
+    newcomer who then typed "end" was told "you must roll first"."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang)
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(2, 2))
+    assert {"roll"} <= {a["type"] for a in table.legal()}
+    again = t(lang, "dec.roll_again")
+    (screen,) = drive(table, [("", shows(again))])
+    assert t(lang, "dec.roll", extra="") not in "\n".join(screen)
+    named = [fold(w) for w in re.findall(r"[^\W\d_]+", again)]
+    assert "roll" in {command_words(lang).get(w) for w in named if len(w) > 1}, again
+    # Once she has rolled again (no double) and ended her turn, bea's turn and then hers read as ever.
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 3))  # Vermont Avenue
+    table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(3, 3))  # Oriental Avenue
+    table.act({"type": "buy", "player": 1})
+    assert table.ledger.doubled == 1
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(1, 3))
+    table.act({"type": "end_turn", "player": 1})
+    assert table.ledger.doubled is None and table.my_move
+    drive(table, [("", shows(t(lang, "dec.roll", extra="")))])

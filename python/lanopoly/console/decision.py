@@ -54,6 +54,8 @@ class Decision(ScreenState):
         if offer is not None:
             return offer  # made while the person was to move (the hints still show roll or end)
         if "roll" in legal:
+            if table.ledger.doubled == table.me and not game.player(table.me)["in_jail"]:
+                return t(lang, "dec.roll_again")
             extra = t(lang, "dec.jail_extra") if game.player(table.me)["in_jail"] else ""
             return t(lang, "dec.roll", extra=extra)
         if "end_turn" in legal:

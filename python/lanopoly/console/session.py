@@ -93,6 +93,10 @@ class Ledger:
         self.rent_received = [0] * players
         self.last_roll: tuple[int, int, int] | None = None
         """The last roll of the dice for a move: (seat, die, die); the status line shows it."""
+        self.doubled: int | None = None
+        """The seat whose last roll of its turn was a double, until the next turn starts: when the
+        engine has it roll again, the decision says why ("you must roll first" puzzled a newcomer
+        who ended the turn)."""
         self.out: list[int] = []
         """The seats that went bankrupt or resigned, in the order they went."""
 
@@ -101,7 +105,10 @@ class Ledger:
         kind = event["type"]
         if kind == "rolled":
             self.last_roll = (event["player"], *event["dice"])
+            a, b = event["dice"]
+            self.doubled = event["player"] if a == b else None
         elif kind == "turn_started":
+            self.doubled = None
             self.turns += 1
             self.round = event["round"] + 1
             if self.round > len(self.worth):
