@@ -88,7 +88,7 @@ impl HeuristicBot {
             let tries = earlier.map_or(0, |p| p.tries);
             let both = (held, game.holdings(holder));
             let Some(give) = self.trade_payment(game, me, holder, both, want, tries) else { continue };
-            let (gain, _) = self.trade_gains(game, both, &give, &Bundle { properties: want, ..Bundle::default() });
+            let gain = self.my_trade_gain(game, held, &give, &Bundle { properties: want, ..Bundle::default() });
             if gain > 0 && !matches!(best, Some((g, _)) if g >= gain) {
                 best = Some((gain, (holder, want, give, tries)));
             }
@@ -140,21 +140,21 @@ impl HeuristicBot {
     /// `held` being the deeds of (the bot, the other side) now: (the bot's gain, the other side's
     /// gain), each the change in holdings value plus the cash balance.
     fn trade_gains(&self, game: &Game, held: (u32, u32), give: &Bundle, get: &Bundle) -> (i64, i64) {
-        // Holdings after the trade: what is given changes hands, and what is received too (a
-        // deed in both bundles ends with the bot).
-        let (mine, theirs) = held;
-        let mine_after = (mine & !give.properties) | get.properties;
-        let theirs_after = (theirs | give.properties) & !get.properties;
-        let fees = |bundle: &Bundle| -> i64 {
-            board::bits(bundle.properties & game.mortgaged())
-                .map(|p| DEEDS[p as usize].mortgage_interest() as i64)
-                .sum()
-        };
-        let cards = |bundle: &Bundle| JAIL_CARD_VALUE * bundle.jail_cards.count_ones() as i64;
-        let cash = get.cash as i64 - give.cash as i64 + cards(get) - cards(give);
-        let (my_change, their_change) =
-            (self.holdings_change(game, mine, mine_after), self.holdings_change(game, theirs, theirs_after));
-        (my_change + cash - fees(get), their_change - cash - fees(give))
+        (self.my_trade_gain(game, held.0, give, get), self.their_trade_gain(game, held.1, give, get))
+    }
+
+    /// The bot's gain of [`HeuristicBot::trade_gains`] alone (a proposal weighs only its own),
+    /// `mine` being its deeds now. What is given changes hands, and what is received too: a
+    /// deed in both bundles ends with the bot.
+    fn my_trade_gain(&self, game: &Game, mine: u32, give: &Bundle, get: &Bundle) -> i64 {
+        let after = (mine & !give.properties) | get.properties;
+        self.holdings_change(game, mine, after) + cash_balance(give, get) - mortgage_fees(game, get)
+    }
+
+    /// The other side's gain of [`HeuristicBot::trade_gains`], `theirs` being its deeds now.
+    fn their_trade_gain(&self, game: &Game, theirs: u32, give: &Bundle, get: &Bundle) -> i64 {
+        let after = (theirs | give.properties) & !get.properties;
+        self.holdings_change(game, theirs, after) - cash_balance(give, get) - mortgage_fees(game, give)
     }
 
     /// How the value of a holding changes from the deeds in `before` to those in `after`. A
@@ -192,6 +192,18 @@ impl HeuristicBot {
     }
 }
 
+/// The cash balance of a trade to the side that gives `give` and receives `get`: cash, and the
+/// jail cards at what they are worth.
+fn cash_balance(give: &Bundle, get: &Bundle) -> i64 {
+    let cards = |bundle: &Bundle| JAIL_CARD_VALUE * bundle.jail_cards.count_ones() as i64;
+    get.cash as i64 - give.cash as i64 + cards(get) - cards(give)
+}
+
+/// The 10 % fees on the mortgaged deeds of `bundle`, due from whoever receives them.
+fn mortgage_fees(game: &Game, bundle: &Bundle) -> i64 {
+    board::bits(bundle.properties & game.mortgaged()).map(|p| DEEDS[p as usize].mortgage_interest() as i64).sum()
+}
+
 /// Printed prices of the deeds in `deeds`, a mortgaged deed at what it is worth once lifted.
 fn deeds_value(game: &Game, deeds: u32) -> i64 {
     board::bits(deeds)
@@ -224,4 +236,30 @@ const RAILWAY_SET_BONUS: [i64; 5] = [0, 0, 50, 150, 300];
 /// Does a player holding the deeds in `held` own all but one street of `group`?
 fn nearly_own(held: u32, group: u8) -> bool {
     (GROUP_MASKS[group as usize] & !held).count_ones() == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lanopoly_engine::{BoardId, Rules};
+
+    /// Both gains of a trade worked out by hand: the bot (seat 0, holding Mediterranean) gives 100
+    /// and the Chance jail card for Baltic, mortgaged, of seat 1 (which also holds Reading).
+    #[test]
+    fn the_gains_of_a_trade_by_hand() {
+        let mut game = Game::new(2, BoardId::Classic, Rules::default()).expect("a game");
+        let (mediterranean, baltic, reading) = (0, 1, 2);
+        game.set_owner(mediterranean, 0);
+        game.set_owner(baltic, 1);
+        game.set_owner(reading, 1);
+        game.set_mortgaged(1 << baltic);
+        let give = Bundle { cash: 100, jail_cards: 1, ..Bundle::default() };
+        let get = Bundle { properties: 1 << baltic, ..Bundle::default() };
+        let bot = HeuristicBot::default();
+        // The bot: Baltic worth 60 - 33 once lifted, the browns whole (+120), 130 paid, a fee of 3.
+        // Seat 1: Baltic gone (-27), 130 received.
+        let held = (game.holdings(0), game.holdings(1));
+        assert_eq!(bot.trade_gains(&game, held, &give, &get), (27 + 120 - 130 - 3, -27 + 130));
+        assert_eq!(bot.my_trade_gain(&game, held.0, &give, &get), 14);
+    }
 }
