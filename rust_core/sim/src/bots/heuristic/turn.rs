@@ -183,6 +183,14 @@ impl HeuristicBot {
         }
         let cash = game.player(me).cash;
         let freed = self.memory.freed_group.filter(|&(turn, _)| turn == game.turn).map(|(_, g)| g);
+        // No group's house affordable above the smallest reserve: no candidate to find (the
+        // test below would refuse them all; most decisions of a bot with a complete group and
+        // little cash).
+        let floor = self.reserve_floor();
+        let open = whole & !freed.map_or(0, |g| 1 << g);
+        if board::bits(open as u32).all(|g| cash < GROUP_HOUSE_COST[g as usize] + floor) {
+            return None;
+        }
         let height = |p: u8| game.height(game.level(p));
         // The lowest street of each complete group, best group first: the candidates.
         let mut lowest = [0u8; COLOUR_GROUPS];
@@ -196,7 +204,6 @@ impl HeuristicBot {
         let lowest = &lowest[..count];
         // No candidate affordable even above the smallest reserve, or all at hotels: no danger
         // to work out (most decisions of a bot with a complete group and little cash).
-        let floor = self.reserve_floor();
         let room = |p: u8| height(p) < game.height(self.max_houses).max(game.height(HOTEL));
         if !lowest.iter().any(|&p| cash >= DEEDS[p as usize].house_cost + floor && room(p)) {
             return None;
@@ -328,6 +335,21 @@ impl HeuristicBot {
         self.memory.picture.as_ref().expect("read at the start of each decision")
     }
 }
+
+/// The cheapest house of each colour group (the streets of a group have one price).
+const GROUP_HOUSE_COST: [u32; COLOUR_GROUPS] = {
+    let mut cost = [u32::MAX; COLOUR_GROUPS];
+    let mut p = 0;
+    while p < PROPERTIES {
+        if let Kind::Street(g) = DEEDS[p].kind {
+            if DEEDS[p].house_cost < cost[g as usize] {
+                cost[g as usize] = DEEDS[p].house_cost;
+            }
+        }
+        p += 1;
+    }
+    cost
+};
 
 /// Does [`Game::check_build`] plainly refuse a building on street `property` of a group the bot
 /// holds whole: a street of the group is mortgaged, or the bank has no piece of the kind left?
