@@ -119,9 +119,10 @@ fn surely_solvent(game: &Game, me: u8) -> bool {
 /// one is legal ([`least_legal`]).
 fn raise_money(game: &Game, me: u8) -> Option<Action> {
     let held = game.holdings(me);
+    let complete = whole_streets(held);
     let mortgage = |in_group: bool| {
         let candidates = board::bits(held & !game.mortgaged())
-            .filter(|&p| in_complete_group(game, p) == in_group)
+            .filter(|&p| (complete & 1 << p != 0) == in_group)
             .map(|p| ((income(game, p), DEEDS[p as usize].price), Action::Mortgage(DEEDS[p as usize].square)));
         least_legal(game, me, candidates)
     };

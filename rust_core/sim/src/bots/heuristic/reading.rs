@@ -101,6 +101,13 @@ pub(super) fn in_complete_group(game: &Game, property: u8) -> bool {
     DEEDS[property as usize].group().is_some_and(|g| game.group_owner(g).is_some())
 }
 
+/// The streets of the colour groups the deeds `held` hold whole: for a deed of a seat holding
+/// `held`, [`in_complete_group`] is its bit here (its group has one owner if and only if that
+/// seat holds the whole group), read once for all the seat's deeds.
+pub(super) fn whole_streets(held: u32) -> u32 {
+    GROUP_MASKS.iter().fold(0, |streets, &group| if held & group == group { streets | group } else { streets })
+}
+
 /// Streets of the bot's complete groups.
 pub(super) fn buildable_streets(game: &Game, me: u8) -> impl Iterator<Item = u8> + '_ {
     board::bits(game.holdings(me)).filter(move |&p| {
@@ -135,6 +142,30 @@ mod tests {
     use super::*;
     use crate::play::{play, Streams};
     use lanopoly_engine::{BoardId, Rules};
+
+    /// For every deed of every seat, `whole_streets` of the seat's deeds tells what
+    /// `in_complete_group` tells, at every step of full games (groups completed by purchases,
+    /// trades and bankruptcies); and some deeds are in complete groups, some not.
+    #[test]
+    fn whole_streets_tell_the_complete_groups_of_ones_deeds() {
+        let mut counts = [0u32; 2];
+        for seed in 0..4 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            let mut bots: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
+                for seat in game.seats() {
+                    let held = game.holdings(seat);
+                    for p in board::bits(held) {
+                        let complete = in_complete_group(game, p);
+                        assert_eq!(whole_streets(held) & 1 << p != 0, complete, "seat {seat}, deed {p}");
+                        counts[complete as usize] += 1;
+                    }
+                }
+            });
+        }
+        assert!(counts.iter().all(|&n| n > 1000), "{counts:?}");
+    }
 
     /// The danger as first written: the largest rent of any active opponent's deed.
     fn danger_by_rent(game: &Game, me: u8) -> u32 {

@@ -164,13 +164,15 @@ impl HeuristicBot {
             return None;
         }
         // (What is left after the lift and margin must cover the reserve.)
+        let complete = whole_streets(held);
+        let in_complete_group = |p: u8| complete & 1 << p != 0;
         board::bits(mortgaged)
             .filter(|&p| {
                 let cost = DEEDS[p as usize].unmortgage_cost();
-                let margin = if in_complete_group(game, p) { 0 } else { self.rich_cash };
+                let margin = if in_complete_group(p) { 0 } else { self.rich_cash };
                 self.affords(game, me, cost + margin)
             })
-            .max_by_key(|&p| (in_complete_group(game, p), DEEDS[p as usize].price))
+            .max_by_key(|&p| (in_complete_group(p), DEEDS[p as usize].price))
             .map(|p| Action::Unmortgage(DEEDS[p as usize].square))
     }
 
