@@ -206,14 +206,21 @@ fn mortgage_fees(game: &Game, bundle: &Bundle) -> i64 {
 
 /// Printed prices of the deeds in `deeds`, a mortgaged deed at what it is worth once lifted.
 fn deeds_value(game: &Game, deeds: u32) -> i64 {
-    board::bits(deeds)
-        .map(|p| {
-            let deed = &DEEDS[p as usize];
-            let mortgaged = game.mortgaged() & (1 << p) != 0;
-            (if mortgaged { deed.price - deed.unmortgage_cost() } else { deed.price }) as i64
-        })
-        .sum()
+    board::bits(deeds).map(|p| DEED_VALUE[(game.mortgaged() >> p & 1) as usize][p as usize] as i64).sum()
 }
+
+/// What each deed is worth in a holding: unmortgaged (its printed price), and mortgaged (its
+/// price less the cost of lifting the mortgage).
+const DEED_VALUE: [[u32; PROPERTIES]; 2] = {
+    let mut value = [[0; PROPERTIES]; 2];
+    let mut p = 0;
+    while p < PROPERTIES {
+        value[0][p] = DEEDS[p].price;
+        value[1][p] = DEEDS[p].price - DEEDS[p].unmortgage_cost();
+        p += 1;
+    }
+    value
+};
 
 /// The printed prices of each colour group's streets, summed.
 const GROUP_PRINTED: [u32; COLOUR_GROUPS] = {
