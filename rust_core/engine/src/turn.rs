@@ -197,7 +197,7 @@ impl Game {
     /// chance event, auction, placement, debt or received mortgage waits), so the first one is
     /// the answer. Debug builds and the test mode ([`crate::verify_trusted`]) check it against
     /// `is_legal`, as for the moves given to [`Game::apply_trusted`].
-    #[inline]
+    #[inline(always)]
     pub fn first_claim(&self, p: u8) -> Option<Action> {
         let claim = self.claims.iter().find(|c| c.owner == p)?;
         let action = Action::ClaimRent(claim.square);

@@ -113,3 +113,20 @@ fn the_first_claim_is_the_first_claim_the_engine_lists() {
     }
     assert!(claims_seen > 100, "{claims_seen} states with claims");
 }
+
+/// Rent still owed to the heuristic bot when its own turn comes (nobody asked it out of turn) is
+/// claimed by its `choose` before it rolls.
+#[test]
+fn the_heuristic_bot_claims_on_its_own_turn_what_it_was_not_asked_out_of_turn() {
+    let mut game = Game::new(2, BoardId::Classic, Rules::default()).unwrap();
+    game.apply_chance(Outcome::Dice(6, 6)).unwrap();
+    game.apply_chance(Outcome::Dice(1, 2)).unwrap();
+    game.set_owner(property_at(3).unwrap(), 1);
+    game.apply(Move { player: 0, action: Action::Roll }).unwrap();
+    game.apply_chance(Outcome::Dice(1, 2)).unwrap();
+    game.apply(Move { player: 0, action: Action::EndTurn }).unwrap();
+    assert_eq!((game.actor(), game.claims.len()), (Some(1), 1));
+    let mut bot = HeuristicBot::default();
+    let action = bot.choose(&game, 1, &mut lanopoly_engine::Resolver::new(1));
+    assert_eq!(action, Action::ClaimRent(3));
+}

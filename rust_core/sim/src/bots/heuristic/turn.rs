@@ -94,8 +94,10 @@ impl HeuristicBot {
         if let Some(a) = self.answer_offer(game, me) {
             return Some(a);
         }
-        if let Some(a) = crate::bots::owed_claim(game, me) {
-            return Some(a);
+        if !game.claims.is_empty() {
+            if let Some(a) = owed_claim_in_turn(game, me) {
+                return Some(a);
+            }
         }
         if let Some(a) = self.cancel_stale_offer(game, me) {
             return Some(a);
@@ -352,6 +354,13 @@ const GROUP_HOUSE_COST: [u32; COLOUR_GROUPS] = {
     }
     cost
 };
+
+/// [`crate::bots::owed_claim`] for the bot's own turn, out of line: [`Game::first_claim`] is
+/// inlined into the claims' round (`interject`), and kept out of `choose`'s frame here.
+#[inline(never)]
+fn owed_claim_in_turn(game: &Game, me: u8) -> Option<Action> {
+    crate::bots::owed_claim(game, me)
+}
 
 /// Does [`Game::check_build`] plainly refuse a building on street `property` of a group the bot
 /// holds whole: a street of the group is mortgaged, or the bank has no piece of the kind left?
