@@ -188,6 +188,12 @@ impl DangerKey {
     fn of(game: &Game, seat: u8) -> DangerKey {
         DangerKey { seat, active: game.active_mask(), deeds: game.deeds_version() }
     }
+
+    /// `*self == DangerKey::of(game, seat)`, who is still in worked out only when the seat and
+    /// the deeds' version are the same (about half the calls in `full` find a new version).
+    fn is_of(&self, game: &Game, seat: u8) -> bool {
+        self.seat == seat && self.deeds == game.deeds_version() && self.active == game.active_mask()
+    }
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]

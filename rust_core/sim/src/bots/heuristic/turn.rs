@@ -325,7 +325,7 @@ impl HeuristicBot {
     /// [`danger`], computed once per decision, or taken from the last board it was computed on.
     pub(super) fn danger(&self, game: &Game, me: u8) -> u32 {
         let fresh = || match self.memory.danger_seen {
-            Some((seen, value)) if seen == DangerKey::of(game, me) => value,
+            Some((seen, value)) if seen.is_of(game, me) => value,
             _ => danger(game, me),
         };
         match self.memory.deciding {
@@ -470,5 +470,32 @@ mod tests {
             }
         });
         assert!(checked > 1000, "{checked}");
+    }
+
+    /// `DangerKey::is_of` is `== DangerKey::of` for the keys of every seat kept from earlier
+    /// steps of full games (new deeds' versions, bankruptcies), and finds both answers.
+    #[test]
+    fn a_danger_key_is_of_a_board_when_it_equals_its_key() {
+        let mut seen = [0u32; 2];
+        for seed in 0..3 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            let mut bots: Vec<Box<dyn Policy>> = (0..4).map(|_| Box::new(HeuristicBot::default()) as _).collect();
+            let mut streams = Streams::new(seed, 4);
+            let mut kept: Vec<DangerKey> = Vec::new();
+            play(&mut game, &mut bots, &mut streams, 20_000, |game, _, _| {
+                for seat in 0..4 {
+                    for key in &kept {
+                        let same = *key == DangerKey::of(game, seat);
+                        assert_eq!(key.is_of(game, seat), same, "{key:?}, seat {seat}");
+                        seen[same as usize] += 1;
+                    }
+                }
+                kept.push(DangerKey::of(game, game.step as u8 % 4));
+                if kept.len() > 8 {
+                    kept.remove(0);
+                }
+            });
+        }
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
     }
 }
