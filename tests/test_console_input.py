@@ -16,6 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console.escape import WAIT
 from screen import Terminal, wait_for
 
 PAUSE = 30.0  # seconds a bot waits after each move: longer than the test
@@ -232,18 +233,25 @@ def test_a_board_label_that_also_starts_another_name_asks_which_and_mortgages_no
 
 def test_a_command_typed_soon_after_escape_keeps_its_first_letter():
     """Found in a tmux run: Escape, then ``buy`` typed within a second, was read as Alt+B (back a
-    word) and ``uy``. The pause between the two is the person's, so the test makes it in real
-    time: 0.3 s, shorter than prompt_toolkit's own waits (0.5 s, then 1 s), longer than the
-    console's (:mod:`lanopoly.console.escape`)."""
+    word) and ``uy``: prompt_toolkit waits 0.5 s, then 1 s, before it takes Escape alone; the
+    console waits :data:`lanopoly.console.escape.WAIT`, less than a person's pause. The test
+    checks those waits, then types ``buy`` once the Escape was taken alone (a condition, not a
+    pause of its own: under load a pause of 0.3 s was too short for the loop to read the Escape
+    first, and the two came as one read)."""
     table = _on_reading_railroad()
 
     async def session() -> None:
         with create_pipe_input() as pipe:
             app = ConsoleApp(table, delay=PAUSE, input=pipe, output=Terminal())
+            assert app.app.ttimeoutlen == app.app.timeoutlen == WAIT < 0.3  # a person's pause is longer
+            keys = app.app.key_processor
+            pressed: list[object] = []
+            keys.after_key_press += pressed.append
             running = asyncio.create_task(app.run())
             await wait_for(app.app, lambda lines: any("ada" in line for line in lines))
             pipe.send_text("\x1b")
-            await asyncio.sleep(0.3)  # the person's pause after Escape, not a wait for a condition
+            await wait_for(app.app, lambda lines: bool(pressed) and not keys.key_buffer)  # taken alone
+            assert pressed and not keys.key_buffer, "the Escape was not taken alone within 10 s"
             pipe.send_text("buy\r")
             screen = await wait_for(app.app, lambda lines: table.game.square(5)["owner"] is not None)
             assert table.game.square(5)["owner"] == 0, (app.feedback, "\n".join(screen))
