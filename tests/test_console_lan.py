@@ -1544,7 +1544,8 @@ def test_the_bid_timer_passes_for_the_consoles_own_person_only_when_it_runs_out(
 def test_a_joiners_lobby_shows_the_bid_timer_the_host_chose_and_each_change():
     """Issue 14, "an optional bid timer agreed in the lobby": bob, in ann's lobby from his join
     screen, sees the timer ann started with (20 s) before the start, and 30 s once ann presses Up
-    (the ROSTER carries it): he knows the timer he will play with before the game begins."""
+    (the ROSTER carries it): he knows the timer he will play with before the game begins. Once
+    joined, the keys' line offers only Escape (it said "Enter: join" while he waited)."""
 
     async def run() -> None:
         with create_pipe_input() as keys, create_pipe_input() as bob_keys:
@@ -1565,9 +1566,12 @@ def test_a_joiners_lobby_shows_the_bid_timer_the_host_chose_and_each_change():
                 )
                 bob_running = asyncio.create_task(bob.run())
                 await _drawn(bob.app, lambda: bob.app.is_running)
+                assert any("Enter: join" in line for line in screen_lines(bob.app))
                 bob_keys.send_text("\r")  # Enter: join
                 timer = "Bid timer in auctions (the host's choice): {}"
                 await _drawn(bob.app, lambda: timer.format("20 s") in screen_lines(bob.app))
+                hints = [line for line in screen_lines(bob.app) if "Esc:" in line]
+                assert hints == [" Esc: leave the table"], hints
                 keys.send_text("\x1b[A")  # Up on ann's screen: 30 s
                 await _drawn(bob.app, lambda: timer.format("30 s") in screen_lines(bob.app))
                 keys.send_text("\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B")  # Down to the end: off

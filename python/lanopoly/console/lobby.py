@@ -391,7 +391,7 @@ class JoinScreen:
                 # As many rows as the status takes (at least 4, so the screen does not jump): a
                 # French or Italian joiner's key, roster and bid timer take six at 80 columns.
                 Window(FormattedTextControl(self._status), height=lambda: max(4, len(self._status_rows()))),
-                Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "join.keys"))]), height=1),
+                Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, self._keys_hint()))]), height=1),
             ]
         )
         self.app: Application[Started | None] = Application(
@@ -459,6 +459,12 @@ class JoinScreen:
         with contextlib.suppress(ValueError):
             game_id = bytes.fromhex(lobby.game_id)
         return Target(lobby.addresses[0], lobby.port, game_id, lobby.fingerprint)
+
+    def _keys_hint(self) -> str:
+        """The keys' line: once joined, only Escape does anything (a newcomer read "Enter: join"
+        while waiting for the host and pressed it again)."""
+        joined = self.joining is not None and not self.joining.done()
+        return "join.keys_waiting" if joined else "join.keys"
 
     def _accept(self, buffer: Buffer) -> bool:
         self.join()
