@@ -18,6 +18,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -1718,3 +1719,39 @@ def test_the_host_screen_counts_the_seats_taken_in_the_languages_plural(lang: st
 
     first, second = asyncio.run(asyncio.wait_for(run(), 60))
     assert f" {alone}" in first and f" {two}" in second, (first, second)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "nobody answers at 127.0.0.1:{port}"), ("no", "ingen svarer på 127.0.0.1:{port}")]
+)
+def test_an_address_nobody_answers_at_is_said_in_the_persons_language(lang: str, said: str):
+    """bob types the port of no lobby: his join screen says nobody answers there, in his language,
+    and what to check ("cannot reach 127.0.0.1:1: [Errno 111] Connect call failed ..." was shown
+    raw, in English, in every language)."""
+    with socket.socket() as taken:  # a port nothing listens on: bound, never listening
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+
+        async def run() -> list[str]:
+            with create_pipe_input() as bob_keys:
+                bob = JoinScreen(
+                    Setup(name="bob", lang=lang),
+                    address=f"127.0.0.1:{port}",
+                    pin=PIN,
+                    interfaces=LOOPBACK,
+                    input=bob_keys,
+                    output=Screen(),
+                )
+                bob_running = asyncio.create_task(bob.run())
+                await _drawn(bob.app, lambda: bob.app.is_running)
+                bob_keys.send_text("\r")  # Enter: join
+                failed = t(lang, "join.failed", reason="")
+                await _drawn(bob.app, lambda: any(line.startswith(failed) for line in screen_lines(bob.app)))
+                lines = screen_lines(bob.app)
+                bob_keys.send_text("\x1b")
+                assert await asyncio.wait_for(bob_running, 10) is None
+                return lines
+
+        lines = asyncio.run(asyncio.wait_for(run(), 60))
+    text = " ".join(line.strip() for line in lines)
+    assert said.format(port=port) in text and "Errno" not in text, lines

@@ -50,6 +50,7 @@ from lanopoly.net.discovery import (
 )
 from lanopoly.net.hosting import HostLobby, Joining, SetupError, Started, new_pin
 from lanopoly.net.interfaces import configured_interfaces
+from lanopoly.net.links import Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,12 @@ HOST_REFUSALS = {
 def join_failure(lang: str, error: BaseException) -> str:
     """Why joining failed, for the join screen's "Could not join: ..." line: without the net
     layer's own "could not join: " (the screen said it twice), a host's usual refusal (a mistyped
-    PIN above all) in the person's language, anything else as it came."""
+    PIN above all) and an address nobody answers at (a mistyped port, a lobby closed) in the
+    person's language, anything else as it came."""
+    cause = error.__cause__
+    if isinstance(cause, Unreachable) and cause.why in ("refused", "timeout"):
+        address = f"{cause.host}:{cause.port}"
+        return t(lang, f"join.unreachable_{cause.why}", address=address, seconds=f"{cause.timeout:g}")
     why = reason(error).removeprefix("could not join: ")
     key = HOST_REFUSALS.get(why.removeprefix("refused: "))
     return t(lang, key) if key is not None else why

@@ -534,9 +534,9 @@ class Joining:
         while True:
             try:
                 conn = await connect(self.host, self.port, source, HANDSHAKE_TIMEOUT)
-            except LinkClosed as e:
+            except LinkClosed as e:  # chained: a screen tells an address nobody answers at in its words
                 await gate.close()
-                raise SetupError(f"could not join: {e}") from None
+                raise SetupError(f"could not join: {e}") from e
             try:
                 start, chain_secret = await self._lobby(conn, key, my_port)
                 break

@@ -37,6 +37,18 @@ class LinkClosed(Exception):
     """The connection is gone (closed, broken, or it carried something that is no frame)."""
 
 
+class Unreachable(LinkClosed):
+    """No connection could be made to ``host:port``: ``why`` is ``refused`` (nothing listens
+    there), ``timeout`` (no answer within ``timeout`` seconds) or ``other`` (the message says)."""
+
+    def __init__(self, message: str, host: str, port: int, why: str, timeout: float) -> None:
+        super().__init__(message)
+        self.host = host
+        self.port = port
+        self.why = why
+        self.timeout = timeout
+
+
 class Conn:
     """One TCP connection: frames in and out, encrypted once ``secure`` was called."""
 
@@ -249,7 +261,9 @@ async def connect(host: str, port: int, source: str | None = None, timeout: floa
         async with asyncio.timeout(timeout):
             reader, writer = await open_connection(host, port, local_addr=(source, 0) if source else None)
     except TimeoutError:
-        raise LinkClosed(f"cannot reach {host}:{port}: no answer within {timeout:g} s") from None
+        message = f"cannot reach {host}:{port}: no answer within {timeout:g} s"
+        raise Unreachable(message, host, port, "timeout", timeout) from None
     except OSError as e:
-        raise LinkClosed(f"cannot reach {host}:{port}: {reason(e)}") from None
+        why = "refused" if isinstance(e, ConnectionRefusedError) else "other"
+        raise Unreachable(f"cannot reach {host}:{port}: {reason(e)}", host, port, why, timeout) from None
     return Conn(reader, writer, f"{host}:{port}")
