@@ -1626,35 +1626,35 @@ def test_a_joiner_refuses_a_hosts_bid_timer_out_of_range_and_never_shows_it(monk
     asyncio.run(asyncio.wait_for(run(), 60))
 
 
+async def _failed_join(lang: str, address: str, pin: str) -> list[str]:
+    """bob's join screen in ``lang`` once Enter to join ``address`` with ``pin`` failed (he then leaves)."""
+    with create_pipe_input() as bob_keys:
+        bob = JoinScreen(
+            Setup(name="bob", lang=lang), address=address, pin=pin, interfaces=LOOPBACK, input=bob_keys, output=Screen()
+        )
+        bob_running = asyncio.create_task(bob.run())
+        await _drawn(bob.app, lambda: bob.app.is_running)
+        bob_keys.send_text("\r")  # Enter: join
+        failed = t(lang, "join.failed", reason="")
+        await _drawn(bob.app, lambda: any(line.startswith(failed) for line in screen_lines(bob.app)))
+        lines = screen_lines(bob.app)
+        bob_keys.send_text("\x1b")
+        assert await asyncio.wait_for(bob_running, 10) is None
+        return lines
+
+
 @pytest.mark.parametrize(("lang", "said"), [("en", "the host refused the PIN"), ("fr", "l'hôte refuse le code PIN")])
 def test_a_mistyped_pin_is_said_once_in_the_persons_language(lang: str, said: str):
     """bob types a wrong PIN: his join screen says so in his language, once ("Could not join:
     could not join: refused: wrong PIN" was the English of the net layer, in every language)."""
 
     async def run() -> list[str]:
-        with create_pipe_input() as bob_keys:
-            lobby = HostLobby("ann", 2, 2, "classic", Rules().to_dict(), PIN, interfaces=LOOPBACK)
-            port = await lobby.open()
-            try:
-                bob = JoinScreen(
-                    Setup(name="bob", lang=lang),
-                    address=f"127.0.0.1:{port}",
-                    pin="135791",
-                    interfaces=LOOPBACK,
-                    input=bob_keys,
-                    output=Screen(),
-                )
-                bob_running = asyncio.create_task(bob.run())
-                await _drawn(bob.app, lambda: bob.app.is_running)
-                bob_keys.send_text("\r")  # Enter: join
-                failed = t(lang, "join.failed", reason="")
-                await _drawn(bob.app, lambda: any(line.startswith(failed) for line in screen_lines(bob.app)))
-                lines = screen_lines(bob.app)
-                bob_keys.send_text("\x1b")
-                assert await asyncio.wait_for(bob_running, 10) is None
-                return lines
-            finally:
-                await lobby.close()
+        lobby = HostLobby("ann", 2, 2, "classic", Rules().to_dict(), PIN, interfaces=LOOPBACK)
+        port = await lobby.open()
+        try:
+            return await _failed_join(lang, f"127.0.0.1:{port}", "135791")
+        finally:
+            await lobby.close()
 
     line = next(line for line in asyncio.run(asyncio.wait_for(run(), 60)) if said in line)
     assert line.lower().count("join") <= 1 and "refused:" not in line and "wrong PIN" not in line, line
@@ -1731,27 +1731,6 @@ def test_an_address_nobody_answers_at_is_said_in_the_persons_language(lang: str,
     with socket.socket() as taken:  # a port nothing listens on: bound, never listening
         taken.bind(("127.0.0.1", 0))
         port = taken.getsockname()[1]
-
-        async def run() -> list[str]:
-            with create_pipe_input() as bob_keys:
-                bob = JoinScreen(
-                    Setup(name="bob", lang=lang),
-                    address=f"127.0.0.1:{port}",
-                    pin=PIN,
-                    interfaces=LOOPBACK,
-                    input=bob_keys,
-                    output=Screen(),
-                )
-                bob_running = asyncio.create_task(bob.run())
-                await _drawn(bob.app, lambda: bob.app.is_running)
-                bob_keys.send_text("\r")  # Enter: join
-                failed = t(lang, "join.failed", reason="")
-                await _drawn(bob.app, lambda: any(line.startswith(failed) for line in screen_lines(bob.app)))
-                lines = screen_lines(bob.app)
-                bob_keys.send_text("\x1b")
-                assert await asyncio.wait_for(bob_running, 10) is None
-                return lines
-
-        lines = asyncio.run(asyncio.wait_for(run(), 60))
+        lines = asyncio.run(asyncio.wait_for(_failed_join(lang, f"127.0.0.1:{port}", PIN), 60))
     text = " ".join(line.strip() for line in lines)
     assert said.format(port=port) in text and "Errno" not in text, lines
