@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -427,6 +428,42 @@ def test_one_port_on_several_addresses() -> None:
         await listener.close()
         with pytest.raises(RuntimeError, match="closed"):
             await listener.start("127.0.0.1")
+
+    asyncio.run(asyncio.wait_for(main(), 15))
+
+
+def test_any_port_on_several_addresses_is_one_free_on_all() -> None:
+    """The port the first address got may be taken on the next one by another program (a LAN test
+    failed so, under load): ``start`` then tries another port instead of failing. The test takes
+    the first port found on 127.0.0.3, with a real socket, just before the listener binds it there."""
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        create_server = loop.create_server
+        taken: list[socket.socket] = []
+
+        async def another_program_took_it(factory: Any, host: str, port: int, **kwargs: Any) -> asyncio.Server:
+            if host == "127.0.0.3" and not taken:
+                blocker = socket.socket()
+                blocker.bind((host, port))
+                blocker.listen()
+                taken.append(blocker)
+            return await create_server(factory, host, port, **kwargs)
+
+        loop.create_server = another_program_took_it  # type: ignore[method-assign]
+        listener: Listener[Joined] = Listener(hello, lambda joined: joined[1].close())
+        try:
+            port = await listener.start(["127.0.0.1", "127.0.0.3"])
+            assert taken and port != taken[0].getsockname()[1]
+            for address in ("127.0.0.1", "127.0.0.3"):
+                reader, writer = await asyncio.open_connection(address, port)
+                writer.write(frame("hello", address))
+                assert await read_frame(reader) == welcome(address)
+                writer.close()
+        finally:
+            await listener.close()
+            for blocker in taken:
+                blocker.close()
 
     asyncio.run(asyncio.wait_for(main(), 15))
 

@@ -33,6 +33,7 @@ the stream from its start.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import math
 import time
@@ -92,6 +93,9 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+PORT_TRIES = 8
+"""Ports tried when any port will do on several addresses and the first one's is taken on another."""
 
 
 @dataclass
@@ -236,12 +240,29 @@ class Listener(Generic[T]):
         """Listen on each address of ``hosts`` (the same port on all; 0: any free one); returns the port.
 
         May be called again to listen on more addresses (pass the port the first call returned).
+        With any port asked for, the port the first address got may be taken on another one (by
+        another program): then another port is tried, a few times, before giving up.
         """
         if self._closing:
             raise RuntimeError("the listener is closed")
         addresses = [hosts] if isinstance(hosts, str) else list(hosts)
         if not addresses:
             raise ValueError("no address to listen on")
+        tries = PORT_TRIES if port == 0 and len(addresses) > 1 else 1
+        for attempt in range(1, tries + 1):
+            try:
+                servers = await self._listen(addresses, port)
+                break
+            except OSError as e:
+                if e.errno != errno.EADDRINUSE or attempt == tries:
+                    raise
+                log.info("the port found free on %s is taken on another address: trying another", addresses[0])
+        self._servers += servers
+        self.port = int(servers[0].sockets[0].getsockname()[1])
+        return self.port
+
+    async def _listen(self, addresses: list[str], port: int) -> list[asyncio.Server]:
+        """One server per address, all on ``port`` (0: the port the first address gets); none if one fails."""
         loop = asyncio.get_running_loop()
         servers: list[asyncio.Server] = []
         try:
@@ -253,9 +274,7 @@ class Listener(Generic[T]):
             for server in servers:
                 server.close()
             raise
-        self._servers += servers
-        self.port = port
-        return port
+        return servers
 
     async def close(self) -> None:
         """Stop listening and cut every handshake still running; connections handed over are the caller's.
