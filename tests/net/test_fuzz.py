@@ -27,6 +27,8 @@ from lanopoly.bots import SimpleBot
 from lanopoly.net import protocol as p8
 from lanopoly.net.core import effects as fx
 from lanopoly.net.core import lobby
+from lanopoly.net.core.linkauth import KeyDialer, KeyListener, LinkAuthError
+from lanopoly.net.core.pinauth import PinError, PinHost, PinJoiner
 from lanopoly.net.core.record import JournalEntry, SignedEntry, from_line, to_line
 from lanopoly.net.core.session import Config, Session
 from lanopoly.net.genesis import Genesis, parse_start
@@ -279,3 +281,55 @@ def test_every_signed_message_with_a_flipped_signature_is_refused_and_its_sender
         assert fx.Close(sender, session.faults[0].detail) in effects
         tried += 1
     assert tried >= 3, f"only {tried} signed messages near step {STEPS}: the test no longer tests much"
+
+
+# ----------------------------------------------------------------------------- the handshakes
+
+
+def pin_stages() -> list[tuple[bytes, Callable[[bytes], object]]]:
+    """Each message of a real PIN handshake, with the side that reads it, in the state it reads it in."""
+    pin = b"123456"
+    host, joiner = PinHost(pin, game_id()), PinJoiner(pin)
+    hello = joiner.hello()
+    offer = host.hello(hello)
+    reply = joiner.offer(offer)
+    confirming, confirmer = PinJoiner(pin), PinHost(pin, game_id())  # a second run, to the confirmation
+    confirm, _ = confirmer.reply(confirming.offer(confirmer.hello(confirming.hello())))
+    return [
+        (hello, PinHost(pin, game_id()).hello),
+        (offer, PinJoiner(pin).offer),
+        (reply, host.reply),
+        (confirm, confirming.confirm),
+    ]
+
+
+def link_stages() -> list[tuple[bytes, Callable[[bytes], object]]]:
+    """Each message of a real link handshake (peer 1 dials peer 0), with the step that reads it."""
+    genesis, secrets = table()
+    record = genesis.record
+    dialer = KeyDialer(record, 1, secrets[1].key, 0, 40001, SIM)
+    listener = KeyListener(record, 0, secrets[0].key, SIM)
+    hello = dialer.hello()
+    accept = listener.hello(hello)
+    proof, _ = dialer.accept(accept)
+    return [
+        (hello, KeyListener(record, 0, secrets[0].key, SIM).hello),
+        (accept, KeyDialer(record, 1, secrets[1].key, 0, 40001, SIM).accept),
+        (proof, listener.proof),
+    ]
+
+
+def refused_in_the_handshake(read: Callable[[bytes], object], payload: bytes) -> None:
+    try:
+        read(payload)
+    except (WireError, PinError, LinkAuthError) as e:
+        assert str(e), "a refusal without a reason"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_each_handshake_message_changed_or_random_is_refused_with_a_reason(data: st.DataObject) -> None:
+    stages = data.draw(st.sampled_from(["pin", "link"]))
+    message, read = data.draw(st.sampled_from(pin_stages() if stages == "pin" else link_stages()))
+    payload = data.draw(mutated((message,)) | st.binary(max_size=120))
+    refused_in_the_handshake(read, payload)
