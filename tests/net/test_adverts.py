@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lanopoly.net import PROTOCOL_VERSION, adverts
 from lanopoly.net.adverts import AdvertError, check_txt
@@ -188,3 +190,32 @@ def test_a_lobby_never_advertises_what_browsers_drop() -> None:
     for key, value in [("seats_taken", 5), ("seats_total", 9), ("rules", "x"), ("fingerprint", ""), ("game_id", "")]:
         with pytest.raises(AdvertError):
             LobbyAd(**fields | {key: value})
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.data())
+def test_any_txt_record_is_checked_or_refused_and_what_passes_is_in_range(data: st.DataObject) -> None:
+    """The good record with one or two fields changed (to nothing, random bytes, any number, or text
+    with escape sequences), or one dropped: an ``AdvertError`` with a reason, or a record whose
+    numbers are in range and whose text shows as it is."""
+    props = dict(GOOD)
+    value = (
+        st.none()
+        | st.binary(max_size=40)
+        | st.integers(-5, 1200).map(lambda n: str(n).encode())
+        | st.text(max_size=34).map(lambda t: t.encode())
+        | st.sampled_from([b"\x1b]0;x\x07", b"ab" * 15 + b"\r\n", b"3fa2-91c0-77d4-e2b\x1b"])
+    )
+    for key in data.draw(st.lists(st.sampled_from([*GOOD, b"extra"]), min_size=1, max_size=2)):
+        props[key] = data.draw(value)
+    if data.draw(st.booleans()):
+        props.pop(data.draw(st.sampled_from(list(props))), None)
+    try:
+        checked = check_txt(props)
+    except AdvertError as e:
+        assert str(e)
+        return
+    assert 0 <= checked.seats_taken <= checked.seats_total <= 8
+    assert checked.version in adverts.KNOWN_VERSIONS
+    for text in (checked.game_id, checked.rules, checked.board, checked.fingerprint):
+        assert text == display_text(text) and text.isprintable(), text
