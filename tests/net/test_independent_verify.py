@@ -357,7 +357,10 @@ def run_before(monkeypatch: pytest.MonkeyPatch, k: int, run: int) -> None:
     def at_k(original: Callable[..., Any], step_of: Callable[..., int]) -> Callable[..., Any]:
         def patched(self: Any, *args: Any) -> Any:
             if step_of(*args) == k:
-                self.run = run
+                if isinstance(self, Session):
+                    self.out_of_turn.run = run
+                else:
+                    self.run = run
             return original(self, *args)
 
         return patched

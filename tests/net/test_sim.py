@@ -625,7 +625,7 @@ def test_a_forward_past_the_cap_is_refused_live(monkeypatch: pytest.MonkeyPatch)
 
     def past_the_cap(self: Session, step: int, prev: bytes, move: p8.Action | p8.Forward) -> bool:
         if isinstance(move, p8.Forward) and step == 13 and self.me == 1:
-            self.run = 5
+            self.out_of_turn.run = 5
         return play_signed(self, step, prev, move)
 
     monkeypatch.setattr(Session, "_play_signed", past_the_cap)

@@ -30,14 +30,14 @@ everyone repeats what it signed for the steps in play.
 
 Concerns with state of their own live in sub-machines that own it (the session reads their results
 and calls their methods): the ballot (``votes.py``), the waits and their timeouts (``silence.py``),
-catching a peer up (``catchup.py``), the evidence round (``inquiry.py``); which signed move may
+catching a peer up (``catchup.py``), the evidence round (``inquiry.py``), out-of-turn moves and the
+person's moves waiting for a step (``outofturn.py``); which signed move may
 decide a step is worked out by the pure functions of ``moves.py``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -63,6 +63,7 @@ from lanopoly.net.core.inquiry import (
 )
 from lanopoly.net.core.members import Change, Members
 from lanopoly.net.core.outcome import Fault, FreezeInfo, SessionResult
+from lanopoly.net.core.outofturn import OutOfTurn
 from lanopoly.net.core.record import ChangeEntry, EndEntry, JournalEntry, Record, SignedEntry, StepEntry
 from lanopoly.net.core.silence import Absent, AskOthers, Silence, Silent, WantOut
 from lanopoly.net.core.steps import Inbox, Mine
@@ -185,14 +186,9 @@ class Session:
         self.broken: dict[int, str] = {}
         """Peers whose link this peer closed for misbehaving: not waited for."""
         self.ballot = Ballot(me, self.members, self.mine, start.replace_with)
-        self.run = 0
-        """Steps in a row decided by out-of-turn moves (capped by the number of peers)."""
-        self.interjected: Counter[str] = Counter()
-        self.interjectors: set[int] = set()
+        self.out_of_turn = OutOfTurn()
         self.person_move: tuple[int, Move] | None = None
-        self.person_queue: dict[int, Move] = {}
-        self.offered: dict[int, tuple[int, Move]] = {}
-        """Step -> (seat, move) of the person's out-of-turn move signed for that step (nested or offered)."""
+        """The person's in-turn move, with the step it is for."""
         self.bot_due: float | None = None
         self.asked: int = -1
         """The last step for which ``YourMove`` was emitted."""
@@ -359,10 +355,9 @@ class Session:
         if not self.game.is_chance_node and self.game.current_player == seat:
             self.person_move = (step, dict(action))
         else:
-            waiting = self.person_queue.get(seat)
-            if waiting is not None and waiting != dict(action):  # one move waits per seat: say so
-                self._notify(fx.MoveDropped(seat, dict(waiting), "a newer move of the seat replaced it", replaced=True))
-            self.person_queue[seat] = dict(action)
+            replaced = self.out_of_turn.queue(seat, action)
+            if replaced is not None:
+                self._notify(fx.MoveDropped(seat, replaced, "a newer move of the seat replaced it", replaced=True))
             if self.phase is Phase.DECIDING:
                 self._offer(step)
         self._advance()
@@ -758,7 +753,8 @@ class Session:
         if needed is None:
             # This peer's vote cannot pass (it names as many as it leaves), and only a change
             # decides the step: the peers that voted otherwise, or not at all, are awaited, so that
-            # a stalemate freezes at the timeouts naming them instead of waiting for good.
+            # a stalemate ends at the timeouts instead of waiting for good: one away is named absent,
+            # while a linked one freezes the game naming nobody (``_freeze_absent``).
             for p in present:
                 theirs = self.members.vote_of(p, step)
                 if theirs is None or theirs.proposal != vote.proposal:
@@ -869,7 +865,9 @@ class Session:
 
     def _pick_interjection(self, step: int, prev: bytes) -> Action | None:
         nested = self.inbox.nested.get(step, {})
-        picked, faults = moves.interjection(self.game, self.members, self._leader(), step, prev, nested, self.run)
+        picked, faults = moves.interjection(
+            self.game, self.members, self._leader(), step, prev, nested, self.out_of_turn.run
+        )
         for peer, detail in faults:
             self._fault(peer, "illegal_action", detail)
         return picked
@@ -908,10 +906,9 @@ class Session:
                 if self._now < self.bot_due:
                     return False
             action = policy.choose(self.game, seat, self.game.legal_actions(seat))
-        try:
-            self.members.check(self.game, action)
-        except (ValueError, TypeError, KeyError) as e:
-            self._freeze(FreezeInfo(step, f"this peer's policy chose an illegal move {action!r}: {e}", cause="local"))
+        why = self._refusal(action)
+        if why is not None:
+            self._freeze(FreezeInfo(step, f"this peer's policy chose an illegal move {action!r}: {why}", cause="local"))
             return True
         move = p8.sign_action(self.key, self.game_id, step, self.me, prev, seat, dict(action))
         self._sign_and_keep(move)
@@ -923,7 +920,7 @@ class Session:
 
     def _best_offer(self, step: int, prev: bytes) -> Action | None:
         """An offered out-of-turn move the leader (this peer) may play while its person thinks."""
-        return moves.best_offer(self.game, self.members, prev, self.inbox.offers.get(step, {}), self.run)
+        return moves.best_offer(self.game, self.members, prev, self.inbox.offers.get(step, {}), self.out_of_turn.run)
 
     def _decide_theirs(self, step: int, prev: bytes, leader: int, seat: int) -> bool:
         move: Action | Forward | None = self.inbox.moves.get(step, {}).get(leader)
@@ -964,9 +961,9 @@ class Session:
         if (
             problem is None
             and out_of_turn
-            and moves.over_cap(self.members, self.run, move.signer, self._leader(), step)
+            and moves.over_cap(self.members, self.out_of_turn.run, move.signer, self._leader(), step)
         ):
-            problem = f"moved out of turn after {self.run} steps in a row out of turn, as the leader"
+            problem = f"moved out of turn after {self.out_of_turn.run} steps in a row out of turn, as the leader"
         if problem is not None:
             self._fault(move.signer, "illegal_action", problem)
             self._freeze(FreezeInfo(step, f"{self.peer_label(move.signer)} {problem}", (move.signer,)))
@@ -979,10 +976,10 @@ class Session:
 
     def _offer(self, step: int) -> None:
         """Send the person's queued out-of-turn move to the leader of ``step`` (once a step)."""
-        if not self.person_queue or self.game.is_chance_node or self.mine.get("move", step) is not None:
+        if not self.out_of_turn.has_queued or self.game.is_chance_node or self.mine.get("move", step) is not None:
             return
         leader = self._leader()
-        if leader is None or leader == self.me or self.run >= len(self.members.present):
+        if leader is None or leader == self.me or not self.out_of_turn.allows(len(self.members.present)):
             return
         queued = self._queued(step)
         if queued is not None:
@@ -994,20 +991,17 @@ class Session:
     def _queued(self, step: int) -> tuple[int, Move] | None:
         """Take the person's first queued out-of-turn move that is legal now, for ``step`` (to offer it
         to the leader, or to nest in this peer's ack)."""
-        current = self.game.current_player
-        for seat in sorted(self.person_queue):
-            action = self.person_queue[seat]
-            if seat == current:
-                continue
-            try:
-                self.members.check(self.game, action)
-            except (ValueError, TypeError, KeyError) as e:
-                del self.person_queue[seat]
-                self._notify(fx.MoveDropped(seat, dict(action), str(e)))
-                continue
-            del self.person_queue[seat]
-            self.offered[step] = (seat, action)
-            return seat, action
+        picked, dropped = self.out_of_turn.take(step, self.game.current_player, self._refusal)
+        for seat, action, why in dropped:
+            self._notify(fx.MoveDropped(seat, action, why))
+        return picked
+
+    def _refusal(self, action: Move) -> str | None:
+        """Why the engine (and the seats' controllers) refuse ``action`` now; None if it may be played."""
+        try:
+            self.members.check(self.game, action)
+        except (ValueError, TypeError, KeyError) as e:
+            return str(e)
         return None
 
     def _apply(
@@ -1030,17 +1024,15 @@ class Session:
             return
         self.log.record(action, self.game)
         self._hash, self._hash_step = self.log.hashes[-1], self.game.step  # the log just computed it
-        self.run = self.run + 1 if out_of_turn else 0
-        if out_of_turn:
-            self.interjected[str(action.get("type"))] += 1
-            self.interjectors.add(
-                messages[0].signer if not isinstance(messages[0], Forward) else messages[0].offer.signer
-            )
+        signer = None
+        if out_of_turn:  # the signer of the move itself (a forward's is the leader's)
+            signer = messages[0].offer.signer if isinstance(messages[0], Forward) else messages[0].signer
+        self.out_of_turn.decided(str(action.get("type")), signer)
         record = StepRecord(step, messages)
         self.record.add_step(record)
         self._persist(StepEntry(record, self._state_hash()))
         self._notify(fx.StepApplied(step, dict(action), seat, [dict(e) for e in events], out_of_turn))
-        self._settle_person(step, messages)
+        self.out_of_turn.settle(step, self.mine.get("move", step), messages)
         self.bot_due = None
         self.inbox.forget_before(step - 1)
         self.members.forget_before(step + 1)
@@ -1048,16 +1040,6 @@ class Session:
         self.slots.forget_before(step - 1)
         if ack:
             self._acknowledge(step)
-
-    def _settle_person(self, step: int, messages: tuple[Signed, ...]) -> None:
-        """The person's out-of-turn move signed for ``step`` that another move went before is tried
-        again: it goes out with this peer's next ack (out-of-turn moves there come before the leader's),
-        unless a newer one for that seat was queued meanwhile; it is dropped (``MoveDropped``, with
-        the engine's reason) only once it is no longer legal."""
-        offered = self.offered.pop(step, None)
-        if offered is not None and self.mine.get("move", step) not in expand(messages):
-            seat, action = offered
-            self.person_queue.setdefault(seat, action)
 
     def _acknowledge(self, step: int) -> None:
         """Sign (or repeat) this peer's ack of ``step`` and send it; the session then agrees."""
@@ -1104,15 +1086,13 @@ class Session:
         if policy is None or self._must_resign(seat):
             return None
         action = policy.choose(self.game, seat, self.game.legal_actions(seat))
-        try:
-            self.members.check(self.game, action)
-        except (ValueError, TypeError, KeyError):
+        if self._refusal(action) is not None:
             return None  # refused again when the step comes, and then the session freezes
         return self._move_body(step, seat, action)
 
     def _may_interject(self, step: int) -> bool:
         return (
-            self.run < len(self.members.present)
+            self.out_of_turn.allows(len(self.members.present))
             and self._leader() != self.me
             and self.mine.get("move", step) is None
             and any(c == self.me for c in self.members.controllers)
@@ -1134,13 +1114,8 @@ class Session:
             if not legal:
                 continue
             action = interject(self.game, seat, legal)
-            if action is None:
-                continue
-            try:
-                self.members.check(self.game, action)
-            except (ValueError, TypeError, KeyError):
-                continue
-            return self._move_body(step, seat, action)
+            if action is not None and self._refusal(action) is None:
+                return self._move_body(step, seat, action)
         return None
 
     def _try_agree(self) -> bool:
@@ -1451,8 +1426,8 @@ class Session:
             faults=list(self.faults),
             freeze=info,
             proofs=tuple(self.proofs),
-            interjections=dict(self.interjected),
-            interjectors=tuple(sorted(self.interjectors)),
+            interjections=dict(self.out_of_turn.kinds),
+            interjectors=tuple(sorted(self.out_of_turn.signers)),
         )
 
     # ----------------------------------------------------------------------------- catching up
@@ -1562,12 +1537,12 @@ class Session:
         if (
             problem is None
             and (isinstance(move, Forward) or not in_turn)
-            and moves.over_cap(self.members, self.run, move.signer, self._leader(), step)
+            and moves.over_cap(self.members, self.out_of_turn.run, move.signer, self._leader(), step)
         ):
             # An out-of-turn move (a forward too) is taken only while fewer than ``present`` steps
             # in a row went out of turn, but for the leader's own at a step a change was made for
             # (``moves.over_cap``).
-            problem = f"an out-of-turn move after {self.run} in a row (at most {present})"
+            problem = f"an out-of-turn move after {self.out_of_turn.run} in a row (at most {present})"
         if problem is not None:
             self._fault(link, "bad_sync", f"step {step}: {problem}")
             return False
