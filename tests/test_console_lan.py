@@ -375,7 +375,9 @@ def test_an_out_of_turn_move_is_taken_while_a_person_is_still_deciding():
                 assert table.core.log.inputs[step] == offer, table.core.log.inputs[step:]
                 assert table.game.current_player == 0 and table.my_move == (table is host)
             assert host.game.state_hash() == guest.game.state_hash()
-            assert guest.core.out_of_turn.kinds["propose_trade"] == 1 and host.core.out_of_turn.kinds["propose_trade"] == 1
+            assert (
+                guest.core.out_of_turn.kinds["propose_trade"] == 1 and host.core.out_of_turn.kinds["propose_trade"] == 1
+            )
             assert not guest.queued() and not any(line.startswith("Non retenu") for line in guest.lines)
             # ann, still to move, sees the offer in front of her (her hints still offer the roll).
             decision = ConsoleApp(host, delay=0, input=None, output=DummyOutput()).decision()

@@ -11,6 +11,7 @@ session core on a simulated network, and checks the invariants after every event
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 
@@ -681,3 +682,38 @@ def test_a_change_no_vote_can_pass_ends_in_a_freeze_naming_nobody(monkeypatch: p
     assert report.ok, report.text()
     assert sorted(frozen) == [1, 2] and all(info.blamed == () for info in frozen.values()), frozen
     assert "no change could be agreed" in frozen[2].reason and frozen[1].cause == "remote", frozen
+
+
+def test_a_peer_caught_up_by_a_lying_sync_proves_it_to_every_honest_peer() -> None:
+    """A peer killed and restarted catches up from a ``SYNC`` in which the cheater (``sync_liar``)
+    put another move of its own in a step it led; the peer acks that step otherwise, and the evidence
+    round finds the cheater's two signed moves. The peer behind held the proof, but the others closed
+    their round without its evidence while it was still linking in (seed 11: three of four honest
+    peers froze on "inputs diverged ... proves no equivocation"). Now a peer away whose ack of the
+    step is held is waited for, and a peer that freezes with proof sends it before its ``FREEZE``:
+    every honest peer that froze over the step holds the proof."""
+    from lanopoly.net.core import effects as fx
+
+    from .sim import run as sim
+
+    acted = proven = 0
+    for seed in range(160):
+        scenario = sim.draw(seed, behaviour="sync_liar")
+        rng = random.Random(seed)
+        victim = rng.choice([p for p in range(max(scenario.controllers) + 1) if p != scenario.cheater])
+        kill = (rng.uniform(0.5, 4.0), "kill", (victim, rng.uniform(1.0, 4.0), None))
+        frozen: dict[int, fx.Frozen] = {}
+
+        def watch(world: World, peer: int, item: object, frozen: dict[int, fx.Frozen] = frozen) -> None:
+            if isinstance(item, fx.Frozen):
+                frozen.setdefault(peer, item)
+
+        report = run_game(seed, behaviour="sync_liar", faults=[kill], watch=watch)
+        assert report.ok, report.text()
+        if not report.cheater_acted:
+            continue
+        acted += 1
+        honest = {p: f.info for p, f in frozen.items() if p != scenario.cheater and f.info.cause != "remote"}
+        assert not [i.reason for i in honest.values() if "proves no equivocation" in i.reason], (seed, honest)
+        proven += any(scenario.cheater in i.blamed and i.proofs for i in honest.values())
+    assert acted >= 10 and proven >= acted // 2, (acted, proven)

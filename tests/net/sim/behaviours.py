@@ -543,6 +543,38 @@ class TurnStaller(Behaviour):
         return None
 
 
+class SyncLiar(MoveEquivocator):
+    """Answers a peer catching up (``SYNC``) with another legal move of its own in the latest step
+    it led: a second signed move in one slot, which the peer behind cannot know from the first."""
+
+    name = "sync_liar"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.after = 0.0  # a peer catches up rarely: lie at every chance
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if world.now < self.after or type(m) is not p8.Sync:
+            return [(to, payload)]
+        steps = list(m.steps)
+        for i in reversed(range(len(steps))):
+            (move, *more) = steps[i].messages
+            if more or type(move) is not Action or move.signer != me:
+                continue
+            if move.step not in self.other:
+                self.other[move.step] = self._alternative(world, me, move)
+            alt = self.other[move.step]
+            if alt is None:
+                continue
+            lie = _parse(world, alt)
+            assert isinstance(lie, Action)
+            steps[i] = p8.StepRecord(steps[i].step, (lie,))
+            return [(to, self.mark(p8.encode(world.genesis.game_id, p8.Sync(tuple(steps), m.changes, m.last))))]
+        return [(to, payload)]
+
+
 DRAWN = (
     Quiet,
     ZeroAckSignatures,
@@ -561,10 +593,10 @@ DRAWN = (
     IllegalMover,
     IllegalNester,
 )
-"""The behaviours a game's seed draws among (``run.draw``); the offer leaker and the turn staller
-are drawn apart."""
+"""The behaviours a game's seed draws among (``run.draw``); the offer leaker, the turn staller and
+the sync liar are drawn apart."""
 
 CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
     b.name: b  # type: ignore[misc]
-    for b in (*DRAWN, OfferLeaker, TurnStaller)
+    for b in (*DRAWN, OfferLeaker, TurnStaller, SyncLiar)
 }

@@ -80,6 +80,9 @@ LEAKS = 0.05
 STALLS = 0.03
 """The share of the games without another cheater where a leader nests out-of-turn moves to put its
 own turn off (``TurnStaller``; its own generator too)."""
+SYNC_LIES = 0.04
+"""The share of the games without another cheater where a peer answers one catching up with another
+move of its own in a step it led (``SyncLiar``; its own generator too)."""
 
 
 @dataclass
@@ -164,6 +167,9 @@ def draw(
     stalls = random.Random(seed ^ 0x57A11)
     if cheater is None and peers >= 2 and stalls.random() < STALLS:
         cheater, behaviour, must_finish = stalls.randrange(peers), "turn_staller", False
+    lies = random.Random(seed ^ 0x5111A)
+    if cheater is None and peers >= 2 and lies.random() < SYNC_LIES:
+        cheater, behaviour, must_finish = lies.randrange(peers), "sync_liar", False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
     stops = random.Random(seed ^ 0x570B5)  # its own draws: the games without a pause stay as they were

@@ -284,6 +284,9 @@ class Session:
         unanswered it would name this peer silent."""
         info = self.frozen
         if info is not None and info.cause not in ("local", "removed"):
+            evidence = self._proof_evidence(info)
+            if evidence is not None:
+                self._out.append(fx.Send(peer, evidence))
             self._out.append(fx.Send(peer, p8.encode(self.game_id, Freeze(info.step, info.reason))))
         self._out.append(fx.Close(peer, "the session stopped"))
 
@@ -1188,8 +1191,13 @@ class Session:
         self._broadcast(p8.encode(self.game_id, Evidence(step, tuple(mine))))
 
     def _evidence_done(self) -> bool:
-        """Once the round is over: freeze with the proofs found, else give the desync verdict."""
-        present = [p for p in self.members.others(self.me) if p not in self.away and p not in self.broken]
+        """Once the round is over: freeze with the proofs found, else give the desync verdict. A peer
+        away is waited for too (up to the round's end) when this peer holds its ack of the step: its
+        input may be the one that differs, and the evidence it holds the proof."""
+        acked = self.inbox.acks.get(self.evidence.step, {})
+        present = [
+            p for p in self.members.others(self.me) if p not in self.broken and (p not in self.away or p in acked)
+        ]
         if not self.evidence.over(self._now, present):
             return False
         collected = self.evidence.close()
@@ -1407,6 +1415,9 @@ class Session:
         self.frozen = info
         log.error("peer %d: session frozen at step %d: %s", self.me, info.step, info.reason)
         if info.cause not in ("local", "removed"):
+            evidence = self._proof_evidence(info)
+            if evidence is not None:
+                self._broadcast(evidence)
             self._broadcast(p8.encode(self.game_id, Freeze(info.step, info.reason)))
         for peer in sorted(self.links):
             self._out.append(fx.Close(peer, "the session stopped"))
@@ -1416,6 +1427,21 @@ class Session:
         self._persist(end)
         self._notify(fx.Frozen(info))
         self._notify(fx.Finished(self.result))
+
+    def _proof_evidence(self, info: FreezeInfo) -> bytes | None:
+        """The proofs a freeze cites, with the acks of its step held here, as ``EVIDENCE`` sent before
+        the ``FREEZE``: a peer still in its evidence round, or that never saw the acks disagree,
+        finds the proof itself instead of freezing without one. The cheater may be the only link
+        between the peer that holds the proof and the others (a peer catching up from a lying
+        ``SYNC``), so the proof goes to every peer as it links in too (``_tell_frozen``). None when
+        the freeze cites no proof, or when the acks held here do not disagree (a receiver would
+        rightly name this peer for unfounded evidence)."""
+        messages = [m for proof in info.proofs for m in proof.messages]
+        messages += self.inbox.acks.get(info.step, {}).values()
+        batch = tuple(dict.fromkeys(messages))[: p8.MAX_BATCH]
+        if not info.proofs or info.step < 1 or not self._shows_disagreement(info.step, batch):
+            return None
+        return p8.encode(self.game_id, Evidence(info.step, batch))
 
     def _result(self, outcome: str, info: FreezeInfo | None) -> SessionResult:
         return SessionResult(
