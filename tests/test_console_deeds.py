@@ -443,3 +443,19 @@ def test_the_log_s_kept_mortgaged_line_agrees_too() -> None:
     assert describe(game, {**kept, "square": 1}, lang="it") == (
         "ada tiene Boulevard de Belleville ipotecato e paga il 10%, 15 €."
     )
+
+
+def test_a_french_auction_at_80x24_keeps_the_printed_price_when_the_bidders_take_two_rows() -> None:
+    """Found in the French tmux run at 80x24 (four players, long token names): ada declines Rue de
+    Courcelles and the auction's bidders took two rows, so the lot's printed price was left out.
+    Short of room, the bidders' line now goes first (the decision names the leader)."""
+    table = LocalTable(["ada", "chapeau haut-de-forme", "voiture", "cuirassé"], me=0, seed=0, lang="fr", board="paris")
+    table.act(dice(6, 6))
+    for _ in range(3):
+        table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # to Rue de Courcelles
+    (screen,) = drive(table, [("refuser\r", shows("Enchères pour Rue de Courcelles"))])
+    middle = [line[11:70].strip() for line in screen[2:11]]
+    assert "Rue de Courcelles : prix imprimé 100 €" in middle, "\n".join(screen)
+    assert "vous : argent 1500 €, une enchère de 1 € à 1500 €" in middle, "\n".join(screen)

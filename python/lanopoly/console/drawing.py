@@ -4,7 +4,7 @@ and what each part shows, with the mouse handlers of the board's squares and of 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
@@ -197,9 +197,14 @@ class Drawing(Decision):
         # (a French "buy" question with its keys is); then the status, as much of it as fits.
         decision = wrap(self.decision(), width - 2)[: max(1, rows - len(lines))]
         room = rows - len(lines) - len(decision)
-        told = auction_lines(game, me, lang, self.clock.shown(game))
+        left = self.clock.shown(game)
+        told = auction_lines(game, me, lang, left)
+        # Short of room, an auction leaves out who is still in before the lot's printed price (the
+        # decision names the leader; a French auction at 80x24 lost the price), unless that line
+        # holds the seconds left to bid.
+        drop = (1, 0) if told and left is None else ()
         told = told or status_lines(game, self.table.ledger.last_roll, lang, self.table.bid_timer)
-        shown = told_rows(told, width - 1, room)
+        shown = told_rows(told, width - 1, room, drop)
         lines += [[]] * (room - len(shown))
         lines += [board_view.fit([("class:hint", " " + text)], width) for text in shown]
         lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
@@ -295,16 +300,18 @@ class Drawing(Decision):
         return [("class:hint", t(lang, "hints", words=", ".join(words)))]
 
 
-def told_rows(told: list[str], width: int, room: int) -> list[str]:
-    """The status or auction lines ``told`` (most important last) in at most ``room`` rows of
-    ``width``: each wrapped between words, the first lines left out while they do not all fit (a
-    French auction's "19 s pour enchérir" was cut to "19 s pour enc" beside a long name); a last
-    line too long for the room alone is cut."""
+def told_rows(told: list[str], width: int, room: int, drop: Sequence[int] = ()) -> list[str]:
+    """The status or auction lines ``told`` in at most ``room`` rows of ``width``: each wrapped
+    between words, lines left out while they do not all fit, those at the indices ``drop`` first
+    (in that order), then the first ones (most important last; a French auction's "19 s pour
+    enchérir" was cut to "19 s pour enc" beside a long name); a last line too long for the room
+    alone is cut."""
     if room <= 0:
         return []
-    wrapped = [wrap(text, width) for text in told]
-    while wrapped and sum(map(len, wrapped)) > room:
-        wrapped.pop(0)
+    wrapped: dict[int, list[str]] = {i: wrap(text, width) for i, text in enumerate(told)}
+    order = [*drop, *(i for i in range(len(told)) if i not in drop)]
+    while wrapped and sum(map(len, wrapped.values())) > room:
+        del wrapped[next(i for i in order if i in wrapped)]
     if not wrapped and told:
         return [told[-1]]
-    return [row for rows in wrapped for row in rows]
+    return [row for _, rows in sorted(wrapped.items()) for row in rows]
