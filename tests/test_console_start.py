@@ -22,6 +22,8 @@ from lanopoly import Bot, Rules, SimpleBot
 from lanopoly.console import ConsoleApp, Setup, StartScreen, session
 from lanopoly.console.saves import SavedLanGame
 from lanopoly.console.start import option_text
+from lanopoly.i18n import LANGUAGES, t
+from screen import Terminal, wait_for
 
 DOWN, UP, RIGHT, LEFT, ENTER = "\x1b[B", "\x1b[A", "\x1b[C", "\x1b[D", "\r"
 F4, F5 = "\x1bOS", "\x1b[15~"
@@ -258,3 +260,38 @@ def test_a_saved_game_that_cannot_be_taken_up_brings_back_the_start_screen_with_
         "Could not resume: nobody there",
     ]
     assert screens[1].pick == 1 and _text(screens[1]._rows()).endswith("< ann, cy, bot 1, 40 steps (2/2) >")
+
+
+def _screen(setup: Setup, saved: Sequence[SavedLanGame], columns: int = 80, rows: int = 24) -> list[str]:
+    """The start screen as drawn in a terminal of ``columns`` x ``rows``, offering ``saved``."""
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = StartScreen(setup, saved=saved, input=pipe, output=Terminal(columns, rows))
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda lines: any("F4" in line for line in lines))
+            pipe.send_text("\x1b")
+            await asyncio.wait_for(running, timeout=10)
+            return lines
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_with_two_saved_games_at_80x24_the_cut_rules_options_end_with_a_mark(lang):
+    """Found in the French tmux run: with two saved LAN games the rules options were cut at 80x24
+    ("..., enchères de") with no mark that more exist. The last row they keep now ends with "…",
+    and the keys lines under them still show."""
+    screen = _screen(Setup(lang=lang), GAMES)
+    options = t(lang, "start.options")
+    first = next(i for i, line in enumerate(screen) if line.startswith(" " + options))
+    keys = screen.index(" " + t(lang, "start.keys"))
+    shown = " ".join(line.strip() for line in screen[first:keys])
+    whole = f"{options} {option_text(lang, 'official')}"
+    if shown != whole:
+        assert shown.endswith("…") and whole.startswith(shown[:-1]), "\n".join(screen)
+    assert lang != "fr" or shown != whole, "French is cut at 80x24"
+    assert screen[keys + 1] == " " + t(lang, "start.lan")
+    # In a taller terminal they show whole.
+    tall = _screen(Setup(lang=lang), GAMES, rows=40)
+    assert whole in " ".join(line.strip() for line in tall)

@@ -154,7 +154,7 @@ class StartScreen:
                 VSplit([label, Window(BufferControl(self.name, input_processors=[placeholder]), height=1)]),
                 Window(FormattedTextControl(self._rows), height=len(self.rows) - 1),
                 Window(height=1),
-                Window(FormattedTextControl(self._options), wrap_lines=True),
+                Window(FormattedTextControl(self._options), height=lambda: len(self.option_rows())),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
                 ConditionalContainer(
@@ -359,13 +359,38 @@ class StartScreen:
         return self._wrapped("class:value", self.saved_text())
 
     def _options(self) -> StyleAndTextTuples:
-        lang = self.lang
-        return self._wrapped("class:hint", f"{t(lang, 'start.options')} {option_text(lang, self.setup.rules)}")
+        return [("class:hint", "\n".join(self.option_rows()))]
 
-    def _wrapped(self, style: str, text: str) -> StyleAndTextTuples:
+    def option_rows(self) -> list[str]:
+        """The rules options, wrapped at words, in the rows the other lines leave; cut, the last
+        row ends with "…" (at 80x24 with saved games, they were cut with no mark that more exist)."""
+        lang = self.lang
+        rows = self._lines(f"{t(lang, 'start.options')} {option_text(lang, self.setup.rules)}")
+        size = self.app.output.get_size() if self.app.is_running else None
+        if size is None:
+            return rows
+        others = 2 + len(self.rows) + 1 + 2  # title, the form's lines, the blank row, keys and LAN lines
+        if self.last is not None:
+            others += len(self._lines(self.continue_text()))
+        if self.saved:
+            others += 3  # the F4/F5 line and the saved game's file on two
+        if self.message:
+            others += len(self._lines(self.message))
+        room = max(1, size.rows - others)
+        if len(rows) <= room:
+            return rows
+        kept, last = rows[: room - 1], rows[room - 1]
+        while len(last) + 1 > size.columns - 1 and " " in last.strip():
+            last = last.rsplit(" ", 1)[0]
+        return [*kept, last.rstrip(" ,") + "…"]
+
+    def _lines(self, text: str) -> list[str]:
         """``text`` wrapped at words to the screen's width, one space in, so no word is cut."""
         width = self.app.output.get_size().columns - 2 if self.app.is_running else 78
-        return [(style, textwrap.indent(textwrap.fill(text, max(20, width)), " "))]
+        return [" " + row for row in textwrap.wrap(text, max(20, width))]
+
+    def _wrapped(self, style: str, text: str) -> StyleAndTextTuples:
+        return [(style, "\n".join(self._lines(text)))]
 
 
 def _keep_a_name(buffer: Buffer) -> None:
