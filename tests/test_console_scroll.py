@@ -190,3 +190,21 @@ def test_the_french_log_names_its_keys_as_the_other_french_hints_do():
     )
     assert "(PgSuiv ; PgPréc pour remonter)" in top[-1] and "Page" not in top[-1], top[-1]
     assert "PgSuiv" in lower[-1], lower[-1]
+
+
+def test_the_french_help_never_starts_a_row_with_its_punctuation():
+    """Found in the French tmux run at 80x24: "claim"'s description broke before its ";", which
+    began a row of its own. French puts a no-break space before ; : ! ? (and inside « »): rows
+    break at other spaces. The help is paged down (PgSuiv) to "réclamer"'s row."""
+
+    def claim(screen: list[str]) -> bool:
+        return any("réclamer un loyer" in row for row in _log(screen)[:-1])
+
+    _, screen = _screens(
+        LocalTable(["ada", "bea"], me=0, seed=1, lang="fr", board="paris"),
+        [("aide\r", lambda screen: _log(screen)[0] == "Commandes :"), (PAGE_DOWN * 4, claim)],
+    )
+    rows = _log(screen)
+    at = next(i for i, row in enumerate(rows) if "réclamer un loyer" in row)
+    assert "propriété ; seul (ou F6), le plus" in rows[at + 1], "\n".join(rows)
+    assert not [row for row in rows if row.strip()[:1] in (";", ":", "!", "?", "»")], "\n".join(rows)

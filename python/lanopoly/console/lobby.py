@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +32,7 @@ from prompt_toolkit.output import Output
 from lanopoly.console.bid_clock import BID_TIMERS, timer_text
 from lanopoly.console.escape import quick_escape
 from lanopoly.console.form_keys import leaving, stepping
+from lanopoly.console.log_view import rows_between_words
 from lanopoly.console.small import guarded
 from lanopoly.console.start import STYLE, Setup
 from lanopoly.i18n import board_name, plural, preset_name, t
@@ -566,7 +566,7 @@ class JoinScreen:
         rows = []
         for style, text in parts:
             for line in text.splitlines() or [""]:
-                rows += [(style, row) for row in textwrap.wrap(line, width) or [""]]
+                rows += [(style, row) for row in rows_between_words(line, width) or [""]]
         return rows
 
     def _roster(self, roster: list[str], seats: int) -> None:

@@ -13,7 +13,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -27,6 +27,17 @@ SECOND_COLUMN = re.compile(r"^\s*\S.*?\s{2,}(?=\S)")
 """Where the second column of a two-column line starts (the command list: command, then what it does)."""
 
 
+_GLUED = re.compile(r" (?=[;:!?»])|(?<=«) ")
+"""The spaces a row never breaks at: French typography puts a no-break space before ; : ! ? and
+inside « » (the French help's ";" began a row of its own at 80 columns)."""
+
+
+def rows_between_words(text: str, width: int, **options: Any) -> list[str]:
+    """``textwrap.wrap`` of ``text`` (with ``options``), never breaking at a :data:`_GLUED` space."""
+    rows = textwrap.wrap(_GLUED.sub("\u00a0", text), width, **options)
+    return [row.replace("\u00a0", " ") for row in rows]
+
+
 def wrap(line: str, width: int) -> list[str]:
     """The rows of ``line`` in a window ``width`` columns wide: broken between words, a row that
     goes on indented under the line's text (under its second column, for a two-column line)."""
@@ -37,7 +48,7 @@ def wrap(line: str, width: int) -> list[str]:
     indent = column.end() if column else len(line) - len(line.lstrip()) + 2
     if indent > width - 20:  # leave the words room: a narrow window indents little
         indent = min(2, width // 2)
-    return textwrap.wrap(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) or [line]
+    return rows_between_words(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) or [line]
 
 
 def rows_of(line: str, width: int) -> int:

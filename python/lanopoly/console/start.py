@@ -12,7 +12,6 @@ When the last game against bots was left unfinished, F6 continues it (``lanopoly
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,6 +34,7 @@ from lanopoly.bots import DIFFICULTIES
 from lanopoly.console.bid_clock import BID_TIMERS, timer_text
 from lanopoly.console.escape import quick_escape
 from lanopoly.console.form_keys import leaving, stepping
+from lanopoly.console.log_view import rows_between_words
 from lanopoly.console.prefs import MAX_NAME
 from lanopoly.console.saves import SavedLanGame, SavedLocalGame, shown_path
 from lanopoly.console.small import guarded
@@ -387,7 +387,7 @@ class StartScreen:
     def _lines(self, text: str) -> list[str]:
         """``text`` wrapped at words to the screen's width, one space in, so no word is cut."""
         width = self.app.output.get_size().columns - 2 if self.app.is_running else 78
-        return [" " + row for row in textwrap.wrap(text, max(20, width))]
+        return [" " + row for row in rows_between_words(text, max(20, width))]
 
     def _wrapped(self, style: str, text: str) -> StyleAndTextTuples:
         return [(style, "\n".join(self._lines(text)))]
