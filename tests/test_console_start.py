@@ -295,3 +295,15 @@ def test_with_two_saved_games_at_80x24_the_cut_rules_options_end_with_a_mark(lan
     # In a taller terminal they show whole.
     tall = _screen(Setup(lang=lang), GAMES, rows=40)
     assert whole in " ".join(line.strip() for line in tall)
+
+
+@pytest.mark.parametrize(
+    ("lang", "typing"),
+    [("en", "type your name"), ("fr", "tapez votre nom"), ("it", "scrivi il nome"), ("no", "skriv navnet")],
+)
+def test_the_keys_line_says_the_name_is_typed_and_shows_whole_at_80x24(lang, typing):
+    """The French keys line lacked what the English one says: that typing edits the name (found in
+    the French tmux run). Every language's says it, on one row of the 80x24 start screen."""
+    screen = _screen(Setup(lang=lang), GAMES)
+    keys = t(lang, "start.keys")
+    assert typing in keys and " " + keys in screen, "\n".join(screen)
