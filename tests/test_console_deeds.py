@@ -109,18 +109,20 @@ def test_info_shows_the_deed_card_in_place_of_the_board_with_the_rent_now_marked
 
 
 def test_railways_and_utilities_show_their_own_tables() -> None:
+    """The English texts call the railways by the classic edition's word (its deeds are "Reading
+    Railroad"...): they said "railways" (found in the English tmux run)."""
     reading, water = drive(
         forced(),
         [("deed reading\r", shows("Reading Railroad", "mortgage value")), ("info WATR\r", shows("Water Works"))],
     )
     assert reading[:10] == [
         " Reading Railroad",
-        " railways · price $200",
+        " railroads · price $200",
         " owner: bea",
-        "   1 railway owned                        $25",
-        " > 2 railways owned                       $50",
-        "   3 railways owned                      $100",
-        "   4 railways owned                      $200",
+        "   1 railroad owned                       $25",
+        " > 2 railroads owned                      $50",
+        "   3 railroads owned                     $100",
+        "   4 railroads owned                     $200",
         " rent now: $50",
         " mortgage value $100; not mortgaged",
         "",
@@ -205,7 +207,7 @@ def test_the_portfolio_shows_deeds_by_group_houses_rents_cards_cash_and_net_wort
         " bea's portfolio",
         " cash $1025 · net worth $1500",
         " get-out-of-jail cards: none",
-        " railways:     Reading Railroad (rent $50) · Pennsylvania Railroad (rent $50)",
+        " railroads:    Reading Railroad (rent $50) · Pennsylvania Railroad (rent $50)",
         " utilities:    Water Works (mortgaged)",
     ]
     assert again[:6] == mine[:6]
