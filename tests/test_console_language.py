@@ -165,7 +165,7 @@ def test_a_french_auction_agrees_with_the_deeds_name(thrown: tuple[int, int], sa
 def test_the_help_names_the_commands_arguments_as_their_descriptions_do(lang: str) -> None:
     """The help's usage column said "accept [PLAYER]" beside "accepter l'échange proposé par
     JOUEUR": its placeholders are now the language's, as the descriptions and the trade usage
-    name them; the words typed (give, for) stay as the parser takes them."""
+    name them; the trade's words (give, for) are the language's, as its parser takes them."""
     table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang, board=default_board(lang))
     for seat in range(2):  # the order roll: ada starts
         table.game.apply(dice(6, 6) if seat == 0 else dice(1, 2))
@@ -192,5 +192,6 @@ def test_the_help_names_the_commands_arguments_as_their_descriptions_do(lang: st
     player, items, amount = (t(lang, f"arg.{word}") for word in ("PLAYER", "ITEMS", "AMOUNT"))
     assert any(line.startswith(f"  bid {amount}") for line in seen), seen
     assert any(line.startswith(f"  accept [{player}]") for line in seen), seen
-    assert any(line.startswith(f"  trade {player} give {items} for {items}") for line in seen), seen
+    give, get = (t(lang, f"trade.words.{kind}").split()[0] for kind in ("give", "for"))
+    assert any(line.startswith(f"  trade {player} {give} {items} {get} {items}") for line in seen), seen
     assert player in t(lang, "cmd.accept") and items in t(lang, "cmd.trade")

@@ -690,3 +690,39 @@ def test_a_stray_command_typed_in_the_trade_panel_is_asked_about_and_the_draft_i
     assert table.game.step > step and "ann rolls" in " ".join(table.lines[-4:]), "yes ran the command"
     assert again[:4] == kept, "\n".join(again)  # the same draft, with cy
     assert not any("offers a trade" in line for line in table.lines), "nothing was sent"
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong", "typed"),
+    [
+        ("en", "trade bea baltic for 50", "trade bea give jail card, 10 for nothing"),
+        ("fr", "échanger bea prison 50", "échanger bea donne carte prison, 10 contre rien"),
+        ("it", "scambia bea prigione 50", "scambia bea dai carta prigione, 10 per niente"),
+        ("no", "bytt bea fengsel 50", "bytt bea gi fengselskort, 10 for ingenting"),
+    ],
+)
+def test_the_trade_command_takes_give_and_for_in_the_languages_own_words(lang: str, wrong: str, typed: str) -> None:
+    """The trade command's "give" and "for" were English in every language, and its usage said
+    them so (found in the tmux runs): each language has its own (French "donne ... contre",
+    Italian "dai ... per", Norwegian "gi ... for"), which the usage and the help show and the
+    command takes; the English ones still work everywhere."""
+    table = _holds_a_jail_card("chance", lang)
+
+    def offers() -> list[Action]:
+        return [a for a in table.record.inputs if a["type"] == "propose_trade"]
+
+    usage = t(lang, "err.trade")
+    give, get = (t(lang, f"trade.words.{kind}").split()[0] for kind in ("give", "for"))
+    (told, _) = _keys(
+        table,
+        [
+            (wrong + "\r", lambda app, lines: app.feedback[1] == usage),
+            (typed + "\r", lambda app, lines: bool(offers())),
+        ],
+    )
+    shown = " ".join(line.strip() for line in told)
+    assert f" {give} " in usage and f" {get} " in usage and usage.split()[:1] in (["trade"], [typed.split()[0]])
+    assert usage in shown, "\n".join(told)
+    assert [(o["give"]["jail_cards"], o["give"]["cash"], o["get"]) for o in offers()] == [
+        (["chance"], 10, {"properties": [], "cash": 0, "jail_cards": []})
+    ], table.lines[-3:]

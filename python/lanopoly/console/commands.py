@@ -242,7 +242,7 @@ def parse(game: Game, seat: int, text: str, lang: str = "en", *, sent: Sequence[
     if name in ("accept", "reject"):
         return {"type": f"{name}_trade", "player": seat, "from": _offer_from(game, seat, name, rest, lang)}
     assert name == "trade"
-    if rest and not re.search(r"\bgive\b", rest, flags=re.IGNORECASE):
+    if rest and not re.search(rf"\b(?:{_either('give', lang)})\b", rest, flags=re.IGNORECASE):
         try:
             one_player(game, rest, lang)
         except CommandError:
@@ -286,8 +286,14 @@ def _selldown(game: Game, seat: int, rest: str, lang: str) -> Action:
     return {"type": "sell_down", "player": seat, "group": info["group"], "levels": [int(x) for x in levels]}
 
 
+def _either(kind: str, lang: str) -> str:
+    """A pattern of the trade command's words for ``kind`` (``give``, ``for``), folded."""
+    return "|".join(re.escape(word) for word in trade_words(kind, lang))
+
+
 def _trade(game: Game, seat: int, rest: str, lang: str) -> Action:
-    match = re.fullmatch(r"(.+?)\s+give\s+(.*?)\s+for\s+(.*)", rest.strip(), flags=re.IGNORECASE)
+    pattern = rf"(.+?)\s+(?:{_either('give', lang)})\s+(.*?)\s+(?:{_either('for', lang)})\s+(.*)"
+    match = re.fullmatch(pattern, rest.strip(), flags=re.IGNORECASE)
     if not match:
         raise CommandError(t(lang, "err.trade"))
     to = one_player(game, match.group(1), lang)
@@ -302,8 +308,9 @@ them (the catalog's ``arg.*``: "accept [JOUEUR]", described "... proposé par JO
 
 
 def placeholders(lang: str, args: str) -> str:
-    """A command's argument hint with its placeholders in ``lang`` (the words typed, such as
-    ``give`` and ``for``, stay as the parser takes them)."""
+    """A command's argument hint with its placeholders in ``lang``, and the trade's words ``give``
+    and ``for`` as the language's parser takes them (its first word of each)."""
+    args = re.sub(r"\b(give|for)\b", lambda m: t(lang, f"trade.words.{m[0]}").split()[0], args)
     return re.sub(r"\b[A-Z]+\b", lambda m: t(lang, f"arg.{m[0]}") if m[0] in ARGUMENTS else m[0], args)
 
 
