@@ -1736,3 +1736,38 @@ def test_an_address_nobody_answers_at_is_said_in_the_persons_language(lang: str,
         lines = asyncio.run(asyncio.wait_for(_failed_join(lang, f"127.0.0.1:{port}", PIN), 60))
     text = " ".join(line.strip() for line in lines)
     assert said.format(port=port) in text and "Errno" not in text, lines
+
+
+@pytest.mark.parametrize(("lang", "bot"), [("en", "bot 1"), ("fr", "robot 1"), ("no", "robot 1")])
+def test_the_bots_of_a_lan_game_are_named_in_the_hosts_language(lang: str, bot: str):
+    """Found in the French tmux run: a LAN game's bots were "bot 1" whatever the language. The
+    host's console names them in its language (its start record names them so for every peer):
+    ann hosts three seats from her host screen, cid joins, Enter starts with a bot in seat 3."""
+
+    async def run() -> tuple[str, ...]:
+        setup = Setup(name="ann", bots=2, lang=lang)
+        with create_pipe_input() as pipe:
+            screen = HostScreen(setup, pin=PIN, advertise=False, interfaces=LOOPBACK, input=pipe, output=DummyOutput())
+            running = asyncio.create_task(screen.run())
+            cid: asyncio.Task[Started] | None = None
+            try:
+                await _drawn(screen.app, lambda: screen.app.is_running and bool(screen.address))
+                port = int(screen.address.rsplit(":", 1)[1])
+                cid = asyncio.create_task(Joining("127.0.0.1", port, "cid", PIN, LOOPBACK).run())
+                await _drawn(screen.app, lambda: any("cid" in line for line in screen.seat_lines()))
+                pipe.send_text("\r")
+                started = await asyncio.wait_for(running, 30)
+                assert started is not None
+                joined = await cid
+                for game in (started, joined):
+                    for conn, _ in game.links.values():
+                        await conn.close()
+                    await game.gate.close()
+                assert joined.genesis.record.names == started.genesis.record.names
+                return started.genesis.record.names
+            finally:
+                running.cancel()
+                if cid is not None:
+                    cid.cancel()
+
+    assert asyncio.run(asyncio.wait_for(run(), 60)) == ("ann", "cid", bot)

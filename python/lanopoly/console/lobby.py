@@ -147,6 +147,7 @@ class HostScreen:
             port=port,
             bid_timer=bid_timer,
             on_change=self._changed,
+            bot_names=[t(setup.lang, "lan.bot_name", n=n) for n in range(1, 8)],
         )
         self.advertise = advertise
         self.advert: BackgroundAdvert | None = None

@@ -25,7 +25,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -299,6 +299,9 @@ class HostLobby:
     chain_length: int = DEFAULT_CHAIN_LENGTH
     suite: Suite = ED25519
     on_change: Callable[[list[str]], None] | None = None
+    bot_names: Sequence[str] = ()
+    """The names of the bots' seats, in order (the host console's language: "robot 1"); beyond
+    them, "bot N"."""
     joiners: list[_Joiner] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -443,7 +446,8 @@ class HostLobby:
     def record(self) -> StartRecord:
         entries = [PeerEntry(self.name, "", self.gate.port, self.key.public, self.anchor)]
         entries += [PeerEntry(j.hello.name, j.address, j.hello.port, j.hello.key, j.hello.anchor) for j in self.joiners]
-        bots = [f"bot {i}" for i in range(1, self.seats - len(entries) + 1)]
+        named = list(self.bot_names)
+        bots = [named[i - 1] if i <= len(named) else f"bot {i}" for i in range(1, self.seats - len(entries) + 1)]
         names = _unique([e.name for e in entries] + bots)
         return StartRecord(
             game_id=self.game_id,
