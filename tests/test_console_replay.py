@@ -136,3 +136,28 @@ def test_replay_in_a_terminal_opens_the_viewer_and_watch_shows_a_bots_game(monke
     watched, args = shown[-1]
     assert watched.hashes == log.hashes and args.paused
     assert watched.replay().is_over
+
+
+@pytest.mark.parametrize(("lang", "dog"), [("it", "cane"), ("no", "hund"), ("en", "dog")])
+def test_watch_names_the_bots_after_the_tokens_in_the_viewers_language(
+    monkeypatch: pytest.MonkeyPatch, lang: str, dog: str
+) -> None:
+    """Found in the Italian tmux run: ``lanopoly watch --lang it`` showed the bots as "dog", "top
+    hat"... in an Italian viewer. They are now the tokens of the language, on the board's middle."""
+    shown: list[GameLog] = []
+    monkeypatch.setattr(cli, "_view", lambda log, args: shown.append(log) or 0)
+    assert cli.run(cli.parser().parse_args(["watch", "--seed", "3", "--lang", lang]), interactive=True) == 0
+    (log,) = shown
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = ReplayScreen(Replay(log, lang), playing=False, input=pipe, output=Terminal())
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda lines: any(f"1 {dog}" in line for line in lines))
+            pipe.send_text("q")
+            await asyncio.wait_for(running, 10)
+            return lines
+
+    lines = asyncio.run(run())
+    assert any(f"1 {dog}" in line for line in lines), "\n".join(lines)
+    assert log.replay().names[0] == dog

@@ -38,10 +38,12 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_log(args: argparse.Namespace, out: TextIO) -> GameLog:
-    """One game of simple bots played to the end, its log printed to ``out``; its game log."""
+def play_log(args: argparse.Namespace, out: TextIO, names: Sequence[str] = ()) -> GameLog:
+    """One game of simple bots played to the end, its log printed to ``out``; its game log. The
+    players are ``names`` (as many as ``args.players``), else the edition's tokens."""
     rules = Rules.preset(args.rules, **({"round_limit": args.rounds} if args.rounds else {}))
-    game = Game(args.players, board=args.board, rules=rules, seed=args.seed)
+    players = list(names)[: args.players] if names else args.players
+    game = Game(players, board=args.board, rules=rules, seed=args.seed)
     log = GameLog.start(game)
     bots = [SimpleBot() for _ in range(game.num_players)]
 
@@ -236,8 +238,11 @@ def view_replay(args: argparse.Namespace) -> int:
 
 
 def view_watch(args: argparse.Namespace) -> int:
-    """``lanopoly watch`` in a terminal: a game of simple bots played to the end, then shown."""
-    return _view(play_log(args, io.StringIO()), args)
+    """``lanopoly watch`` in a terminal: a game of simple bots played to the end, then shown, the
+    bots named after the tokens in the viewer's language (Italian: "cane", not "dog")."""
+    from lanopoly.i18n import TOKENS, detect
+
+    return _view(play_log(args, io.StringIO(), TOKENS[args.lang or detect()]), args)
 
 
 def _view(log: GameLog, args: argparse.Namespace) -> int:
