@@ -420,3 +420,21 @@ def test_a_function_key_is_answered_with_the_languages_command_word(lang: str) -
 
     asyncio.run(run())
     assert said[:1] == [t(lang, "ok", text=word)], said
+
+
+@pytest.mark.parametrize(("lang", "board"), [("fr", "paris"), ("en", "classic"), ("it", "classic")])
+def test_host_and_play_take_the_same_board_for_a_language(monkeypatch, lang, board):
+    """Found in the French tmux run: `lanopoly host` opened a lobby on the classic board while
+    `lanopoly play` (and `play --host`) used Paris. Both take the language's board, unless
+    --board says otherwise."""
+    import lanopoly.__main__ as cli
+
+    calls: list[Setup] = []
+    monkeypatch.setattr("lanopoly.console.play_console", lambda setup, **_: calls.append(setup) or 0)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    for argv in (["host", "--lang", lang], ["play", "--lang", lang, "--host", "--players", "3"]):
+        assert cli.run(cli.parse(argv), interactive=True) == 0
+    assert [(s.mode, s.board) for s in calls] == [("host", board), ("host", board)]
+    assert cli.run(cli.parse(["host", "--lang", lang, "--board", "classic"]), interactive=True) == 0
+    assert calls[-1].board == "classic"

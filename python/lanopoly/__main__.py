@@ -103,22 +103,29 @@ def console_setup(args: argparse.Namespace, remembered: Prefs, mode: str = "solo
     """The console's setup: the command line's options, else what the person chose last time
     (``remembered``), else the defaults (the language from the system locale, its board)."""
     from lanopoly.console import Setup
-    from lanopoly.i18n import default_board, detect
+    from lanopoly.i18n import detect
 
     lang = args.lang or remembered.lang or detect()
     players = args.players or (remembered.bots + 1 if remembered.bots else 4)
-    board = args.board or (remembered.board if remembered.lang in (None, lang) else None)
     return Setup(
         name=args.name or remembered.name or "",
         token=remembered.token or 0,
         bots=max(1, min(7, players - 1)),
         difficulty=args.difficulty or remembered.difficulty or "normal",
-        board=board or default_board(lang),
+        board=console_board(args, remembered, lang),
         rules=args.rules or remembered.rules or "official",
         lang=lang,
         bid_timer=remembered.bid_timer or 0,
         mode=mode,
     )
+
+
+def console_board(args: argparse.Namespace, remembered: Prefs, lang: str) -> str:
+    """The board of a console game, hosted or not: the command line's, else the one chosen last
+    time in the same language, else the language's (French: Paris; `host` gave classic)."""
+    from lanopoly.i18n import default_board
+
+    return args.board or (remembered.board if remembered.lang in (None, lang) else None) or default_board(lang)
 
 
 def continue_command(args: argparse.Namespace, interactive: bool) -> int:
@@ -187,7 +194,7 @@ def console_lan(args: argparse.Namespace) -> int:
         token=remembered.token or 0,
         bots=max(1, min(7, args.players - 1)) if hosting else 3,
         difficulty=args.difficulty,
-        board=args.board if hosting else default_board(lang),
+        board=console_board(args, remembered, lang) if hosting else default_board(lang),
         rules=args.rules if hosting else "official",
         lang=lang,
         mode=args.net_command,

@@ -115,7 +115,9 @@ def add_commands(subparsers: Any) -> None:
     _common(host)
     host.add_argument("--peers", type=SEATS, default=2, help="peers in the game, this one included (2-8)")
     host.add_argument("--players", type=SEATS, default=4, help="seats (2-8); seats no peer takes are bots")
-    host.add_argument("--board", default="classic", choices=boards())
+    host.add_argument(
+        "--board", default=None, choices=boards(), help="default: classic (console: the language's, as for play)"
+    )
     host.add_argument("--rules", default="official", choices=Rules.presets())
     host.add_argument("--rounds", type=ROUNDS, default=0, help="round limit (0 = the preset's)")
     host.add_argument("--table", default=None, help="the lobby's name on the network")
@@ -469,6 +471,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         if args.net_command == "host":
+            args.board = args.board or "classic"  # as a game printed outside the console
             return asyncio.run(host_main(args))
         if args.net_command == "join":
             return asyncio.run(join_main(args))
