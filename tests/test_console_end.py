@@ -240,3 +240,43 @@ def test_the_standings_rank_the_winner_first_then_by_worth_then_the_last_to_go_b
     ], table.lines[start:]
     panel = [found.group(1) for line in screen if (found := re.search(r" [ *][1-4] (ada|bea|cy|dee) ", line))]
     assert panel == ["cy", "ada", "dee", "bea"], screen
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "no"])
+@pytest.mark.parametrize(
+    ("buys", "decided", "winner"), [(False, "end.tie_order", "ada"), (True, "end.tie_cash", "bea")]
+)
+def test_a_tied_end_says_what_decided_the_winner(lang: str, buys: bool, decided: str, winner: str) -> None:
+    """Found in the tmux runs: a game ending with the players at the same net worth named a winner
+    with no word of the tie. One round: ada lands on Just Visiting (or buys Baltic Avenue, $60
+    of cash for a $60 deed), bea too; both are worth $1500. With the same cash ada wins as the
+    first to play; having bought, she has less cash and bea wins on it. The end screen says so
+    under its title."""
+    table = LocalTable(["ada", "bea"], me=0, seed=0, rules=Rules(round_limit=1), lang=lang)
+    table.act(dice(6, 6))
+    table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(1, 2) if buys else dice(6, 4))
+    if buys:
+        table.act({"type": "buy", "player": 0})
+    table.act({"type": "end_turn", "player": 0})
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(6, 4))
+    table.act({"type": "end_turn", "player": 1})
+    assert table.game.is_over and table.game.names[table.game.winner] == winner
+    worth = money(lang, table.game.currency, 1500)
+    cash = money(lang, table.game.currency, table.game.player(table.game.winner)["cash"])
+    told = t(lang, decided, worth=worth, cash=cash, others="bea" if winner == "ada" else "ada", winner=winner)
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = ConsoleApp(table, delay=0, input=pipe, output=Terminal(80, 24))
+            running = asyncio.create_task(app.run())
+            lines = await wait_for(app.app, lambda lines: told.split()[0] in "\n".join(lines[13:]))
+            pipe.send_text("\x11")
+            await asyncio.wait_for(running, 10)
+            return lines
+
+    screen = asyncio.run(run())
+    log = " ".join(line.strip() for line in screen[13:21])
+    assert log.startswith(t(lang, "end.title", round=1, winner=winner) + " " + told), "\n".join(screen)

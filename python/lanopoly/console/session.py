@@ -374,7 +374,7 @@ class LocalTable:
 def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
     """The end-of-game summary as log lines in ``lang``."""
     winner = game.names[s.winner] if s.winner is not None else t(lang, "dec.nobody")
-    lines = [t(lang, "end.title", round=s.round, winner=winner)]
+    lines = [t(lang, "end.title", round=s.round, winner=winner), *tie_lines(game, s, lang)]
     for rank, row in enumerate(s.ranked(), 1):
         fields = {
             "rank": rank,
@@ -394,6 +394,27 @@ def summary_lines(game: Game, s: Summary, lang: str) -> list[str]:
         where = square_name(game, square, lang)
         lines.append(plural(lang, "end.record", turns, name=game.names[seat], square=where, turns=turns))
     return lines + moments_lines(game, s, lang)
+
+
+def tie_lines(game: Game, s: Summary, lang: str) -> list[str]:
+    """Why the winner won when others still in had the same net worth (the engine's tie-break:
+    more cash, then the first in the order of play): a line saying which one decided; none
+    without a tie (a tied end said only who won, as if the others had less)."""
+    if s.winner is None or s.standings[s.winner].bankrupt:
+        return []
+    worth = s.standings[s.winner].net_worth
+    tied = [row for row in s.standings if row.seat != s.winner and not row.bankrupt and row.net_worth == worth]
+    if not tied:
+        return []
+    cash = game.player(s.winner)["cash"]
+    decided = "end.tie_cash" if cash > max(game.player(row.seat)["cash"] for row in tied) else "end.tie_order"
+    fields = {
+        "worth": money(lang, game.currency, worth),
+        "cash": money(lang, game.currency, cash),
+        "others": ", ".join(row.name for row in tied),
+        "winner": game.names[s.winner],
+    }
+    return [t(lang, decided, **fields)]
 
 
 BARS = " ▁▂▃▄▅▆▇█"
