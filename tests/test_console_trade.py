@@ -262,7 +262,7 @@ def test_the_trade_panel_composes_an_offer_with_keys_and_sends_it() -> None:
         "  > [x] Baltic Avenue",
         "        cash: $0",
     ], panel[:8]
-    assert panel[-1].startswith("↑↓←→: move  Space: take")
+    assert panel[-2].startswith("↑↓: item  ←→: your side / theirs  Space: take")
     assert "ann offers a trade to bea: Vermont Avenue, $30 for Baltic Avenue." in table.lines
     assert table.lines[-1] == "bea rejects the trade offered by ann."
     assert not any("Offer sent to bea." in line for line in screens[3])  # answered: the line is cleared
@@ -726,3 +726,25 @@ def test_the_trade_command_takes_give_and_for_in_the_languages_own_words(lang: s
     assert [(o["give"]["jail_cards"], o["give"]["cash"], o["get"]) for o in offers()] == [
         (["chance"], 10, {"properties": [], "cash": 0, "jail_cards": []})
     ], table.lines[-3:]
+
+
+@pytest.mark.parametrize(
+    ("lang", "arrows"),
+    [
+        ("en", "↑↓: item  ←→: your side / theirs"),
+        ("fr", "↑↓ : objet  ←→ : votre côté / le sien"),
+        ("it", "↑↓: voce  ←→: lato tuo / suo"),
+        ("no", "↑↓: ting  ←→: din side / den andres"),
+    ],
+)
+def test_the_trade_panels_keys_say_what_each_arrow_does(lang: str, arrows: str) -> None:
+    """Found in the tmux runs: the trade panel's keys said "↑↓←→: move", not that Up/Down go
+    along a side's items and Left/Right go from the person's side to the partner's. They say so
+    now, whole, on two rows at 80x24 where one is too short."""
+    table = _ann_and_bea_each_hold_a_deed(lang=lang)
+    (panel,) = _keys(table, [(F9, lambda app, lines: app.shown is not None and app.shown[0] == "trade")])
+    keys = t(lang, "trade.keys")
+    assert keys.startswith(arrows)
+    shown = " ".join(panel[-2:]).split()
+    assert shown[-len(keys.split()) :] == keys.split(), "\n".join(panel)
+    assert all(len(row) <= 80 for row in panel)

@@ -16,7 +16,7 @@ from lanopoly.console.claims import claim_hint
 from lanopoly.console.commands import command_for
 from lanopoly.console.decision import Decision, shown_word
 from lanopoly.console.deed_card import card_lines
-from lanopoly.console.log_view import WheelControl, wrap
+from lanopoly.console.log_view import WheelControl, rows_between_words, wrap
 from lanopoly.console.portfolio import (
     auction_lines,
     name_width,
@@ -275,16 +275,23 @@ class Drawing(Decision):
         return claim_hint(self.table.game, self.table.me, self.table.lang, self.table.queued())
 
     def _hint_rows(self) -> int:
+        if self.shown is not None:
+            return min(HINT_ROWS, len(rows_between_words(self._shown_keys(), self._width())))
         claim = self.claim_line()
         return min(HINT_ROWS, len(wrap(claim, self._width()))) if claim else 1
+
+    def _shown_keys(self) -> str:
+        """The keys of the card shown in place of the board (a deed, a portfolio, the trade panel)."""
+        assert self.shown is not None
+        keys = {"deed": "card.keys", "trade": "trade.keys", "offer": "offer.keys"}.get(self.shown[0], "pf.keys")
+        return t(self.table.lang, keys)
 
     def _hints(self) -> board_view.Fragments:
         """The line at the bottom: rent owed to the person first (it lapses if not claimed in
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
-        if self.shown is not None:
-            keys = {"deed": "card.keys", "trade": "trade.keys", "offer": "offer.keys"}.get(self.shown[0], "pf.keys")
-            return [("class:hint", t(lang, keys))]
+        if self.shown is not None:  # on two rows when one is too short (the trade panel's say what each arrow does)
+            return [("class:hint", "\n".join(rows_between_words(self._shown_keys(), self._width())[:HINT_ROWS]))]
         claim = self.claim_line()
         if claim:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
