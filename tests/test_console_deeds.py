@@ -19,9 +19,9 @@ from prompt_toolkit.output import ColorDepth
 
 from conftest import dice
 from lanopoly import Rules
-from lanopoly.console import ConsoleApp, LocalTable
+from lanopoly.console import ConsoleApp, LocalTable, deed_card
 from lanopoly.describe import describe
-from lanopoly.i18n import LANGUAGES, t
+from lanopoly.i18n import LANGUAGES, money, t
 from screen import Terminal, wait_for
 
 PAUSE = 30.0
@@ -461,3 +461,27 @@ def test_a_french_auction_at_80x24_keeps_the_printed_price_when_the_bidders_take
     middle = [line[11:70].strip() for line in screen[2:11]]
     assert "Rue de Courcelles : prix imprimé 100 €" in middle, "\n".join(screen)
     assert "vous : argent 1500 €, une enchère de 1 € à 1500 €" in middle, "\n".join(screen)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_at_120x40_the_buy_question_shows_the_deeds_rent_table_in_the_middle(lang: str) -> None:
+    """Found in the tmux run at 120x40: asked to buy Vermont Avenue, the person saw the price and
+    no rent table though the large ring's middle had rows to spare. Its card (less the owner and
+    the rent now, the bank's) now shows there, above the status and the question; at 80x24 the
+    middle has no room for it."""
+    table = LocalTable(["ada", "bea", "cy", "dee"], me=0, seed=0, lang=lang)
+    table.act(dice(6, 6))
+    for _ in range(3):
+        table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # to Vermont Avenue
+    assert table.game.buy_square == 8
+    house = deed_card.card_lines(table.game, 8, lang)[4]
+    row = "".join(text for _, text, *_ in house).strip()  # "with 1 house   $30"
+    question = t(lang, "dec.buy", square=table.game.square(8)["name"], price=money(lang, table.game.currency, 100))
+    (large,) = drive(table, [("", shows(question.split("?")[0]))], columns=120, rows=40)
+    middle = "\n".join(large[2:21])
+    assert " ".join(row.split()) in " ".join(middle.split()), middle
+    assert t(lang, "card.owner", owner=t(lang, "party.bank")) not in middle
+    (small,) = drive(table, [("", shows(question.split("?")[0]))])
+    assert " ".join(row.split()) not in " ".join("\n".join(small[:13]).split())

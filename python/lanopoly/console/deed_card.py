@@ -101,9 +101,10 @@ def _text(text: str, width: int, style: str = "class:card") -> list[Fragments]:
     return [[(style, row)] for row in wrap(" " + text, width)]
 
 
-def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[Fragments]:
+def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH, for_sale: bool = False) -> list[Fragments]:
     """The card of a title deed: name and group, price and owner, the rent table with the current
-    row marked, the rent now, the house cost and the mortgage."""
+    row marked, the rent now, the house cost and the mortgage; ``for_sale`` (the bank's deed the
+    person is asked to buy): without the owner and the rent now, which say nothing then."""
     info: Mapping[str, Any] = game.square(square)
 
     def cash(amount: int) -> str:
@@ -115,9 +116,9 @@ def deed_lines(game: Game, square: int, lang: str, width: int = WIDTH) -> list[F
     lines = [
         _title(square_name(game, square, lang), style, width),
         *_text(f"{group_name(lang, info)} · {t(lang, 'card.price', price=cash(info['price']))}", width),
-        *_text(t(lang, "card.owner", owner=holder), width),
+        *([] if for_sale else _text(t(lang, "card.owner", owner=holder), width)),
         *_rent_rows(game, lang, info, width),
-        *_text(t(lang, "card.now", rent=rent_text(game, lang, info)), width, "class:card.now"),
+        *([] if for_sale else _text(t(lang, "card.now", rent=rent_text(game, lang, info)), width, "class:card.now")),
     ]
     if info["kind"] == "street":
         houses = game.rules.houses_per_hotel

@@ -204,11 +204,26 @@ class Drawing(Decision):
         # holds the seconds left to bid.
         drop = (1, 0) if told and left is None else ()
         told = told or status_lines(game, self.table.ledger.last_roll, lang, self.table.bid_timer)
+        # The deed the person is asked to buy, on the large ring's middle when its card fits whole
+        # there: before the status, which gets the rows left.
+        card = self._card_on_offer(width - 1) if rows >= big_board.MIDDLE_ROWS else []
+        if card and 1 + len(card) <= room:
+            lines += [[], *([("", " "), *line] for line in card)]
+            room -= 1 + len(card)
         shown = told_rows(told, width - 1, room, drop)
         lines += [[]] * (room - len(shown))
         lines += [board_view.fit([("class:hint", " " + text)], width) for text in shown]
         lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
         return lines
+
+    def _card_on_offer(self, width: int) -> list[board_view.Fragments]:
+        """The card of the deed the person is asked to buy (price, rent table, mortgage), for the
+        middle of the large ring: at 120x40 the question showed with no rent table though there
+        was room for it."""
+        game = self.table.game
+        if not self.table.my_move or game.auction or game.buy_square is None or game.is_over:
+            return []
+        return deed_card.deed_lines(game, game.buy_square, self.table.lang, min(width, deed_card.WIDTH), for_sale=True)
 
     def _final(self, seat: int) -> str:
         """A player's line of the end-of-game panel: net worth and rent paid and received."""
