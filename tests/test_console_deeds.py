@@ -443,7 +443,7 @@ def test_the_log_s_kept_mortgaged_line_agrees_too() -> None:
     kept = {"type": "kept_mortgaged", "player": 0, "square": 32, "amount": 15}
     assert describe(game, kept, lang="fr") == "ada garde Avenue Foch hypothéquée et paie les 10 % de frais, 15 €."
     assert describe(game, {**kept, "square": 1}, lang="it") == (
-        "ada tiene Boulevard de Belleville ipotecato e paga il 10%, 15 €."
+        "ada tiene Boulevard de Belleville ipotecato e paga il 10% (15 €)."
     )
 
 

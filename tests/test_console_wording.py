@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -15,6 +16,7 @@ from lanopoly.console import LocalTable, StartScreen
 from lanopoly.console.commands import command_words
 from lanopoly.console.names import fold
 from lanopoly.console.start import Setup
+from lanopoly.describe import describe
 from lanopoly.i18n import LANGUAGES, money, plural, t
 from screen import Terminal, wait_for
 from test_console_deeds import drive, forced, shows
@@ -181,3 +183,55 @@ def test_after_a_double_the_decision_says_to_roll_again(lang: str) -> None:
     table.act({"type": "end_turn", "player": 1})
     assert table.ledger.doubled is None and table.my_move
     drive(table, [("", shows(t(lang, "dec.roll", extra="")))])
+
+
+@pytest.mark.parametrize(
+    ("lang", "jail", "bid"),
+    [
+        ("it", "Tocca a te: tira (o multa / carta: esci subito di prigione)", "quanto offri? per es. 'offri 120'"),
+        ("no", "Din tur: kast (eller bot / kort: ut av fengselet med en gang)", "hvor mye byr du? f.eks. 'by 120'"),
+        ("fr", None, "enchérir de combien ? par ex. « enchérir 120 »"),
+    ],
+)
+def test_the_jail_turn_and_a_bid_without_amount_read_as_a_native_player_writes(
+    lang: str, jail: str | None, bid: str
+) -> None:
+    """Found reading the Italian and Norwegian screens as a native player would: in jail the
+    decision said "per uscire prima di prigione" ("to leave before jail") and "for å komme ut av
+    fengsel først"; a bid typed without its amount was answered with the English 'bid 120' (the
+    French too). ada, jailed, is to roll: the middle of the board, then her bid word alone."""
+    table = _jailed(lang)
+    table.act({"type": "end_turn", "player": 0})
+    table.act({"type": "roll", "player": 1})
+    table.act(dice(4, 6))  # bea to Go To Jail too
+    table.act({"type": "end_turn", "player": 1})
+    word = t(lang, "alias.bid").split()[0]
+    decision = t(lang, "dec.roll", extra=t(lang, "dec.jail_extra"))
+    (turn, told) = drive(table, [("", shows(decision[:20])), (word + "\r", shows(bid))])
+    if jail is not None:
+        assert decision == jail and jail in " ".join(" ".join(line[11:70].split()) for line in turn[2:11]), turn
+    assert any(line.startswith(bid) for line in told), "\n".join(told)
+    assert f"{word} 120" in bid  # the example is typed with the person's own word
+
+
+_STAYED = {"type": "stayed_in_jail", "player": 0, "attempts": 2}
+
+
+@pytest.mark.parametrize(
+    ("lang", "event", "said"),
+    [
+        (
+            "it",
+            {"type": "stayed_in_jail", "player": 0, "attempts": 2},
+            "ada resta in prigione (tentativo 2 di 3 fallito).",
+        ),
+        ("no", {"type": "stayed_in_jail", "player": 0, "attempts": 2}, "ada blir i fengsel (forsøk 2 av 3 mislyktes)."),
+        ("no", {"type": "order_roll", "player": 0, "total": 7}, "ada slår 7 om hvem som begynner."),
+    ],
+)
+def test_the_logs_jail_and_order_rolls_read_as_a_native_player_writes(lang: str, event: Any, said: str) -> None:
+    """Italian "tiro fallito 2 di 3", Norwegian "mislykket kast 2 av 3" and "slår 7 om første tur"
+    read as word-for-word English: the log's sentences now say the attempt and the roll for who
+    begins as those languages do."""
+    table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang)
+    assert describe(table.game, event, lang=lang) == said
