@@ -292,9 +292,10 @@ def test_with_two_saved_games_at_80x24_the_cut_rules_options_end_with_a_mark(lan
         assert shown.endswith("…") and whole.startswith(shown[:-1]), "\n".join(screen)
     assert lang != "fr" or shown != whole, "French is cut at 80x24"
     assert screen[keys + 1] == " " + t(lang, "start.lan")
-    # In a taller terminal they show whole.
+    # In a taller terminal they show whole, and the keys lines stay at the bottom.
     tall = _screen(Setup(lang=lang), GAMES, rows=40)
     assert whole in " ".join(line.strip() for line in tall)
+    assert tall.index(" " + t(lang, "start.keys")) == 40 - 5 and tall[-1].strip(), "\n".join(tall)
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import AfterInput, ConditionalProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
@@ -154,7 +155,8 @@ class StartScreen:
                 VSplit([label, Window(BufferControl(self.name, input_processors=[placeholder]), height=1)]),
                 Window(FormattedTextControl(self._rows), height=len(self.rows) - 1),
                 Window(height=1),
-                Window(FormattedTextControl(self._options), height=lambda: len(self.option_rows())),
+                # At least its rows (cut to the room left); the spare rows under it, as the keys stay at the bottom.
+                Window(FormattedTextControl(self._options), height=lambda: Dimension(min=len(self.option_rows()))),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.keys"))]), height=1),
                 Window(FormattedTextControl(lambda: [("class:hint", " " + t(self.lang, "start.lan"))]), height=1),
                 ConditionalContainer(
