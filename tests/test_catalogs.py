@@ -18,7 +18,7 @@ import pytest
 
 from lanopoly import Game, boards, catalog
 from lanopoly.catalog import DOMAINS, Catalog, PoError, parse, read
-from lanopoly.console.log_view import rows_between_words
+from lanopoly.console.drawing import key_rows
 from lanopoly.i18n import LANGUAGES, money, plural, t
 
 PLURAL_FORMS = {
@@ -286,7 +286,7 @@ def test_every_key_hint_fits_80_columns_and_says_what_each_key_does(lang):
             continue
         text = entry.forms[0]
         if key in WRAPPED_KEYS:  # the game screen gives it two rows where one is too short
-            assert len(rows_between_words(text, 80)) <= 2, (key, text)
+            assert len(key_rows(text, 80)) <= 2, (key, text)
         else:
             assert len(text) < 80, (key, len(text), text)
         assert text.split()[-1].rstrip(":") not in ("Esc", "Échap"), (key, text)

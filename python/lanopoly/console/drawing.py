@@ -16,7 +16,7 @@ from lanopoly.console.claims import claim_hint
 from lanopoly.console.commands import command_for
 from lanopoly.console.decision import Decision, shown_word
 from lanopoly.console.deed_card import card_lines
-from lanopoly.console.log_view import WheelControl, rows_between_words, wrap
+from lanopoly.console.log_view import WheelControl, wrap
 from lanopoly.console.portfolio import (
     auction_lines,
     name_width,
@@ -291,7 +291,7 @@ class Drawing(Decision):
 
     def _hint_rows(self) -> int:
         if self.shown is not None:
-            return min(HINT_ROWS, len(rows_between_words(self._shown_keys(), self._width())))
+            return min(HINT_ROWS, len(key_rows(self._shown_keys(), self._width())))
         claim = self.claim_line()
         return min(HINT_ROWS, len(wrap(claim, self._width()))) if claim else 1
 
@@ -306,7 +306,7 @@ class Drawing(Decision):
         time), else more log below, else the commands the person may type now."""
         lang = self.table.lang
         if self.shown is not None:  # on two rows when one is too short (the trade panel's say what each arrow does)
-            return [("class:hint", "\n".join(rows_between_words(self._shown_keys(), self._width())[:HINT_ROWS]))]
+            return [("class:hint", "\n".join(key_rows(self._shown_keys(), self._width())[:HINT_ROWS]))]
         claim = self.claim_line()
         if claim:
             return [("class:decision", "\n".join(wrap(claim, self._width())[:HINT_ROWS]))]
@@ -320,6 +320,18 @@ class Drawing(Decision):
             return [("class:hint", "")]
         words = sorted({shown_word(lang, command_for(a, self.table.game).split(" ")[0]) for a in legal})
         return [("class:hint", t(lang, "hints", words=", ".join(words)))]
+
+
+def key_rows(keys: str, width: int) -> list[str]:
+    """A line of keys ("↑↓: item  ←→: ...  Esc: close") in rows of ``width``, broken only between
+    two keys (at their double spaces), never between a key and what it does ("Enter:" / "offer")."""
+    rows: list[str] = []
+    for part in keys.split("  "):
+        if rows and len(rows[-1]) + 2 + len(part) <= width:
+            rows[-1] += "  " + part
+        else:
+            rows.append(part)
+    return rows
 
 
 def told_rows(told: list[str], width: int, room: int, drop: Sequence[int] = ()) -> list[str]:
