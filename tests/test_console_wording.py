@@ -235,3 +235,10 @@ def test_the_logs_jail_and_order_rolls_read_as_a_native_player_writes(lang: str,
     begins as those languages do."""
     table = LocalTable(["ada", "bea"], me=0, seed=1, lang=lang)
     assert describe(table.game, event, lang=lang) == said
+
+
+def test_the_norwegian_portfolio_says_whose_turn_it_is_in_a_whole_phrase() -> None:
+    """Found in the Norwegian captures: the portfolio's title said "Porteføljen til ada (sin tur)",
+    "sin tur" without whose; it says "(har turen)" (has the turn). F8 opens it."""
+    (screen,) = drive(forced("no"), [("\x1b[19~", shows("Porteføljen til ada"))])
+    assert screen[0] == " Porteføljen til ada (har turen)", "\n".join(screen)
