@@ -467,8 +467,8 @@ def test_a_french_auction_at_80x24_keeps_the_printed_price_when_the_bidders_take
 def test_at_120x40_the_buy_question_shows_the_deeds_rent_table_in_the_middle(lang: str) -> None:
     """Found in the tmux run at 120x40: asked to buy Vermont Avenue, the person saw the price and
     no rent table though the large ring's middle had rows to spare. Its card (less the owner and
-    the rent now, the bank's) now shows there, above the status and the question; at 80x24 the
-    middle has no room for it."""
+    the rent now, the bank's) now shows there, above the status and the question, and in the
+    auction when she declines; at 80x24 the middle has no room for it."""
     table = LocalTable(["ada", "bea", "cy", "dee"], me=0, seed=0, lang=lang)
     table.act(dice(6, 6))
     for _ in range(3):
@@ -479,9 +479,17 @@ def test_at_120x40_the_buy_question_shows_the_deeds_rent_table_in_the_middle(lan
     house = deed_card.card_lines(table.game, 8, lang)[4]
     row = "".join(text for _, text, *_ in house).strip()  # "with 1 house   $30"
     question = t(lang, "dec.buy", square=table.game.square(8)["name"], price=money(lang, table.game.currency, 100))
-    (large,) = drive(table, [("", shows(question.split("?")[0]))], columns=120, rows=40)
-    middle = "\n".join(large[2:21])
-    assert " ".join(row.split()) in " ".join(middle.split()), middle
-    assert t(lang, "card.owner", owner=t(lang, "party.bank")) not in middle
     (small,) = drive(table, [("", shows(question.split("?")[0]))])
     assert " ".join(row.split()) not in " ".join("\n".join(small[:13]).split())
+    # She declines: in the auction she is in, the card stays, with the auction's three lines.
+    decline = t(lang, "alias.decline").split()[0]
+    price = t(lang, "auction.lot", lot=table.game.square(8)["name"], price=money(lang, table.game.currency, 100))
+    large, auction = drive(
+        table, [("", shows(question.split("?")[0])), (decline + "\r", shows(price))], columns=120, rows=40
+    )
+    for screen in (large, auction):
+        middle = "\n".join(screen[2:21])
+        assert " ".join(row.split()) in " ".join(middle.split()), middle
+        assert t(lang, "card.owner", owner=t(lang, "party.bank")) not in middle
+    mine = t(lang, "auction.you", cash=money(lang, "$", 1500), least=money(lang, "$", 1), most=money(lang, "$", 1500))
+    assert mine in "\n".join(auction[2:21]), "\n".join(auction)

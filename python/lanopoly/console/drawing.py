@@ -29,6 +29,10 @@ from lanopoly.console.session import summary_lines
 from lanopoly.console.trade_panel import offer_lines, offers_to, panel_lines
 from lanopoly.i18n import clock, money, plural, t
 
+MIDDLE_CARD = 60
+"""Columns of a deed's card in the large ring's middle: wider than a card shown alone, so that no
+line of it wraps in any language ("maisons 50 $ chacune ; un hôtel : ...") and it fits beside an
+auction's lines."""
 HINT_ROWS = 2
 """The most rows the hint line takes: two while it tells rent owed to the person (a long square
 name), one otherwise."""
@@ -204,12 +208,15 @@ class Drawing(Decision):
         # holds the seconds left to bid.
         drop = (1, 0) if told and left is None else ()
         told = told or status_lines(game, self.table.ledger.last_roll, lang, self.table.bid_timer)
-        # The deed the person is asked to buy, on the large ring's middle when its card fits whole
-        # there: before the status, which gets the rows left.
+        # The deed the person is asked to buy or may bid for, on the large ring's middle when its
+        # card fits whole there: before the status, which gets the rows left (an auction's lines
+        # keep theirs), after a blank row if there is one to spare.
         card = self._card_on_offer(width - 1) if rows >= big_board.MIDDLE_ROWS else []
-        if card and 1 + len(card) <= room:
-            lines += [[], *([("", " "), *line] for line in card)]
-            room -= 1 + len(card)
+        keep = sum(len(wrap(text, width - 1)) for text in told) if game.auction else 0
+        if card and len(card) + keep <= room:
+            gap: list[board_view.Fragments] = [[]] if len(card) + 1 + keep <= room else []
+            lines += [*gap, *([("", " "), *line] for line in card)]
+            room -= len(gap) + len(card)
         shown = told_rows(told, width - 1, room, drop)
         lines += [[]] * (room - len(shown))
         lines += [board_view.fit([("class:hint", " " + text)], width) for text in shown]
@@ -217,13 +224,22 @@ class Drawing(Decision):
         return lines
 
     def _card_on_offer(self, width: int) -> list[board_view.Fragments]:
-        """The card of the deed the person is asked to buy (price, rent table, mortgage), for the
-        middle of the large ring: at 120x40 the question showed with no rent table though there
-        was room for it."""
-        game = self.table.game
-        if not self.table.my_move or game.auction or game.buy_square is None or game.is_over:
+        """The card of the deed the person is asked to buy, or is bidding for in an auction
+        (price, rent table, mortgage), for the middle of the large ring: at 120x40 the question
+        showed with no rent table though there was room for it."""
+        game, me = self.table.game, self.table.me
+        auction = game.auction
+        if game.is_over:
             return []
-        return deed_card.deed_lines(game, game.buy_square, self.table.lang, min(width, deed_card.WIDTH), for_sale=True)
+        if auction is not None:
+            if auction["lot"] != "property" or me not in auction["bidders"]:
+                return []
+            square = auction["square"]
+        elif self.table.my_move and game.buy_square is not None:
+            square = game.buy_square
+        else:
+            return []
+        return deed_card.deed_lines(game, square, self.table.lang, min(width, MIDDLE_CARD), for_sale=True)
 
     def _final(self, seat: int) -> str:
         """A player's line of the end-of-game panel: net worth and rent paid and received."""
