@@ -52,6 +52,38 @@ impl Game {
         }
     }
 
+    /// The rent claim a seat of `claim_for` (a bit per seat) makes at once, if the game is at
+    /// one: exactly one claim open, no offer, its owner not the turn player and in `claim_for`,
+    /// and the claim allowed now ([`Game::first_claim`]: nothing holds the game). It is the move
+    /// a driver asking the seats out of turn after the roll would get from that owner, the only
+    /// seat owed anything, if the owner claims whatever it is owed as soon as it may.
+    #[inline]
+    pub fn claim_step(&self, claim_for: u8) -> Option<Move> {
+        if claim_for == 0 || self.claims.len() != 1 || !self.offers.is_empty() {
+            return None;
+        }
+        let owner = self.claims[0].owner;
+        if (claim_for >> owner) & 1 == 0 || owner == self.turn_player {
+            return None;
+        }
+        let action = self.first_claim(owner)?;
+        Some(Move { player: owner, action })
+    }
+
+    /// Make the claim [`Game::claim_step`] gives, if any, as `apply_trusted` would (checked as
+    /// it checks in debug builds and the test mode), and return it.
+    #[inline]
+    pub fn make_claim_step(&mut self, claim_for: u8) -> Option<Move> {
+        let claim = self.claim_step(claim_for)?;
+        if verifying() {
+            self.verify_move(claim);
+        }
+        self.step += 1;
+        let Action::ClaimRent(square) = claim.action else { unreachable!("a claim step is a claim") };
+        self.claim_rent(claim.player, square);
+        Some(claim)
+    }
+
     /// Play plain steps ([`Game::plain_step`]) while `agree` accepts them, each roll followed by
     /// every chance event it leads to ([`Game::resolve_chance`] from `chance`), at most `budget`
     /// inputs. Stops at the first real decision, at an open rent claim or offer (the other seats
@@ -59,16 +91,29 @@ impl Game {
     /// the player would do something else. `agree(game, step)` is asked before each step: is
     /// `step` exactly the move its player would choose now? `each` sees the game after every
     /// input, with the input and the chance event it answered. Returns the inputs applied.
+    ///
+    /// A rent claim of a seat in `claim_for` (a bit per seat: seats that claim what they are owed
+    /// as soon as they may, out of turn) does not stop the steps: the claim is made for its
+    /// owner ([`Game::claim_step`]) as a move of that seat, and the steps go on.
     pub fn play_plain_steps(
         &mut self,
         chance: &mut Resolver,
         budget: u32,
+        claim_for: u8,
         mut agree: impl FnMut(&Game, Move) -> bool,
         mut each: impl FnMut(&Game, Input, Option<Pending>),
     ) -> u32 {
         let mut applied = 0;
         while applied < budget {
-            let Some(step) = self.plain_step() else { break };
+            let Some(step) = self.plain_step() else {
+                // (Only when the steps stop: nearly always at a claim, in a game with claims.)
+                if let Some(claim) = self.make_claim_step(claim_for) {
+                    each(self, Input::Move(claim), None);
+                    applied += 1;
+                    continue;
+                }
+                break;
+            };
             if !agree(self, step) {
                 break;
             }
@@ -104,6 +149,7 @@ mod tests {
             let applied = game.play_plain_steps(
                 &mut chance,
                 1000,
+                0,
                 |_, _| true,
                 |game, input, _| seen.push((input, game.state_hash())),
             );
@@ -145,6 +191,7 @@ mod tests {
             game.play_plain_steps(
                 &mut chance,
                 1000,
+                !1, // every seat but the owner claims at once: seat 0's claims still stop the steps
                 |game, step| {
                     assert!(game.claims.is_empty(), "seed {seed}: {step:?} offered with a claim open");
                     true
@@ -157,5 +204,82 @@ mod tests {
             }
         }
         assert!(stopped_at_claims >= 10, "{stopped_at_claims} of 20 games stopped at a claim");
+    }
+
+    /// The claims of a seat that claims at once (`claim_for`) do not stop the plain steps: they
+    /// are made for it, as moves of that seat, and the steps go on; the inputs are those of one
+    /// at a time, each claim the owner's first claim, the only claim open.
+    #[test]
+    fn plain_steps_make_the_claims_of_seats_that_claim_at_once() {
+        let rules = Rules { rent_claim: RentClaim::BeforeNextRoll, ..Rules::default() };
+        let mut claims = 0;
+        for seed in 0..20 {
+            let mut game = Game::new(4, BoardId::Classic, rules).expect("a valid game");
+            for property in 0..PROPERTIES as u8 {
+                game.set_owner(property, 0);
+            }
+            let mut chance = Resolver::new(seed);
+            game.resolve_chance(&mut chance, 100, |_, _, _| {});
+            let (mut stepped, mut stepped_chance) = (game.clone(), chance.clone());
+            let mut seen = Vec::new();
+            let applied = game.play_plain_steps(
+                &mut chance,
+                1000,
+                1,
+                |_, _| true,
+                |game, input, _| seen.push((input, game.state_hash())),
+            );
+            for (input, hash) in &seen {
+                match *input {
+                    Input::Move(m) if matches!(m.action, Action::ClaimRent(_)) => {
+                        assert_eq!((m.player, stepped.claims.len()), (0, 1), "seed {seed}: the only claim, seat 0's");
+                        assert_ne!(stepped.turn_player, 0, "seed {seed}");
+                        assert_eq!(stepped.first_claim(0), Some(m.action), "seed {seed}");
+                        stepped.apply(m).expect("a claim step is legal");
+                        claims += 1;
+                    }
+                    Input::Move(m) => {
+                        assert_eq!(stepped.plain_step(), Some(m), "seed {seed}");
+                        stepped.apply(m).expect("a plain step is legal");
+                    }
+                    Input::Chance(outcome) => {
+                        assert_eq!(stepped.sample_outcome(&mut stepped_chance), Some(outcome));
+                        stepped.apply_chance(outcome).expect("a sampled outcome");
+                    }
+                }
+                assert_eq!(stepped.state_hash(), *hash, "seed {seed}");
+            }
+            assert_eq!(stepped, game, "seed {seed}");
+            let stopped = game.plain_step().is_none() && game.claim_step(1).is_none();
+            assert!(applied == 1000 || stopped, "seed {seed}: stopped at a decision");
+        }
+        assert!(claims >= 20, "{claims} claims made in 20 games");
+    }
+
+    /// No claim is made for the turn player (it is not asked out of turn: it claims on its turn,
+    /// as it chooses): seat 0 is owed rent when its turn comes, its claim open, and the claim
+    /// step gives nothing even though seat 0 claims at once.
+    #[test]
+    fn no_claim_step_for_the_turn_player() {
+        let mut found = 0;
+        for seed in 0..40 {
+            let mut game = Game::new(4, BoardId::Classic, Rules::default()).expect("a valid game");
+            for property in 0..PROPERTIES as u8 {
+                game.set_owner(property, 0);
+            }
+            let mut chance = Resolver::new(seed);
+            game.resolve_chance(&mut chance, 100, |_, _, _| {});
+            game.play_plain_steps(&mut chance, 1000, 0, |_, _| true, |_, _, _| {});
+            if game.claims.len() != 1 || game.turn_player != 3 || game.phase != crate::state::Phase::AfterRoll {
+                continue;
+            }
+            assert!(game.claim_step(1).is_some(), "seed {seed}: seat 3's turn, seat 0 owed");
+            game.apply(crate::Move { player: 3, action: Action::EndTurn }).expect("the end of the turn");
+            assert_eq!((game.turn_player, game.claims.len()), (0, 1), "seed {seed}: the claim is still open");
+            assert!(game.first_claim(0).is_some(), "seed {seed}: seat 0 may claim it");
+            assert_eq!(game.claim_step(1), None, "seed {seed}: not for the turn player");
+            found += 1;
+        }
+        assert!(found >= 3, "{found} games reached seat 0's turn with its claim open");
     }
 }

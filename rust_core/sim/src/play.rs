@@ -37,7 +37,10 @@ impl Streams {
 /// step-by-step loop would (nobody may act, nor move out of turn, at a chance node). When the
 /// bots move out of turn only for rent and offers, the plain steps of a turn (a roll, the end
 /// of the turn) that the turn player takes as they are ([`Policy::takes_plain_step`]) are played
-/// in one call without asking its `choose` ([`Game::play_plain_steps`]).
+/// in one call without asking its `choose` ([`Game::play_plain_steps`]). A rent claim that the
+/// round of out-of-turn moves would bring as its only move (one claim open, no offer, its owner a
+/// [`Policy::claims_rent_at_once`] seat) is made for the owner without asking it
+/// ([`Game::make_claim_step`]), inside the plain steps or after a decision.
 ///
 /// Sampled outcomes, and the moves of a [`Policy::trusted`] bot, are applied without the engine's
 /// second check ([`Game::apply_trusted`]; debug builds and the test mode still check them). A bot
@@ -68,6 +71,9 @@ pub fn play_interruptible(
     // Bots that only claim rent and answer offers out of turn are not asked while nobody is
     // owed any and no offer is open.
     let only_claims_and_offers = policies.iter().all(|p| p.interjects_only_on_claims_and_offers());
+    // The seats whose claims the plain steps make for them: when the only out-of-turn move of a
+    // round would be such a claim, the round is not asked for.
+    let claim_for = if only_claims_and_offers { claims_at_once(policies) } else { 0 };
     let mut tries = Tries::default();
     while applied < max_inputs && !game.is_over() {
         if applied >= next_check {
@@ -84,7 +90,7 @@ pub fn play_interruptible(
                 tries.answered(game, step.player, takes);
                 takes
             };
-            let plain = game.play_plain_steps(&mut streams.chance, budget, agree, &mut observe);
+            let plain = game.play_plain_steps(&mut streams.chance, budget, claim_for, agree, &mut observe);
             applied += plain;
             if plain > 0 && !(game.claims.is_empty() && game.offers.is_empty()) {
                 // Stopped at an open claim or offer: the seats owed or offered are asked now.
@@ -121,6 +127,14 @@ pub fn play_interruptible(
             }
         }
         if !(only_claims_and_offers && game.claims.is_empty() && game.offers.is_empty()) {
+            if applied < max_inputs {
+                // The round's only move, when it is a claim made at once: made without the round.
+                if let Some(claim) = game.make_claim_step(claim_for) {
+                    observe(game, Input::Move(claim), None);
+                    applied += 1;
+                    continue;
+                }
+            }
             // Such bots are asked only when rent is owed to them or an offer made to them.
             let asked = |game: &Game, seat: u8| !only_claims_and_offers || owed_or_offered(game, seat);
             applied += interjections_of(game, policies, streams, max_inputs - applied, asked, &mut observe);
@@ -159,6 +173,12 @@ impl Tries {
             self.next[s] = game.turn + 1 + (self.wait[s] - 1) * u32::from(game.num_players);
         }
     }
+}
+
+/// The seats (a bit per seat) whose policies claim rent as soon as they may
+/// ([`Policy::claims_rent_at_once`]).
+fn claims_at_once(policies: &[Box<dyn Policy>]) -> u8 {
+    policies.iter().enumerate().filter(|(_, p)| p.claims_rent_at_once()).fold(0, |mask, (seat, _)| mask | 1 << seat)
 }
 
 /// [`Game::resolve_chance`] from the game's chance stream, each outcome observed as an input.

@@ -57,6 +57,17 @@ pub trait Policy: Send + Sync {
         false
     }
 
+    /// Does [`Policy::interject`] claim rent owed to the seat as soon as it may: whenever
+    /// [`crate::bots::owed_claim`] gives a claim, return that claim, without a draw from its
+    /// resolver and leaving the policy as it was? Then drivers may make such a claim for the seat
+    /// without asking it ([`Game::play_plain_steps`]' `claim_for`), when it is the only move the
+    /// round of out-of-turn moves would bring (one claim open, no offer). By default `false`.
+    ///
+    /// [`Game::play_plain_steps`]: lanopoly_engine::Game::play_plain_steps
+    fn claims_rent_at_once(&self) -> bool {
+        false
+    }
+
     /// A copy of this bot as it is now, for a bot that can be copied (the built-in bots): a
     /// simulation builds its bots from their specs once and copies them for each game, which
     /// plays exactly as bots freshly built from the specs would.

@@ -136,6 +136,10 @@ impl Policy for Counting {
     fn interjects_only_on_claims_and_offers(&self) -> bool {
         true
     }
+
+    fn claims_rent_at_once(&self) -> bool {
+        self.inner.claims_rent_at_once()
+    }
 }
 
 /// Four heuristic bots of different kinds (trading, never trading, jailed late, the `mc` bot):

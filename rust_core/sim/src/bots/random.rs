@@ -51,6 +51,11 @@ impl Policy for RandomBot {
         true
     }
 
+    /// `interject` claims first (`owed_claim`), before any draw.
+    fn claims_rent_at_once(&self) -> bool {
+        true
+    }
+
     fn copy(&self) -> Option<Box<dyn Policy>> {
         Some(Box::new(self.clone()))
     }

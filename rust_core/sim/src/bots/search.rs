@@ -173,6 +173,11 @@ impl Policy for SearchBot {
         self.inner.interjects_only_on_claims_and_offers()
     }
 
+    /// The inner bot's claims are passed on as they are.
+    fn claims_rent_at_once(&self) -> bool {
+        self.inner.claims_rent_at_once()
+    }
+
     fn copy(&self) -> Option<Box<dyn Policy>> {
         Some(Box::new(self.clone()))
     }

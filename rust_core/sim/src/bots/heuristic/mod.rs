@@ -220,6 +220,11 @@ impl Policy for HeuristicBot {
         true
     }
 
+    /// `interject` claims first (`owed_claim`), reading nothing of its own.
+    fn claims_rent_at_once(&self) -> bool {
+        true
+    }
+
     fn copy(&self) -> Option<Box<dyn Policy>> {
         Some(Box::new(self.clone()))
     }
