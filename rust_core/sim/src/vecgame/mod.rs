@@ -612,6 +612,10 @@ fn interject_for_all(slot: &mut Slot) {
     if (game.claims.is_empty() && game.offers.is_empty()) || game.is_chance_node() || game.is_over() {
         return;
     }
+    if claimed_at_once(slot) {
+        return;
+    }
+    let game = &mut slot.game;
     let Some(actor) = game.actor() else { return };
     let n = game.num_players;
     for seat in (1..n).map(|d| (actor + d) % n) {
@@ -630,6 +634,26 @@ fn interject_for_all(slot: &mut Slot) {
             None => {}
         }
     }
+}
+
+/// When the only move of [`interject_for_all`]'s round would be a claim made at once (one claim
+/// open, no offer, every opponent's bot moving out of turn only for claims and offers, the owner
+/// the agent or a bot that [`Policy::claims_rent_at_once`]), make it without the round
+/// ([`Game::make_claim_step`]) and say so.
+fn claimed_at_once(slot: &mut Slot) -> bool {
+    let game = &slot.game;
+    if game.claims.len() != 1 || !game.offers.is_empty() {
+        return false;
+    }
+    let mut claim_for = 0u8;
+    for seat in 0..game.num_players {
+        match slot.bots.get(seat as usize).and_then(Option::as_ref) {
+            None => claim_for |= 1 << seat,
+            Some((bot, _)) if !bot.interjects_only_on_claims_and_offers() => return false,
+            Some((bot, _)) => claim_for |= u8::from(bot.claims_rent_at_once()) << seat,
+        }
+    }
+    slot.game.make_claim_step(claim_for).is_some()
 }
 
 /// Row `i` of the observation, mask and player outputs for a game.

@@ -333,3 +333,64 @@ fn a_kept_mask_vouches_only_for_its_own_state_and_seat() {
     slot.game.apply_trusted(Move { player: 0, action: Action::Roll });
     assert!(!vouched_by_kept_mask(slot, 0, 0), "not once the game has moved (the roll is no longer legal)");
 }
+
+/// A bot that moves out of turn only for claims and offers but never claims: rent owed to it
+/// stays open.
+#[derive(Clone)]
+struct NeverClaims;
+
+impl Policy for NeverClaims {
+    fn name(&self) -> &str {
+        "never claims"
+    }
+
+    fn choose(&mut self, game: &Game, seat: u8, _: &mut Resolver) -> Action {
+        game.legal_actions(seat)[0]
+    }
+
+    fn interjects_only_on_claims_and_offers(&self) -> bool {
+        true
+    }
+}
+
+/// The round after an input makes a claim without asking the owner only when the owner claims
+/// at once (`Policy::claims_rent_at_once`): an opponent that never claims keeps its claim open,
+/// one that claims at once (the heuristic bot) has it made.
+#[test]
+fn a_claim_is_made_at_once_only_for_a_seat_that_claims_at_once() {
+    let opponents = ["heuristic".to_string()];
+    let mut made = [0, 0];
+    for never in [false, true] {
+        for seed in 0..20 {
+            let mut v =
+                VecGame::with_opponents(1, 2, BoardId::Classic, Rules::default(), seed, 5_000, Some(0), &opponents)
+                    .unwrap();
+            let slot = &mut v.slots[0];
+            if never {
+                slot.bots[1].as_mut().expect("seat 1's bot").0 = Box::new(NeverClaims);
+            }
+            let game = &mut slot.game;
+            for property in 0..lanopoly_engine::board::PROPERTIES as u8 {
+                game.set_owner(property, 1);
+            }
+            game.resolve_chance(&mut slot.chance, 100, |_, _, _| {});
+            // Seat 0 (the learner) rolls until a claim of seat 1 opens.
+            let mut steps = 0;
+            while game.claims.is_empty() && steps < 50 && !game.is_over() {
+                let Some(step) = game.plain_step().filter(|s| s.player == 0) else { break };
+                game.apply(step).unwrap();
+                game.resolve_chance(&mut slot.chance, 100, |_, _, _| {});
+                steps += 1;
+            }
+            if game.claims.len() != 1 || game.turn_player != 0 {
+                continue;
+            }
+            super::interject_for_all(slot);
+            made[usize::from(never)] += usize::from(slot.game.claims.is_empty());
+            if never {
+                assert_eq!(slot.game.claims.len(), 1, "seed {seed}: a claim made for a seat that never claims");
+            }
+        }
+    }
+    assert!(made[0] >= 5, "{} claims made for the heuristic bot", made[0]);
+}
