@@ -172,7 +172,7 @@ impl Game {
     /// The pending event is read once for the count of its cells and the outcome (what
     /// [`Game::cell_count`] and [`Game::cell`] read each); dice, most of the draws, draw below the
     /// constant 36.
-    #[inline]
+    #[inline(always)]
     pub fn sample_outcome(&self, resolver: &mut Resolver) -> Option<Outcome> {
         match self.cells()? {
             Cells::Dice => Some(dice_cell(resolver.below(36))),
