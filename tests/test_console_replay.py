@@ -161,3 +161,36 @@ def test_watch_names_the_bots_after_the_tokens_in_the_viewers_language(
     lines = asyncio.run(run())
     assert any(f"1 {dog}" in line for line in lines), "\n".join(lines)
     assert log.replay().names[0] == dog
+
+
+@pytest.mark.parametrize(
+    ("argv", "board", "square"),
+    [
+        (["--lang", "fr"], "paris", "Bell   DÉP."),
+        (["--lang", "en"], "classic", "Medi   GO"),
+        (["--lang", "fr", "--board", "classic"], "classic", "Medi   DÉP."),
+    ],
+)
+def test_watch_plays_on_the_board_of_the_viewers_language(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], board: str, square: str
+) -> None:
+    """Left by the last pass: ``lanopoly watch --lang fr`` showed the classic board where ``play``
+    and ``host`` in French play on Paris. Without --board it is the language's board."""
+    shown: list[GameLog] = []
+    monkeypatch.setattr(cli, "_view", lambda log, args: shown.append(log) or 0)
+    assert cli.run(cli.parser().parse_args(["watch", "--seed", "3", *argv]), interactive=True) == 0
+    (log,) = shown
+    assert log.replay().board == board
+    lang = argv[1]
+
+    async def run() -> list[str]:
+        with create_pipe_input() as pipe:
+            screen = ReplayScreen(Replay(log, lang), playing=False, input=pipe, output=Terminal())
+            running = asyncio.create_task(screen.run())
+            lines = await wait_for(screen.app, lambda lines: any(square in line for line in lines))
+            pipe.send_text("q")
+            await asyncio.wait_for(running, 10)
+            return lines
+
+    lines = asyncio.run(run())
+    assert any(square in line for line in lines), "\n".join(lines)

@@ -252,6 +252,14 @@ def view_watch(args: argparse.Namespace) -> int:
     return _view(play_log(args, io.StringIO(), TOKENS[args.lang or detect()]), args)
 
 
+def watch_board(args: argparse.Namespace) -> str:
+    """The board ``lanopoly watch`` shows without --board: the viewer's language's, as the console
+    plays on (French: Paris); a game printed outside the console keeps the classic board."""
+    from lanopoly.i18n import default_board, detect
+
+    return default_board(args.lang or detect())
+
+
 def _view(log: GameLog, args: argparse.Namespace) -> int:
     import asyncio
 
@@ -549,9 +557,10 @@ def run(args: argparse.Namespace, interactive: bool) -> int:
     if args.command == "play" or (args.command is None and interactive and not args.quiet and not args.save):
         return console(args)
     args.players = args.players or 4
-    args.board = args.board or "classic"
+    watching = args.command == "watch" and interactive and not args.quiet
+    args.board = args.board or (watch_board(args) if watching else "classic")
     args.rules = args.rules or "official"
-    if args.command == "watch" and interactive and not args.quiet:
+    if watching:
         return view_watch(args)
     return play(args)
 
