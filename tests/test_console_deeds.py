@@ -246,7 +246,7 @@ def test_the_card_and_portfolio_in_french() -> None:
         " loyer actuel : 180 $",
     ]
     assert portfolio[:6] == [
-        " Portefeuille de bea",
+        " Portefeuille : bea",
         " argent 1025 $ · valeur nette 1500 $",
         " cartes « libéré de prison » : aucune",
         " gares :       Reading Railroad (loyer 50 $)",

@@ -228,7 +228,7 @@ def test_two_networked_tables_play_a_game_to_the_end_and_agree():
             assert host.game.state_hash() == guest.game.state_hash()
             assert any(line.startswith("Game over") for line in host.lines)
             assert any(line.startswith("Partie terminée") for line in guest.lines)
-            assert any(re.fullmatch(r"it is (ann|bob|bot 1)'s turn|c'est le tour de .*", r) for r in refused), refused
+            assert any(re.fullmatch(r"it is (ann|bob|bot 1)'s turn|c'est à .* de jouer", r) for r in refused), refused
             assert "every peer agrees" in host.status()[1]
             with pytest.raises(CommandError, match="over"):
                 host.act({"type": "roll", "player": 0})
@@ -1360,7 +1360,7 @@ def test_replace_votes_only_where_there_are_others_to_agree():
             with pytest.raises(CommandError, match="bob est joué sur votre machine"):
                 guest.replace(1)
             assert guest.core.condemned == set()  # nothing was voted
-            assert guest.replace(0, "bank").startswith("Vous votez l'exclusion de ann, biens à la banque")
+            assert guest.replace(0, "bank").startswith("Vous votez pour exclure ann, biens à la banque")
             await _until(lambda: guest.replaced() == [0] and host.frozen, (host, guest), 20, play=False)
             removed = "ann exclu : ann, bot 1 abandonnent, la banque prend leurs biens (tous les autres l'ont voté)."
             assert removed in guest.lines and guest.replaced_seats() == set()

@@ -79,7 +79,7 @@ def test_the_engine_error_carries_its_template_and_fields():
     error = refused.value
     assert str(error) == "it is seat 0's turn"
     assert (error.code, dict(error.fields)) == ("it is seat {seat}'s turn", {"seat": "0"})
-    assert explain(error, table.game, "fr") == "c'est le tour de ada"
+    assert explain(error, table.game, "fr") == "c'est à ada de jouer"
     assert explain(error, table.game, "en") == "it is ada's turn"
 
 
