@@ -46,11 +46,17 @@ def test_other_languages_are_translated_not_copied():
     english = _texts("en")
     for lang in ("fr", "it", "no"):
         texts = _texts(lang)
-        # the Paris edition's deed names on the large ring (ring.paris.*) are its French ones in every language
+        # the Paris edition's deed names on the large ring (ring.paris.*) are its French ones in every language;
+        # Norwegian names the keys as the keycaps and English do (PgUp/PgDn)
+        keycaps = {"trade.cash_keys"} if lang == "no" else set()
         same = [
             k
             for k, v in english.items()
-            if texts[k] == v and _fields(v) != {"text"} and len(v) > 12 and not k.startswith("ring.paris.")
+            if texts[k] == v
+            and _fields(v) != {"text"}
+            and len(v) > 12
+            and not k.startswith("ring.paris.")
+            and k not in keycaps
         ]
         assert not same, (lang, same)
 

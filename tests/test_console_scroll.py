@@ -14,6 +14,7 @@ from lanopoly import Rules, SimpleBot
 from lanopoly.console import ConsoleApp, LocalTable
 from lanopoly.console.commands import command_for
 from lanopoly.console.log_view import LogView, wrap
+from lanopoly.i18n import t
 from screen import PAGE_DOWN, PAGE_UP, Terminal, wait_for
 
 LOG_TOP, LOG_ROWS = 13, 8  # at 80x24: the board's 13 rows, then 8 rows of log
@@ -208,3 +209,19 @@ def test_the_french_help_never_starts_a_row_with_its_punctuation():
     at = next(i for i, row in enumerate(rows) if "réclamer un loyer" in row)
     assert "propriété ; seul (ou F6), le plus" in rows[at + 1], "\n".join(rows)
     assert not [row for row in rows if row.strip()[:1] in (";", ":", "!", "?", "»")], "\n".join(rows)
+
+
+def test_the_norwegian_log_names_its_keys_as_the_keycaps_do():
+    """Left by the last pass: the Norwegian "more below" line and the end's hint said PageDown and
+    PageUp (a program's names) where the trade panel said PgUp; Norwegian writes the keycaps'
+    PgUp/PgDn, and PgDn pages the help."""
+    top, lower = _screens(
+        LocalTable(["ada", "bea"], me=0, seed=1, lang="no"),
+        [
+            ("?\r", lambda screen: _log(screen)[0] == "Kommandoer:"),
+            (PAGE_DOWN, lambda screen: _log(screen)[0] != "Kommandoer:"),
+        ],
+    )
+    assert "(PgDn; PgUp for tidligere linjer)" in top[-1] and "Page" not in top[-1], top[-1]
+    assert "PgDn" in lower[-1], lower[-1]
+    assert t("no", "log.over").startswith("PgUp/PgDn: ")
