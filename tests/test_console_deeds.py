@@ -21,7 +21,7 @@ from conftest import dice
 from lanopoly import Rules
 from lanopoly.console import ConsoleApp, LocalTable, deed_card
 from lanopoly.describe import describe
-from lanopoly.i18n import LANGUAGES, money, t
+from lanopoly.i18n import LANGUAGES, money, plural, t
 from screen import Terminal, wait_for
 
 PAUSE = 30.0
@@ -493,3 +493,26 @@ def test_at_120x40_the_buy_question_shows_the_deeds_rent_table_in_the_middle(lan
         assert t(lang, "card.owner", owner=t(lang, "party.bank")) not in middle
     mine = t(lang, "auction.you", cash=money(lang, "$", 1500), least=money(lang, "$", 1), most=money(lang, "$", 1500))
     assert mine in "\n".join(auction[2:21]), "\n".join(auction)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_with_8_players_at_120x40_the_buy_question_shows_a_compact_card(lang: str) -> None:
+    """Left by the last pass: with 8 players' lines the large ring's middle had a row too few for
+    the deed's card, and showed none. The card now shows compact, its rent table in two columns
+    (6 rents on 3 rows), above the question, which is still there."""
+    table = LocalTable(["ada", "bea", "cy", "dee", "eve", "fay", "gus", "hal"], me=0, seed=0, lang=lang)
+    table.act(dice(6, 6))
+    for _ in range(7):
+        table.act(dice(1, 2))
+    table.act({"type": "roll", "player": 0})
+    table.act(dice(3, 5))  # to Vermont Avenue
+    assert table.game.buy_square == 8
+    cash = table.game.currency
+    question = t(lang, "dec.buy", square=table.game.square(8)["name"], price=money(lang, cash, 100))
+    (screen,) = drive(table, [("", shows(question.split("?")[0]))], columns=120, rows=40)
+    middle = [" ".join(line[18:100].split()) for line in screen[2:21]]
+    rent, one = t(lang, "card.rent"), plural(lang, "card.with_houses", 1)
+    assert f"{rent} {money(lang, cash, 6)} {one} {money(lang, cash, 30)}" in middle, "\n".join(screen)
+    hotel = f"{t(lang, 'card.with_hotel')} {money(lang, cash, 550)}"
+    assert any(row.endswith(hotel) for row in middle), "\n".join(screen)
+    assert any(question.split("?")[0] in row for row in middle), "\n".join(screen)

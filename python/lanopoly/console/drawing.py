@@ -211,8 +211,11 @@ class Drawing(Decision):
         # The deed the person is asked to buy or may bid for, on the large ring's middle when its
         # card fits whole there: before the status, which gets the rows left (an auction's lines
         # keep theirs), after a blank row if there is one to spare.
-        card = self._card_on_offer(width - 1) if rows >= big_board.MIDDLE_ROWS else []
+        # Short of rows for the whole card (8 players at 120x40), its rent table goes in two columns.
         keep = sum(len(wrap(text, width - 1)) for text in told) if game.auction else 0
+        card = self._card_on_offer(width - 1) if rows >= big_board.MIDDLE_ROWS else []
+        if card and len(card) + keep > room:
+            card = self._card_on_offer(width - 1, compact=True)
         if card and len(card) + keep <= room:
             gap: list[board_view.Fragments] = [[]] if len(card) + 1 + keep <= room else []
             lines += [*gap, *([("", " "), *line] for line in card)]
@@ -223,7 +226,7 @@ class Drawing(Decision):
         lines += [board_view.fit([("class:decision", " " + row + " ")], width) for row in decision]
         return lines
 
-    def _card_on_offer(self, width: int) -> list[board_view.Fragments]:
+    def _card_on_offer(self, width: int, compact: bool = False) -> list[board_view.Fragments]:
         """The card of the deed the person is asked to buy, or is bidding for in an auction
         (price, rent table, mortgage), for the middle of the large ring: at 120x40 the question
         showed with no rent table though there was room for it."""
@@ -239,7 +242,8 @@ class Drawing(Decision):
             square = game.buy_square
         else:
             return []
-        return deed_card.deed_lines(game, square, self.table.lang, min(width, MIDDLE_CARD), for_sale=True)
+        width = min(width, MIDDLE_CARD)
+        return deed_card.deed_lines(game, square, self.table.lang, width, for_sale=True, compact=compact)
 
     def _final(self, seat: int) -> str:
         """A player's line of the end-of-game panel: net worth and rent paid and received."""
