@@ -5,15 +5,17 @@ fields in the order a joiner fills them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import textwrap
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanopoly.console import Setup
 from lanopoly.console.bid_clock import timer_text
 from lanopoly.console.lobby import JoinScreen, column_widths
-from lanopoly.i18n import t
+from lanopoly.i18n import plural, t
 from lanopoly.net.discovery import Lobby
 from lanopoly.net.hosting import Joining
 from screen import Terminal, wait_for
@@ -111,3 +113,19 @@ def test_a_joiner_in_a_lobby_sees_the_host_key_the_roster_and_the_bid_timer_whol
     for name, text in parts.items():
         assert " ".join(text.split()) in shown, (name, lines)
     assert all(len(line) <= 80 for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("lang", "free"), [("en", "3 free"), ("fr", "3 libres"), ("it", "3 liberi"), ("no", "3 ledige")]
+)
+def test_the_join_list_counts_the_seats_still_free(lang: str, free: str) -> None:
+    """Found joining in Norwegian at 80x24: a lobby with 1 of 3 seats taken read "1/3 plasser
+    åpent" (1/3 seats open), and "2/3 plasser åpent" once a second person was in. The list says
+    how many seats are still free, the number a joiner looks for (one free: the singular)."""
+    screen = JoinScreen(Setup(lang=lang), interfaces=["127.0.0.1"], output=DummyOutput())
+    lobby = _lobby("il tavolo di Anna b241")
+    line = screen.lobby_lines(lobby, column_widths([lobby], lang))[0]
+    assert f" {free} " in line and "1/4" not in line and len("> " + line) <= 80, line
+    one = plural(lang, "join.free", 1)
+    taken = dataclasses.replace(lobby, seats_taken=3)
+    assert f" {one} " in screen.lobby_lines(taken, column_widths([taken], lang))[0]

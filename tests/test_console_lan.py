@@ -939,7 +939,7 @@ def _lan_game(host: Terminal, *guests: Terminal) -> None:
     assert re.search(r"Address: +127\.0\.0\.2:\d+", host.screen())
     assert "1  ann (you)" in host.screen() and f"{seats}  a bot" in host.screen()
     for taken, (guest, name) in enumerate(zip(guests, names, strict=True), 1):
-        listed = guest.wait_for(rf"> ann's table.*127\.0\.0\.2:\d+ +{taken}/{seats} seats +open +official/classic")
+        listed = guest.wait_for(rf"> ann's table.*127\.0\.0\.2:\d+ +{seats - taken} free +open +official/classic")
         assert "Game PIN" in listed and f"host key {key.group(1)}" in listed, listed
         guest.type(pin.group(1))
         guest.wait_for("waiting for the host to start")
@@ -1393,7 +1393,7 @@ def test_lanopoly_host_and_join_in_terminals_open_the_lobby_screens(tmp_path: Pa
         key = re.search(r"Host key: ([0-9a-f-]{19})", screen)
         assert key is not None, screen
         guest = Terminal(server, "guest", "127.0.0.3", tmp_path, f"join ann --pin {PIN} --name bob --lang en")
-        guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1/2 seats +open")
+        guest.wait_for(r"> ann's table.*127\.0\.0\.2:\d+ +1 free +open")
         guest.keys("Enter")
         joined = guest.wait_for(r"In the lobby: ann, bob \(2 of 2 seats\)")
         assert "waiting for the host to start" in joined and f"Host key: {key.group(1)}" in joined, joined

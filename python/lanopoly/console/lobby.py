@@ -586,7 +586,8 @@ class JoinScreen:
         ``widths``: of the name and address columns (:func:`column_widths`)."""
         lang = self.lang
         state = t(lang, f"join.state.{lobby.state}")
-        seats = t(lang, "join.seats", taken=lobby.seats_taken, seats=lobby.seats_total)
+        # The seats still free, as a joiner counts them ("1/3 seats open" read as one free)
+        seats = plural(lang, "join.free", max(0, lobby.seats_total - lobby.seats_taken))
         name, address = widths
         table = f"{lobby.table[:name]:<{name}} {lobby.address:<{address}}"
         line = f"{table} {seats:<10} {state:<8} {game_text(lobby, lang)}"[: 80 - len("> ")]
