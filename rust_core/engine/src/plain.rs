@@ -54,34 +54,38 @@ impl Game {
 
     /// The rent claim a seat of `claim_for` (a bit per seat) makes at once, if the game is at
     /// one: exactly one claim open, no offer, its owner not the turn player and in `claim_for`,
-    /// and the claim allowed now ([`Game::first_claim`]: nothing holds the game). It is the move
-    /// a driver asking the seats out of turn after the roll would get from that owner, the only
-    /// seat owed anything, if the owner claims whatever it is owed as soon as it may.
+    /// and the claim allowed now (nothing holds the game: [`Game::first_claim`], which with one
+    /// claim open finds that one). It is the move a driver asking the seats out of turn after
+    /// the roll would get from that owner, the only seat owed anything, if the owner claims
+    /// whatever it is owed as soon as it may.
     #[inline]
     pub fn claim_step(&self, claim_for: u8) -> Option<Move> {
         if claim_for == 0 || self.claims.len() != 1 || !self.offers.is_empty() {
             return None;
         }
-        let owner = self.claims[0].owner;
+        let claim = &self.claims[0];
+        let (owner, action) = (claim.owner, Action::ClaimRent(claim.square));
         if (claim_for >> owner) & 1 == 0 || owner == self.turn_player {
             return None;
         }
-        let action = self.first_claim(owner)?;
-        Some(Move { player: owner, action })
+        self.claims_may_be_made(owner, action).then_some(Move { player: owner, action })
     }
 
     /// Make the claim [`Game::claim_step`] gives, if any, as `apply_trusted` would (checked as
-    /// it checks in debug builds and the test mode), and return it.
+    /// it checks in debug builds and the test mode), and return it. The claim is the only one
+    /// open: it is taken off the list and paid ([`Game::collect_claim`]) without looking for it
+    /// again as [`Game::claim_rent`] does for a claim of any list.
     #[inline]
     pub fn make_claim_step(&mut self, claim_for: u8) -> Option<Move> {
-        let claim = self.claim_step(claim_for)?;
+        let step = self.claim_step(claim_for)?;
         if verifying() {
-            self.verify_move(claim);
+            self.verify_move(step);
         }
         self.step += 1;
-        let Action::ClaimRent(square) = claim.action else { unreachable!("a claim step is a claim") };
-        self.claim_rent(claim.player, square);
-        Some(claim)
+        let claim = self.claims.pop().expect("the only claim open");
+        debug_assert_eq!((claim.owner, Action::ClaimRent(claim.square)), (step.player, step.action));
+        self.collect_claim(claim);
+        Some(step)
     }
 
     /// Play plain steps ([`Game::plain_step`]) while `agree` accepts them, each roll followed by

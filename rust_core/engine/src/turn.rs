@@ -188,32 +188,45 @@ impl Game {
         // The last claim (nearly always the only one) is popped: `remove` would call `memmove`
         // for the empty tail.
         let claim = if i + 1 == self.claims.len() { self.claims.pop().expect("found") } else { self.claims.remove(i) };
-        self.charge(claim.payer, Party::Player(owner), claim.amount, Reason::Rent);
+        self.collect_claim(claim);
+    }
+
+    /// A claim taken off the list is paid: its payer is charged its amount for its owner.
+    #[inline(always)]
+    pub(crate) fn collect_claim(&mut self, claim: Claim) {
+        self.charge(claim.payer, Party::Player(claim.owner), claim.amount, Reason::Rent);
     }
 
     /// The first rent claim `p` may make now: the first `ClaimRent` that [`Game::legal_actions`]
     /// lists for `p`, found without asking [`Game::is_legal`] of each. A claim of one's own is
-    /// legal exactly when nothing holds the game (the game goes on, `p` is still in, and no
-    /// chance event, auction, placement, debt or received mortgage waits), so the first one is
-    /// the answer. Debug builds and the test mode ([`crate::verify_trusted`]) check it against
-    /// `is_legal`, as for the moves given to [`Game::apply_trusted`].
+    /// legal exactly when nothing holds the game ([`Game::claims_may_be_made`]), so the first
+    /// one is the answer. Debug builds and the test mode ([`crate::verify_trusted`]) check it
+    /// against `is_legal`, as for the moves given to [`Game::apply_trusted`].
     #[inline(always)]
     pub fn first_claim(&self, p: u8) -> Option<Action> {
         let claim = self.claims.iter().find(|c| c.owner == p)?;
         let action = Action::ClaimRent(claim.square);
-        let open = !self.is_over()
-            && p < self.num_players
-            && !self.player(p).bankrupt
-            && self.pending.is_none()
-            && self.auction.is_none()
-            && self.placing.is_none()
-            && self.debts.is_empty()
-            && self.fee_due == 0;
+        self.claims_may_be_made(p, action).then_some(action)
+    }
+
+    /// May `p` make a claim of its own now, `action` one of them: the game goes on, `p` is still
+    /// in, and no chance event, auction, placement, debt or received mortgage waits. Each test
+    /// without a branch of its own (`&`): they are nearly always all true. Debug builds and the
+    /// test mode compare the answer with [`Game::is_legal`] of `action`.
+    #[inline(always)]
+    pub(crate) fn claims_may_be_made(&self, p: u8, action: Action) -> bool {
+        let open = (self.phase != Phase::GameOver)
+            & (p < self.num_players)
+            & self.pending.is_none()
+            & self.auction.is_none()
+            & self.placing.is_none()
+            & (self.debts.len() | self.fee_due as usize == 0)
+            && !self.player(p).bankrupt;
         if crate::game::verifying() {
             let legal = self.is_legal(Move { player: p, action });
             assert_eq!(open, legal, "first_claim disagrees with is_legal on {action:?} for seat {p}");
         }
-        open.then_some(action)
+        open
     }
 
     /// A card was drawn by the turn player: record it, put it under its deck (a "get out of
