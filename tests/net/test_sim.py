@@ -717,3 +717,51 @@ def test_a_peer_caught_up_by_a_lying_sync_proves_it_to_every_honest_peer() -> No
         assert not [i.reason for i in honest.values() if "proves no equivocation" in i.reason], (seed, honest)
         proven += any(scenario.cheater in i.blamed and i.proofs for i in honest.values())
     assert acted >= 10 and proven >= acted // 2, (acted, proven)
+
+
+def test_a_peer_that_votes_two_ways_is_voted_out_and_nobody_honest_is_named() -> None:
+    """A peer killed for good is voted out (``--replace-after``); the cheater (``vote_equivocator``)
+    sends one vote or commit to some peers and another to the rest. Peers that held different
+    ones could commit to no change, and the game waited for a vote that never came, naming an honest
+    peer silent (seeds 11, 36, 73, 94, 112, 133 and 148 below). Now the peer that finds the two
+    votes passes both on and votes the cheater out with the dead peer: no honest freeze names an
+    honest peer that is alive, and where the others outnumber the two, the game goes on."""
+    from lanopoly.net.core import effects as fx
+
+    from .sim import run as sim
+
+    acted = finished = 0
+    for seed in range(150):
+        scenario = sim.draw(seed, behaviour="vote_equivocator")
+        peers = max(scenario.controllers) + 1
+        if peers < 3 or scenario.config.replace_after is None:
+            continue
+        rng = random.Random(seed)
+        victim = rng.choice([p for p in range(peers) if p != scenario.cheater])
+        kill = (rng.uniform(0.5, 4.0), "kill", (victim, None, None))
+        frozen: dict[int, fx.Frozen] = {}
+
+        def watch(world: World, peer: int, item: object, frozen: dict[int, fx.Frozen] = frozen) -> None:
+            if isinstance(item, fx.Frozen):
+                frozen.setdefault(peer, item)
+
+        report = run_game(seed, behaviour="vote_equivocator", faults=[kill], watch=watch)
+        assert report.ok, report.text()
+        if not report.cheater_acted:
+            continue
+        acted += 1
+        honest = [p for p in range(peers) if p not in (scenario.cheater, victim)]
+        named = {p: frozen[p].info for p in honest if p in frozen and frozen[p].info.cause != "remote"}
+        assert all(set(i.blamed) <= {victim, scenario.cheater} for i in named.values()), (seed, named)
+        finished += all(report.outcomes.get(p) == "over" for p in honest)
+    assert acted >= 10 and finished >= 3, (acted, finished)
+
+
+def test_a_change_made_with_one_of_an_equivocators_two_commits_is_taken_from_its_record() -> None:
+    """Seed 9535 (four peers, peer 1 votes two ways, peer 2 killed for good): peer 0 made the change
+    with one of peer 1's two commits; peer 3 held the other, kept the first of the slot, found
+    that the change record's commits made no change and named honest peer 0 (``bad_sync``). A
+    change record's commits prove the change: one replaces another its signer signed in the slot."""
+    report = run_game(9535)
+    assert report.scenario.behaviour == "vote_equivocator" and report.cheater_acted, report.text()
+    assert report.ok, report.text()

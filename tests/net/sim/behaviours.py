@@ -575,6 +575,29 @@ class SyncLiar(MoveEquivocator):
         return [(to, payload)]
 
 
+class VoteEquivocator(Behaviour):
+    """Votes two ways in one round: its vote or commit as its core signed it to some peers, and one
+    naming other peers, or the other choice, to the rest: two signed votes in one slot."""
+
+    name = "vote_equivocator"
+    provable = True
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    def outgoing(self, world: World, me: int, to: int, payload: bytes) -> list[tuple[int, bytes]]:
+        m = _parse(world, payload)
+        if type(m) is not p8.Vote or to % 2 == 0:
+            return [(to, payload)]
+        others = [p for p in range(len(world.peers)) if p != me]
+        flipped = set(m.removed) ^ {self.rng.choice(others)}
+        removed, choice = (flipped, m.choice) if flipped else (set(m.removed), "bank" if m.choice == "bot" else "bot")
+        key = world.peers[me].secrets.key
+        alt = p8.sign_vote(key, m.game_id, m.step, me, m.prev, m.round, sorted(removed), choice, m.kind)
+        return [(to, self.mark(alt.wire()))]
+
+
 DRAWN = (
     Quiet,
     ZeroAckSignatures,
@@ -593,10 +616,10 @@ DRAWN = (
     IllegalMover,
     IllegalNester,
 )
-"""The behaviours a game's seed draws among (``run.draw``); the offer leaker, the turn staller and
-the sync liar are drawn apart."""
+"""The behaviours a game's seed draws among (``run.draw``); the offer leaker, the turn staller, the
+sync liar and the vote equivocator are drawn apart."""
 
 CATALOGUE: dict[str, Callable[[random.Random], Behaviour]] = {
     b.name: b  # type: ignore[misc]
-    for b in (*DRAWN, OfferLeaker, TurnStaller, SyncLiar)
+    for b in (*DRAWN, OfferLeaker, TurnStaller, SyncLiar, VoteEquivocator)
 }

@@ -83,6 +83,9 @@ own turn off (``TurnStaller``; its own generator too)."""
 SYNC_LIES = 0.04
 """The share of the games without another cheater where a peer answers one catching up with another
 move of its own in a step it led (``SyncLiar``; its own generator too)."""
+VOTE_LIES = 0.03
+"""The share of the games without another cheater where a peer votes two ways in one round
+(``VoteEquivocator``; its own generator too)."""
 
 
 @dataclass
@@ -170,6 +173,9 @@ def draw(
     lies = random.Random(seed ^ 0x5111A)
     if cheater is None and peers >= 2 and lies.random() < SYNC_LIES:
         cheater, behaviour, must_finish = lies.randrange(peers), "sync_liar", False
+    votes = random.Random(seed ^ 0x707E5)
+    if cheater is None and peers >= 2 and votes.random() < VOTE_LIES:
+        cheater, behaviour, must_finish = votes.randrange(peers), "vote_equivocator", False
     if ed25519 is None:
         ed25519 = rng.random() < 0.02
     stops = random.Random(seed ^ 0x570B5)  # its own draws: the games without a pause stay as they were

@@ -69,14 +69,19 @@ class Members:
     def seats_of_any(self, peers: Sequence[int]) -> list[int]:
         return [seat for seat, ctrl in enumerate(self.controllers) if ctrl in peers]
 
-    def take(self, vote: Vote) -> bool:
+    def take(self, vote: Vote, recorded: bool = False) -> bool:
         """File a verified vote or commit; False when it cannot count (its voter or a target is gone,
-        or it names its voter)."""
+        or it names its voter). The first one of a slot is kept, but for a commit of a change that
+        was made (``recorded``: from a change record): the record's commits prove the change, and
+        one of them replaces another its signer signed in the same slot (an equivocator's)."""
         removed = vote.removed
         if vote.signer in removed or not self.is_present(vote.signer) or not all(map(self.is_present, removed)):
             return False
         box = self._commits if vote.kind is Kind.COMMIT else self._votes
-        box.setdefault((vote.signer, vote.step, vote.round), vote)
+        if recorded:
+            box[vote.signer, vote.step, vote.round] = vote
+        else:
+            box.setdefault((vote.signer, vote.step, vote.round), vote)
         return True
 
     def _latest(self, box: dict[tuple[int, int, int], Vote], voter: int, step: int) -> Vote | None:

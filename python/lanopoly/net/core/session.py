@@ -582,7 +582,8 @@ class Session:
         for m in expand([message]):
             proof = self.slots.file(m)
             if proof is not None:
-                self._proven(proof)
+                if self._proven(proof) and isinstance(m, Vote):  # once: the votes passed on come back
+                    self._voted_two_ways(proof)
                 if m is message:
                     return
         self.inbox.taken(message)
@@ -600,11 +601,30 @@ class Session:
         elif isinstance(message, Share):
             self._take_share(message)
 
-    def _proven(self, proof: Proof) -> None:
+    def _proven(self, proof: Proof) -> bool:
+        """Keep a proof and name its cheater; False if this proof was held already."""
         if any(p.messages == proof.messages for p in self.proofs):
-            return
+            return False
         self.proofs.append(proof)
         self._fault(proof.peer, proof.kind, proof.describe())
+        return True
+
+    def _voted_two_ways(self, proof: Proof) -> None:
+        """A peer signed two different votes (or commits) in one round: with both out, peers that
+        hold different ones commit to different changes, none can be made, and the game waited for
+        a vote that never came, naming an honest peer silent (the simulation's vote equivocator).
+        The cheater is voted out like a peer that misbehaved on its link (``--replace-after``), else
+        the session freezes with the proof. Both votes are passed on to every peer first: each was
+        sent to a part of the table, and a peer that saw one only would vote to keep the cheater."""
+        peer = proof.peer
+        if peer == self.me or not self.members.is_present(peer):
+            return
+        self._broadcast(p8.encode(self.game_id, Relay(tuple(proof.messages))))
+        if self.config.replace_after is not None:
+            self.ballot.condemn((peer,))
+        else:
+            reason = f"{self.peer_label(peer)} {proof.describe()}"
+            self._freeze(FreezeInfo(self.game.step + 1, reason, (peer,), proofs=(proof,)))
 
     def _take_ack(self, link: int, ack: Ack, direct: bool) -> None:
         self.inbox.add_ack(ack, direct)
@@ -1515,7 +1535,7 @@ class Session:
         for vote in record.commits:
             if not self._verified(link, vote):
                 return False
-            self.members.take(vote)
+            self.members.take(vote, recorded=True)
         change = self.members.decide(record.step, self._state_hash())
         if change is None:
             self._fault(link, "bad_sync", f"sent a change for step {record.step} that its commits do not make")
