@@ -22,7 +22,7 @@ from lanopoly.net.core.session import Session
 
 from .sim.batch import run_batch
 from .sim.behaviours import CATALOGUE
-from .sim.run import run_game
+from .sim.run import Report, Scenario, run_game
 from .sim.world import World
 
 
@@ -684,6 +684,29 @@ def test_a_change_no_vote_can_pass_ends_in_a_freeze_naming_nobody(monkeypatch: p
     assert "no change could be agreed" in frozen[2].reason and frozen[1].cause == "remote", frozen
 
 
+def _a_game_with_a_kill(
+    seed: int, behaviour: str, come_back: bool
+) -> tuple[Scenario, int, Report, dict[int, fx.Frozen]]:
+    """Game ``seed`` with cheater ``behaviour`` and one honest peer killed early (back after a few
+    seconds, or never): the scenario, the killed peer, the report (every invariant checked) and each
+    peer's first freeze."""
+    from .sim import run as sim
+
+    scenario = sim.draw(seed, behaviour=behaviour)
+    rng = random.Random(seed)
+    victim = rng.choice([p for p in range(max(scenario.controllers) + 1) if p != scenario.cheater])
+    kill = (rng.uniform(0.5, 4.0), "kill", (victim, rng.uniform(1.0, 4.0) if come_back else None, None))
+    frozen: dict[int, fx.Frozen] = {}
+
+    def watch(world: World, peer: int, item: object) -> None:
+        if isinstance(item, fx.Frozen):
+            frozen.setdefault(peer, item)
+
+    report = run_game(seed, behaviour=behaviour, faults=[kill], watch=watch)
+    assert report.ok, report.text()
+    return scenario, victim, report, frozen
+
+
 def test_a_peer_caught_up_by_a_lying_sync_proves_it_to_every_honest_peer() -> None:
     """A peer killed and restarted catches up from a ``SYNC`` in which the cheater (``sync_liar``)
     put another move of its own in a step it led; the peer acks that step otherwise, and the evidence
@@ -692,24 +715,9 @@ def test_a_peer_caught_up_by_a_lying_sync_proves_it_to_every_honest_peer() -> No
     peers froze on "inputs diverged ... proves no equivocation"). Now a peer away whose ack of the
     step is held is waited for, and a peer that freezes with proof sends it before its ``FREEZE``:
     every honest peer that froze over the step holds the proof."""
-    from lanopoly.net.core import effects as fx
-
-    from .sim import run as sim
-
     acted = proven = 0
     for seed in range(160):
-        scenario = sim.draw(seed, behaviour="sync_liar")
-        rng = random.Random(seed)
-        victim = rng.choice([p for p in range(max(scenario.controllers) + 1) if p != scenario.cheater])
-        kill = (rng.uniform(0.5, 4.0), "kill", (victim, rng.uniform(1.0, 4.0), None))
-        frozen: dict[int, fx.Frozen] = {}
-
-        def watch(world: World, peer: int, item: object, frozen: dict[int, fx.Frozen] = frozen) -> None:
-            if isinstance(item, fx.Frozen):
-                frozen.setdefault(peer, item)
-
-        report = run_game(seed, behaviour="sync_liar", faults=[kill], watch=watch)
-        assert report.ok, report.text()
+        scenario, _, report, frozen = _a_game_with_a_kill(seed, "sync_liar", come_back=True)
         if not report.cheater_acted:
             continue
         acted += 1
@@ -726,27 +734,15 @@ def test_a_peer_that_votes_two_ways_is_voted_out_and_nobody_honest_is_named() ->
     peer silent (seeds 11, 36, 73, 94, 112, 133 and 148 below). Now the peer that finds the two
     votes passes both on and votes the cheater out with the dead peer: no honest freeze names an
     honest peer that is alive, and where the others outnumber the two, the game goes on."""
-    from lanopoly.net.core import effects as fx
-
     from .sim import run as sim
 
     acted = finished = 0
     for seed in range(150):
-        scenario = sim.draw(seed, behaviour="vote_equivocator")
-        peers = max(scenario.controllers) + 1
-        if peers < 3 or scenario.config.replace_after is None:
+        drawn = sim.draw(seed, behaviour="vote_equivocator")
+        peers = max(drawn.controllers) + 1
+        if peers < 3 or drawn.config.replace_after is None:
             continue
-        rng = random.Random(seed)
-        victim = rng.choice([p for p in range(peers) if p != scenario.cheater])
-        kill = (rng.uniform(0.5, 4.0), "kill", (victim, None, None))
-        frozen: dict[int, fx.Frozen] = {}
-
-        def watch(world: World, peer: int, item: object, frozen: dict[int, fx.Frozen] = frozen) -> None:
-            if isinstance(item, fx.Frozen):
-                frozen.setdefault(peer, item)
-
-        report = run_game(seed, behaviour="vote_equivocator", faults=[kill], watch=watch)
-        assert report.ok, report.text()
+        scenario, victim, report, frozen = _a_game_with_a_kill(seed, "vote_equivocator", come_back=False)
         if not report.cheater_acted:
             continue
         acted += 1
